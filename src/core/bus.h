@@ -1,0 +1,78 @@
+/*
+ * The event bus: typed events about connections, calls and sessions.
+ * Workload generators and statistics collectors subscribe here and talk to
+ * each other only through it.  Any number of handlers per event; they run
+ * synchronously, in subscription order.
+ */
+#ifndef HTTPERF_CORE_BUS_H
+#define HTTPERF_CORE_BUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum bus_event {
+	BUS_PERF_SAMPLE,	/* obj NULL; arg.d = 1 / seconds since last */
+
+	BUS_CONN_NEW,		/* obj conn */
+	BUS_CONN_CONNECTING,	/* socket ready, connect() about to run */
+	BUS_CONN_CONNECTED,
+	BUS_CONN_FAILED,	/* arg.i = errno-style cause */
+	BUS_CONN_TIMEOUT,	/* no forward progress for --timeout */
+	BUS_CONN_CLOSED,	/* before close(2) */
+	BUS_CONN_DESTROYED,
+
+	BUS_CALL_NEW,		/* obj call */
+	BUS_CALL_ISSUE,		/* queued on a connection */
+	BUS_CALL_SEND_START,	/* first byte about to be written */
+	BUS_CALL_SEND_STOP,	/* request completely written */
+	BUS_CALL_RECV_START,	/* status line of the reply parsed */
+	BUS_CALL_RECV_HDR,	/* arg.buf = one header line, no EOL */
+	BUS_CALL_RECV_DATA,	/* arg.buf = body bytes, de-chunked */
+	BUS_CALL_RECV_FOOTER,	/* arg.buf = one trailer line, no EOL */
+	BUS_CALL_RECV_STOP,	/* reply complete */
+	BUS_CALL_DESTROYED,
+
+	BUS_SESS_NEW,		/* obj session */
+	BUS_SESS_FAILED,
+	BUS_SESS_DESTROYED,
+
+	BUS_NEVENTS
+};
+
+/* The event's argument; which member is set depends on the event. */
+union bus_arg {
+	long		i;
+	double		d;
+	struct {
+		const char	*p;
+		size_t		 len;
+	}		buf;
+};
+
+/* A handler: `ctx' is what was given to bus_subscribe(). */
+typedef void bus_handler(void *ctx, enum bus_event ev, void *obj,
+    union bus_arg arg, uint64_t now);
+
+struct bus;
+
+/* Creates an empty bus.  Never returns NULL. */
+struct bus	*bus_new(void);
+
+/* Frees the bus.  NULL is ok. */
+void		 bus_free(struct bus *b);
+
+/* Adds `h' (with `ctx') to the handlers of `ev'. */
+void		 bus_subscribe(struct bus *b, enum bus_event ev,
+		    bus_handler *h, void *ctx);
+
+/* Runs every handler of `ev'. */
+void		 bus_signal(struct bus *b, enum bus_event ev, void *obj,
+		    union bus_arg arg, uint64_t now);
+
+/* Returns non-zero if `ev' has a handler (to skip building arguments). */
+int		 bus_wanted(const struct bus *b, enum bus_event ev);
+
+/* Returns the event's name ("conn-connected", ...). */
+const char	*bus_event_name(enum bus_event ev);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * A call: one request and its reply.  Generators create calls, set what
+ * the request carries, and hand them to a connection with conn_send();
+ * the connection fills in the times and the reply.  Calls come from a free
+ * list, so a steady run does not allocate per request.
+ */
+#ifndef HTTPERF_CORE_CALL_H
+#define HTTPERF_CORE_CALL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#define CALL_MAX_HDRS	8	/* per-call header lines */
+#define CALL_MAX_IOV	(CALL_MAX_HDRS + 6)
+
+struct core;
+struct conn;
+
+struct call {
+	struct call	*next;		/* connection queue or free list */
+	struct core	*core;
+	struct conn	*conn;		/* set by conn_send(), not a reference */
+	uint64_t	 id;		/* serial number, from 0 */
+	unsigned	 refs;
+
+	/* The request: NULL method/uri mean the run's defaults. */
+	const char	*method;
+	size_t		 method_len;
+	const char	*uri;
+	size_t		 uri_len;
+	struct iovec	 hdrs[CALL_MAX_HDRS];	/* lines with CRLF */
+	size_t		 nhdrs;
+	const char	*body;
+	size_t		 body_len;
+
+	/* Wire state, owned by the connection. */
+	struct iovec	 iov[CALL_MAX_IOV];
+	size_t		 iovcnt;
+	size_t		 iov_idx;	/* first iovec not completely sent */
+	size_t		 req_len;
+	size_t		 req_sent;
+	int		 head_method;	/* the reply has no body */
+
+	/* Times (ns), 0 until they happen. */
+	uint64_t	 t_send_start;
+	uint64_t	 t_send_stop;
+	uint64_t	 t_recv_start;
+	uint64_t	 t_recv_stop;
+
+	/* The reply, valid once `replied' is set. */
+	int		 replied;
+	int		 status;
+	uint64_t	 hdr_bytes;
+	uint64_t	 body_bytes;
+	uint64_t	 footer_bytes;
+	uint64_t	 reply_bytes;	/* everything, chunk framing too */
+
+	/* Scratch space for whoever created the call. */
+	void		*owner;
+	uint64_t	 owner_data[2];
+};
+
+/*
+ * Creates a call with one reference held by the caller, then signals
+ * BUS_CALL_NEW so URI and header sources can fill it in.
+ */
+struct call	*call_new(struct core *core, uint64_t now);
+
+/* Takes a reference. */
+void		 call_ref(struct call *c);
+
+/*
+ * Drops a reference; the last one signals BUS_CALL_DESTROYED and puts the
+ * call back on the free list.
+ */
+void		 call_unref(struct call *c, uint64_t now);
+
+/* Frees the free list of calls (at exit). */
+void		 call_free_all(struct core *core);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * The program's only source of time: CLOCK_MONOTONIC in nanoseconds, and
+ * the conversions to and from the seconds that options and reports use.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "core/clock.h"
+
+/*
+ * CLOCK_MONOTONIC with a valid pointer cannot fail on any system we build
+ * for; if it somehow does, every measurement would be garbage, so stop.
+ */
+uint64_t
+clock_now(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		abort();
+	return (uint64_t)ts.tv_sec * CLOCK_NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* Rounds to the nearest nanosecond; negative and NaN give 0. */
+uint64_t
+clock_from_sec(double sec)
+{
+	double ns;
+
+	if (!(sec > 0.0))
+		return 0;
+	ns = sec * (double)CLOCK_NS_PER_SEC + 0.5;
+	/* 2^64 is exactly representable; anything at or above it saturates. */
+	if (ns >= 18446744073709551616.0)
+		return UINT64_MAX;
+	return (uint64_t)ns;
+}
+
+double
+clock_to_sec(uint64_t ns)
+{
+	return (double)ns / (double)CLOCK_NS_PER_SEC;
+}

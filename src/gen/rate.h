@@ -1,0 +1,100 @@
+/*
+ * Arrival schedules (--rate, --period) and the generator that paces
+ * connection or session creation on an absolute schedule.
+ *
+ * Interarrival times come from erand48() seeded from --client's id exactly
+ * as httperf 0.9.0 seeds it, so the same options give the same sequence.
+ */
+#ifndef HTTPERF_GEN_RATE_H
+#define HTTPERF_GEN_RATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/timer.h"
+
+struct loop;
+
+enum rate_dist {
+	RATE_DETERMINISTIC,	/* d: every interval is mean_iat */
+	RATE_UNIFORM,		/* u: uniform on [min_iat, max_iat) */
+	RATE_EXPONENTIAL,	/* e: exponential with mean mean_iat */
+	RATE_VARIABLE,		/* v: piecewise deterministic rates */
+};
+
+#define RATE_MAX_VAR	1024	/* pairs accepted by --period v */
+
+/* An arrival specification; mean_iat == 0 means "one after another". */
+struct rate_spec {
+	enum rate_dist	dist;
+	double		mean_iat;	/* seconds */
+	double		min_iat;	/* u only */
+	double		max_iat;	/* u only */
+	size_t		nvar;		/* v only: number of pairs */
+	double		var_iat[RATE_MAX_VAR];
+	double		var_dur[RATE_MAX_VAR];
+};
+
+/* Sets `s' to a deterministic rate of `rate' per second (<= 0: sequential). */
+void	rate_spec_set_rate(struct rate_spec *s, double rate);
+
+/*
+ * Parses a --period argument ("[d|u|e|v]T1[,T2...]", letter optional and
+ * case-insensitive, ".5" accepted).  Returns 0, or -1 with a message in
+ * errbuf (without the option name).
+ */
+int	rate_spec_parse_period(struct rate_spec *s, const char *arg,
+	    char *errbuf, size_t errlen);
+
+/* Returns 1/mean_iat, or 0 when sequential. */
+double	rate_spec_rate(const struct rate_spec *s);
+
+/* Random and variable-rate state of one schedule. */
+struct rate_state {
+	unsigned short	xsubi[3];
+	size_t		var_cur;
+	double		var_elapsed;
+};
+
+/* Seeds the state for --client id `client_id' as 0.9.0 does. */
+void	rate_state_init(struct rate_state *st, unsigned client_id);
+
+/* Returns the next interarrival time in seconds. */
+double	rate_next_iat(struct rate_state *st, const struct rate_spec *s);
+
+/*
+ * Called for each arrival.  Returns 0 to go on, or -1 when the workload
+ * wants no more arrivals (the generator then stops).
+ */
+typedef int rate_tick_cb(void *arg, uint64_t now);
+
+/* A running arrival generator. */
+struct rate_gen {
+	const struct rate_spec *spec;
+	struct rate_state state;
+	struct loop	*loop;
+	rate_tick_cb	*tick;
+	void		*arg;
+	uint64_t	 next;		/* absolute time of the next arrival */
+	int		 running;
+	struct timer	 timer;
+};
+
+/*
+ * Starts generating: the first arrival happens now (tick is called before
+ * this returns), later ones on the absolute schedule next += iat, so late
+ * timer firings catch up and never drift.  With a sequential spec only the
+ * first tick happens here; the workload calls rate_gen_next() each time an
+ * arrival finishes.
+ */
+void	rate_gen_start(struct rate_gen *g, struct loop *l,
+	    const struct rate_spec *spec, unsigned client_id,
+	    rate_tick_cb *tick, void *arg, uint64_t now);
+
+/* Sequential mode: runs the next tick now (no-op if stopped or paced). */
+void	rate_gen_next(struct rate_gen *g, uint64_t now);
+
+/* Stops the generator; no further ticks. */
+void	rate_gen_stop(struct rate_gen *g);
+
+#endif

@@ -1,0 +1,253 @@
+/*
+ * httperf: options -> run -> report -> exit status.
+ *
+ * The only process-wide state lives here: the SIGINT flag.  Everything
+ * else is built on the stack of main() and passed down explicitly.
+ */
+#include "config.h"
+
+#include <sys/resource.h>
+#include <sys/time.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/bus.h"
+#include "core/clock.h"
+#include "core/conn.h"
+#include "core/loop.h"
+#include "gen/conn_gen.h"
+#include "net/http_req.h"
+#include "net/sock.h"
+#include "options.h"
+#include "stat/basic.h"
+#include "util.h"
+
+#define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
+#define MAX_LINE	(16u * 1024 * 1024)	/* longest reply line */
+
+/* Set by the SIGINT handler, read once per loop turn. */
+static volatile sig_atomic_t interrupted;
+
+/* Everything a run needs, so callbacks can reach it. */
+struct run {
+	struct loop	*loop;
+	struct bus	*bus;
+	struct core	 core;
+	struct conn_gen	 gen;
+	struct timer	 sample_timer;
+	uint64_t	 sample_next;
+	uint64_t	 sample_last;
+	struct timer	 runtime_timer;
+};
+
+static void
+on_sigint(int sig)
+{
+	if (interrupted)
+		_exit(1);
+	interrupted = 1;
+}
+
+/* Checks for SIGINT once per loop turn. */
+static void
+run_turn(struct loop *l, void *arg, uint64_t now)
+{
+	if (interrupted)
+		loop_stop(l);
+}
+
+/* Every connection is done: the test is over. */
+static void
+run_done(void *arg, uint64_t now)
+{
+	struct run *r = arg;
+
+	loop_stop(r->loop);
+}
+
+/* --runtime expired. */
+static void
+run_runtime_fired(struct timer *t, uint64_t now)
+{
+	struct run *r = containerof(t, struct run, runtime_timer);
+
+	loop_stop(r->loop);
+}
+
+/* The reply-rate sample, on an absolute 5 s schedule. */
+static void
+run_sample_fired(struct timer *t, uint64_t now)
+{
+	struct run *r = containerof(t, struct run, sample_timer);
+	union bus_arg arg;
+
+	arg.d = now > r->sample_last ?
+	    1.0 / clock_to_sec(now - r->sample_last) : 0.0;
+	r->sample_last = now;
+	bus_signal(r->bus, BUS_PERF_SAMPLE, NULL, arg, now);
+	r->sample_next += PERF_SAMPLE_SEC * CLOCK_NS_PER_SEC;
+	timer_add(loop_timers(r->loop), &r->sample_timer, r->sample_next);
+}
+
+/* Picks the event backend: HTTPERF_LOOP=epoll|poll, default the best. */
+static enum loop_backend_kind
+backend_from_env(const char *prog)
+{
+	const char *s = getenv("HTTPERF_LOOP");
+
+	if (s == NULL || *s == '\0')
+		return LOOP_BACKEND_AUTO;
+	if (strcmp(s, "epoll") == 0)
+		return LOOP_BACKEND_EPOLL;
+	if (strcmp(s, "poll") == 0)
+		return LOOP_BACKEND_POLL;
+	fprintf(stderr, "%s: HTTPERF_LOOP: unknown backend '%s' "
+	    "(epoll or poll)\n", prog, s);
+	exit(1);
+}
+
+static double
+tv_sec(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec * 1e-6;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct run r;
+	struct core_config cfg;
+	struct http_req_spec spec;
+	struct http_req_tmpl tmpl;
+	struct basic basic;
+	struct sigaction sa;
+	struct rusage ru0, ru1;
+	char err[256], *host = NULL;
+	uint64_t start, stop, first;
+	long nofile;
+
+	options_init(&o);
+	switch (options_parse(&o, argc, argv, stdout, stderr)) {
+	case OPTIONS_RUN:
+		break;
+	case OPTIONS_EXIT_OK:
+		options_free(&o);
+		return 0;
+	default:
+		options_free(&o);
+		return 1;
+	}
+
+	memset(&r, 0, sizeof(r));
+	memset(&cfg, 0, sizeof(cfg));
+	if (sock_resolve(o.server, o.port, &cfg.addr, &cfg.addrlen, err,
+	    sizeof(err)) == -1) {
+		fprintf(stderr, "%s: --server: %s\n", o.prog, err);
+		options_free(&o);
+		return 1;
+	}
+
+	options_echo(&o, stdout);
+	nofile = sock_raise_nofile();
+	if (o.verbose > 0)
+		printf("%s: maximum number of open descriptors = %ld\n",
+		    o.prog, nofile);
+	fflush(stdout);
+
+	signal(SIGPIPE, SIG_IGN);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+
+	/* The request bytes shared by every call. */
+	memset(&spec, 0, sizeof(spec));
+	spec.method = o.method;
+	spec.uri = o.uri;
+	spec.minor = o.http_minor;
+	if (!o.no_host_hdr) {
+		host = http_req_host(o.server_name ? o.server_name : o.server,
+		    o.port, 80);
+		spec.host = host;
+	}
+	spec.extra = o.add_header;
+	spec.extra_len = o.add_header_len;
+	spec.user_agent = "httperf/" PACKAGE_VERSION;
+	http_req_tmpl_init(&tmpl, &spec);
+
+	if ((r.loop = loop_new(backend_from_env(o.prog), err,
+	    sizeof(err))) == NULL) {
+		fprintf(stderr, "%s: %s\n", o.prog, err);
+		return 1;
+	}
+	r.bus = bus_new();
+	cfg.sock.send_buffer = (int)o.send_buffer;
+	cfg.sock.recv_buffer = (int)o.recv_buffer;
+	cfg.sock.close_with_reset = o.close_with_reset;
+	cfg.hog = o.hog;
+	cfg.timeout = clock_from_sec(o.timeout);
+	cfg.think_timeout = clock_from_sec(o.think_timeout);
+	cfg.max_line = MAX_LINE;
+	cfg.debug = o.debug;
+	cfg.prog = o.prog;
+	cfg.req = &tmpl;
+	core_init(&r.core, r.loop, r.bus, &cfg);
+
+	basic_init(&basic, &r.core, o.verbose, stdout);
+	conn_gen_init(&r.gen, &r.core, o.num_conns, o.num_calls, o.burst_len,
+	    &o.rate, o.client_id, run_done, &r);
+	loop_on_turn(r.loop, run_turn, &r);
+
+	start = clock_now();
+	/* The first sample is offset by --client, as in 0.9.0. */
+	first = (uint64_t)(o.client_id + 1) * PERF_SAMPLE_SEC *
+	    CLOCK_NS_PER_SEC / o.num_clients;
+	r.sample_last = start;
+	r.sample_next = start + first;
+	timer_init(&r.sample_timer, run_sample_fired);
+	timer_add(loop_timers(r.loop), &r.sample_timer, r.sample_next);
+	timer_init(&r.runtime_timer, run_runtime_fired);
+	if (o.runtime > 0)
+		timer_add(loop_timers(r.loop), &r.runtime_timer,
+		    start + clock_from_sec(o.runtime));
+
+	getrusage(RUSAGE_SELF, &ru0);
+	conn_gen_start(&r.gen, start);
+	if (loop_run(r.loop) == -1)
+		fprintf(stderr, "%s: event loop failed: %s\n", o.prog,
+		    strerror(errno));
+	stop = clock_now();
+	getrusage(RUSAGE_SELF, &ru1);
+	conn_gen_stop(&r.gen);
+	timer_cancel(&r.sample_timer);
+	timer_cancel(&r.runtime_timer);
+
+	printf("Maximum connect burst length: %llu\n",
+	    (unsigned long long)core_max_burst(&r.core));
+	basic_print(&basic, stdout, stop - start,
+	    tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime),
+	    tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime));
+	basic_print_extra(&basic, stdout);
+	fflush(stdout);
+
+	/* Connections still open (--runtime, SIGINT) end quietly. */
+	bus_free(r.bus);
+	r.bus = bus_new();
+	r.core.bus = r.bus;
+	core_close_all(&r.core, stop);
+
+	core_fini(&r.core);
+	basic_fini(&basic);
+	bus_free(r.bus);
+	loop_free(r.loop);
+	http_req_tmpl_free(&tmpl);
+	free(host);
+	options_free(&o);
+	return 0;
+}

@@ -1,0 +1,175 @@
+/*
+ * Client socket helpers (see sock.h).
+ */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "net/sock.h"
+
+#define SOCK_HOG_FIRST	1024
+#define SOCK_HOG_LAST	65535
+#define SOCK_HOG_TRIES	256	/* ports tried per connection */
+
+int
+sock_resolve(const char *host, unsigned port, struct sockaddr_storage *ss,
+    socklen_t *sslen, char *errbuf, size_t errlen)
+{
+	struct addrinfo hints, *res;
+	char portstr[16];
+	int rc;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_protocol = IPPROTO_TCP;
+	hints.ai_flags = AI_NUMERICSERV;
+	snprintf(portstr, sizeof(portstr), "%u", port);
+	/* Accept "[::1]" as well as "::1". */
+	if (host[0] == '[') {
+		char lit[INET6_ADDRSTRLEN + 2];
+		size_t n = strlen(host);
+
+		if (n >= 2 && host[n - 1] == ']' && n - 2 < sizeof(lit)) {
+			memcpy(lit, host + 1, n - 2);
+			lit[n - 2] = '\0';
+			return sock_resolve(lit, port, ss, sslen, errbuf,
+			    errlen);
+		}
+	}
+	if ((rc = getaddrinfo(host, portstr, &hints, &res)) != 0) {
+		snprintf(errbuf, errlen, "cannot resolve '%s': %s", host,
+		    gai_strerror(rc));
+		return -1;
+	}
+	if (res->ai_addrlen > sizeof(*ss)) {
+		freeaddrinfo(res);
+		snprintf(errbuf, errlen, "cannot resolve '%s': address too "
+		    "long", host);
+		return -1;
+	}
+	memcpy(ss, res->ai_addr, res->ai_addrlen);
+	*sslen = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+int
+sock_open(int family, const struct sock_opts *o)
+{
+	struct linger lg;
+	int fd, one = 1, err;
+
+	fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd == -1)
+		return -1;
+	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) == -1)
+		goto fail;
+	if (o->send_buffer > 0 && setsockopt(fd, SOL_SOCKET, SO_SNDBUF,
+	    &o->send_buffer, sizeof(o->send_buffer)) == -1)
+		goto fail;
+	if (o->recv_buffer > 0 && setsockopt(fd, SOL_SOCKET, SO_RCVBUF,
+	    &o->recv_buffer, sizeof(o->recv_buffer)) == -1)
+		goto fail;
+	if (o->close_with_reset) {
+		lg.l_onoff = 1;
+		lg.l_linger = 0;
+		if (setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg,
+		    sizeof(lg)) == -1)
+			goto fail;
+	}
+	return fd;
+fail:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
+int
+sock_hog_bind(int fd, int family, struct sock_hog *h)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+	socklen_t len;
+	unsigned i, port;
+
+	memset(&ss, 0, sizeof(ss));
+	if (family == AF_INET6) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = in6addr_any;
+		len = sizeof(*sin6);
+	} else {
+		sin->sin_family = AF_INET;
+		sin->sin_addr.s_addr = htonl(INADDR_ANY);
+		len = sizeof(*sin);
+	}
+	for (i = 0; i < SOCK_HOG_TRIES; i++) {
+		if (h->next < SOCK_HOG_FIRST || h->next > SOCK_HOG_LAST)
+			h->next = SOCK_HOG_FIRST;
+		port = h->next++;
+		if (family == AF_INET6)
+			sin6->sin6_port = htons((unsigned short)port);
+		else
+			sin->sin_port = htons((unsigned short)port);
+		if (bind(fd, (struct sockaddr *)&ss, len) == 0)
+			return 0;
+		/* A port in use (TIME_WAIT, another program) is skipped. */
+		if (errno != EADDRINUSE && errno != EACCES)
+			return -1;
+	}
+	errno = EADDRNOTAVAIL;
+	return -1;
+}
+
+int
+sock_connect(int fd, const struct sockaddr *sa, socklen_t salen)
+{
+	while (connect(fd, sa, salen) == -1) {
+		if (errno == EINTR)
+			continue;
+		return errno;
+	}
+	return 0;
+}
+
+int
+sock_error(int fd)
+{
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1)
+		return errno;
+	return err;
+}
+
+long
+sock_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		return -1;
+	if (rl.rlim_cur != rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+			return -1;
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (rlim_t)LONG_MAX)
+		return LONG_MAX;
+	return (long)rl.rlim_cur;
+}

@@ -1,0 +1,61 @@
+/*
+ * Socket helpers for the client side: name resolution (IPv4 and IPv6),
+ * non-blocking TCP sockets with httperf's options, explicit source ports
+ * for --hog, and the file descriptor limit.  Library-style: nothing here
+ * prints or exits; errors come back as errno values.
+ */
+#ifndef HTTPERF_NET_SOCK_H
+#define HTTPERF_NET_SOCK_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+
+/* Per-socket options taken from the command line. */
+struct sock_opts {
+	int	send_buffer;		/* SO_SNDBUF, 0: leave alone */
+	int	recv_buffer;		/* SO_RCVBUF, 0: leave alone */
+	int	close_with_reset;	/* SO_LINGER 0: close sends RST */
+};
+
+/* Source ports handed out by --hog: a cursor over 1024..65535. */
+struct sock_hog {
+	unsigned	next;
+};
+
+/*
+ * Resolves host:port (getaddrinfo, any family) into *ss.  Returns 0, or -1
+ * with a message in errbuf.
+ */
+int	sock_resolve(const char *host, unsigned port,
+	    struct sockaddr_storage *ss, socklen_t *sslen, char *errbuf,
+	    size_t errlen);
+
+/*
+ * Creates a non-blocking, close-on-exec TCP socket of `family' with
+ * TCP_NODELAY and the given options.  Returns the fd, or -1 with errno.
+ */
+int	sock_open(int family, const struct sock_opts *o);
+
+/*
+ * Binds `fd' to the next free explicit source port (--hog), trying ports
+ * until one binds.  Returns 0, or -1 with errno (EADDRNOTAVAIL when no
+ * port could be had).
+ */
+int	sock_hog_bind(int fd, int family, struct sock_hog *h);
+
+/*
+ * Starts a connect.  Returns 0 if connected at once, or the errno value:
+ * EINPROGRESS when the connect goes on in the background.
+ */
+int	sock_connect(int fd, const struct sockaddr *sa, socklen_t salen);
+
+/* Returns the pending error of a socket (SO_ERROR), 0 if none. */
+int	sock_error(int fd);
+
+/*
+ * Raises the soft RLIMIT_NOFILE to the hard limit.  Returns the soft limit
+ * now in force, or -1 with errno.
+ */
+long	sock_raise_nofile(void);
+
+#endif

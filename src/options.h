@@ -1,0 +1,88 @@
+/*
+ * Command line: the options of httperf 0.9.0 (and upstream's additions
+ * that have landed), parsed and validated into struct options.  Every
+ * value is checked here; the rest of the program trusts it.
+ */
+#ifndef HTTPERF_OPTIONS_H
+#define HTTPERF_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gen/rate.h"
+
+struct options {
+	const char	*prog;		/* basename of argv[0] */
+	int		 verbose;	/* -v count */
+	int		 debug;		/* -d N */
+
+	/* Target and request. */
+	const char	*server;	/* default "localhost" */
+	const char	*server_name;	/* Host header value, NULL: server */
+	unsigned	 port;		/* default 80 */
+	const char	*uri;		/* default "/" */
+	const char	*method;	/* NULL: GET */
+	int		 http_minor;	/* HTTP/1.x: 0 or 1 (default 1) */
+	int		 no_host_hdr;
+	/* Every --add-header as given (for the echo line), in order. */
+	const char	**add_header_raw;
+	size_t		 n_add_header;
+	/* All of them unescaped and concatenated (owned), or NULL. */
+	char		*add_header;
+	size_t		 add_header_len;
+
+	/* Workload. */
+	uint64_t	 num_conns;	/* default 1 */
+	uint64_t	 num_calls;	/* default 1 */
+	uint64_t	 burst_len;	/* default 1 */
+	struct rate_spec rate;		/* default sequential */
+	int		 rate_given;	/* --rate or --period was given */
+	unsigned	 client_id;	/* --client I/N */
+	unsigned	 num_clients;
+	double		 runtime;	/* s, 0: none */
+	double		 timeout;	/* s, 0: none */
+	double		 think_timeout;	/* s */
+
+	/* Sockets. */
+	int		 hog;
+	int		 close_with_reset;
+	unsigned long	 send_buffer;	/* default 4096 */
+	unsigned long	 recv_buffer;	/* default 16384 */
+};
+
+enum options_status {
+	OPTIONS_RUN,		/* options are valid: run the test */
+	OPTIONS_EXIT_OK,	/* --help or --version was printed */
+	OPTIONS_EXIT_ERR,	/* misuse; one line went to err */
+};
+
+/* Sets every field to its default. */
+void	options_init(struct options *o);
+
+/*
+ * Parses argv.  Usage/version text goes to `out'; errors and warnings go
+ * to `err', one line each, prefixed by the program name.
+ */
+enum options_status options_parse(struct options *o, int argc, char **argv,
+	    FILE *out, FILE *err);
+
+/* Frees what options_parse() allocated.  The struct may then be reused. */
+void	options_free(struct options *o);
+
+/* Prints the start-up echo line of the original (ends with a newline). */
+void	options_echo(const struct options *o, FILE *out);
+
+/* Prints the usage text (the --help output). */
+void	options_usage(const char *prog, FILE *out);
+
+/*
+ * Expands --add-header escapes (\n -> CR LF, \r, \a -> LF, \\, \NNN octal,
+ * up to three digits) into a newly allocated buffer *out of *outlen bytes
+ * (NUL-terminated as well).  An unknown escape keeps the character and
+ * bumps *nwarn.  Returns 0, or -1 with a message in errbuf.
+ */
+int	options_unescape(const char *in, char **out, size_t *outlen,
+	    unsigned *nwarn, char *errbuf, size_t errlen);
+
+#endif

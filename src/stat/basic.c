@@ -1,0 +1,178 @@
+/*
+ * Basic statistics collector (see basic.h): turns events into the totals
+ * of the classic report.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bus.h"
+#include "core/call.h"
+#include "core/conn.h"
+#include "stat/basic.h"
+#include "stat/hist.h"
+#include "util.h"
+
+#define BASIC_BIN_NS	UINT64_C(1000000)	/* -v -v bins: 1 ms */
+#define BASIC_NBINS	100000			/* up to 100 s, then last */
+
+static void
+basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
+    uint64_t now)
+{
+	struct basic *b = ctx;
+	struct basic_totals *t = &b->t;
+	struct conn *c;
+	struct call *call;
+	uint64_t v, bin;
+	int status;
+
+	switch (ev) {
+	case BUS_PERF_SAMPLE:
+		v = b->interval_replies;
+		b->interval_replies = 0;
+		basic_series_add(&t->reply_rate, (double)v * arg.d);
+		if (b->verbose > 0)
+			fprintf(b->out, "reply-rate = %-8.1f\n",
+			    (double)v * arg.d);
+		break;
+	case BUS_CONN_NEW:
+		if (++b->concurrent > t->max_concurrent)
+			t->max_concurrent = b->concurrent;
+		break;
+	case BUS_CONN_CONNECTING:
+		t->conns_issued++;
+		break;
+	case BUS_CONN_CONNECTED:
+		c = obj;
+		t->connects_n++;
+		t->connect_sum += c->t_connected - c->t_connect_start;
+		break;
+	case BUS_CONN_FAILED:
+		t->errors[basic_err_class((int)arg.i)]++;
+		break;
+	case BUS_CONN_TIMEOUT:
+		t->errors[BASIC_ERR_CLIENT_TIMO]++;
+		break;
+	case BUS_CONN_DESTROYED:
+		c = obj;
+		b->concurrent--;
+		if (c->nreplies == 0)
+			break;
+		v = now - c->t_connect_start;
+		if (t->lifetime_n == 0 || v < t->lifetime_min)
+			t->lifetime_min = v;
+		if (v > t->lifetime_max)
+			t->lifetime_max = v;
+		t->lifetime_n++;
+		t->lifetime_sum += v;
+		t->lifetime_sum2 += (double)v * 1e-9 * (double)v * 1e-9;
+		hist_add(b->lifetime, v);
+		if (b->bins != NULL) {
+			bin = v / BASIC_BIN_NS;
+			b->bins[bin < b->nbins ? bin : b->nbins - 1]++;
+		}
+		break;
+	case BUS_CALL_SEND_STOP:
+		call = obj;
+		t->reqs_sent++;
+		t->req_bytes += call->req_len;
+		break;
+	case BUS_CALL_RECV_START:
+		call = obj;
+		t->responses_n++;
+		t->response_sum += call->t_recv_start - call->t_send_start;
+		break;
+	case BUS_CALL_RECV_STOP:
+		call = obj;
+		status = call->status;
+		if (status >= 100 && status <= 599)
+			t->replies[status / 100]++;
+		b->interval_replies++;
+		t->transfer_sum += call->t_recv_stop - call->t_recv_start;
+		t->hdr_bytes += call->hdr_bytes;
+		t->content_bytes += call->body_bytes;
+		t->footer_bytes += call->footer_bytes;
+		hist_add(b->reply_time, call->t_recv_stop -
+		    call->t_send_start);
+		break;
+	default:
+		break;
+	}
+}
+
+void
+basic_init(struct basic *b, struct core *core, int verbose, FILE *out)
+{
+	static const enum bus_event evs[] = {
+		BUS_PERF_SAMPLE, BUS_CONN_NEW, BUS_CONN_CONNECTING,
+		BUS_CONN_CONNECTED, BUS_CONN_FAILED, BUS_CONN_TIMEOUT,
+		BUS_CONN_DESTROYED, BUS_CALL_SEND_STOP, BUS_CALL_RECV_START,
+		BUS_CALL_RECV_STOP,
+	};
+	size_t i;
+
+	memset(b, 0, sizeof(*b));
+	b->core = core;
+	b->out = out;
+	b->verbose = verbose;
+	b->lifetime = hist_new();
+	b->reply_time = hist_new();
+	if (verbose > 1) {
+		b->nbins = BASIC_NBINS;
+		b->bins = xcalloc(b->nbins, sizeof(*b->bins));
+	}
+	for (i = 0; i < nitems(evs); i++)
+		bus_subscribe(core->bus, evs[i], basic_event, b);
+}
+
+void
+basic_fini(struct basic *b)
+{
+	hist_free(b->lifetime);
+	hist_free(b->reply_time);
+	free(b->bins);
+	b->lifetime = b->reply_time = NULL;
+	b->bins = NULL;
+}
+
+void
+basic_print(struct basic *b, FILE *out, uint64_t duration, double cpu_user,
+    double cpu_sys)
+{
+	struct basic_totals *t = &b->t;
+
+	t->duration = duration;
+	t->cpu_user = cpu_user;
+	t->cpu_sys = cpu_sys;
+	t->net_bytes = b->core->bytes_in + b->core->bytes_out;
+	t->lifetime_hist = b->lifetime;
+	t->lifetime_bins = b->bins;
+	t->lifetime_nbins = b->nbins;
+	basic_report_print(out, t, b->verbose);
+}
+
+/* Prints one percentile line of a histogram, in milliseconds. */
+static void
+basic_print_pct(FILE *out, const char *label, const struct hist *h)
+{
+	static const double q[] = { 0.50, 0.90, 0.95, 0.99, 0.999 };
+	static const char *const name[] = { "p50", "p90", "p95", "p99",
+	    "p99.9" };
+	size_t i;
+
+	fprintf(out, "%s percentiles [ms]:", label);
+	for (i = 0; i < nitems(q); i++)
+		fprintf(out, " %s %.1f", name[i],
+		    (double)hist_quantile(h, q[i]) * 1e-6);
+	fputc('\n', out);
+}
+
+void
+basic_print_extra(struct basic *b, FILE *out)
+{
+	fputc('\n', out);
+	basic_print_pct(out, "Connection time", b->lifetime);
+	basic_print_pct(out, "Reply time", b->reply_time);
+}

@@ -1,0 +1,241 @@
+/*
+ * The classic httperf report: turns the basic collector's raw totals into
+ * the lines 0.9.0 prints, with its labels and number formats.  Means are
+ * true means (0.9.0 truncated some), and every division by a zero count or
+ * duration prints 0 instead of inf or nan.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stat/basic_report.h"
+#include "stat/hist.h"
+
+#define NS_PER_SEC	1e9
+#define NS_PER_MSEC	1e6
+
+void
+basic_series_add(struct basic_series *s, double v)
+{
+	if (s->n == 0 || v < s->min)
+		s->min = v;
+	if (s->n == 0 || v > s->max)
+		s->max = v;
+	s->n++;
+	s->sum += v;
+	s->sum2 += v * v;
+}
+
+enum basic_err
+basic_err_class(int err)
+{
+	switch (err) {
+	case EMFILE:
+		return BASIC_ERR_FD_UNAVAIL;
+	case ENFILE:
+		return BASIC_ERR_FTAB_FULL;
+	case ECONNREFUSED:
+		return BASIC_ERR_CONNREFUSED;
+	case ETIMEDOUT:
+		return BASIC_ERR_SOCKET_TIMO;
+	case ECONNRESET:
+	case EPIPE:
+		return BASIC_ERR_CONNRESET;
+	case EADDRNOTAVAIL:
+		return BASIC_ERR_ADDRUNAVAIL;
+	default:
+		return BASIC_ERR_OTHER;
+	}
+}
+
+uint64_t
+basic_total_replies(const struct basic_totals *t)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 1; i <= 5; i++)
+		sum += t->replies[i];
+	return sum;
+}
+
+/* Returns a / b, or 0 when b is 0 (or the result is not finite). */
+static double
+ratio(double a, double b)
+{
+	double r;
+
+	if (b == 0)
+		return 0.0;
+	r = a / b;
+	return isfinite(r) ? r : 0.0;
+}
+
+/*
+ * Returns the sample standard deviation from n, sum and sum of squares;
+ * 0 when n < 2 or rounding makes the variance non-positive.
+ */
+static double
+sample_stddev(uint64_t n, double sum, double sum2)
+{
+	double var;
+
+	if (n < 2)
+		return 0.0;
+	var = (sum2 - sum * sum / (double)n) / (double)(n - 1);
+	if (!(var > 0) || !isfinite(var))
+		return 0.0;
+	return sqrt(var);
+}
+
+/* Prints the -v -v lifetime histogram, one line per non-empty 1 ms bin. */
+static void
+print_lifetime_bins(FILE *out, const struct basic_totals *t)
+{
+	uint32_t i;
+
+	fprintf(out, "\nConnection lifetime histogram (time in ms):\n");
+	for (i = 0; i < t->lifetime_nbins; i++) {
+		if (t->lifetime_bins[i] == 0)
+			continue;
+		if (i > 0 && t->lifetime_bins[i - 1] == 0)
+			fprintf(out, "%14c\n", ':');
+		fprintf(out, "%16.1f %u\n", 1e3 * (i + 0.5) * 1e-3,
+		    (unsigned)t->lifetime_bins[i]);
+	}
+}
+
+/* Prints the Total line and the Connection block. */
+static void
+print_conns(FILE *out, const struct basic_totals *t, double d,
+    uint64_t replies)
+{
+	double lmin = 0, lavg = 0, lmax = 0, lmed = 0, lsd = 0, lsum;
+	uint64_t n = t->lifetime_n;
+
+	fprintf(out, "\nTotal: connections %llu requests %llu replies %llu "
+	    "test-duration %.3f s\n",
+	    (unsigned long long)t->conns_issued,
+	    (unsigned long long)t->reqs_sent,
+	    (unsigned long long)replies, d);
+	fprintf(out, "\n");
+
+	fprintf(out, "Connection rate: %.1f conn/s (%.1f ms/conn, "
+	    "<=%llu concurrent connections)\n",
+	    ratio((double)t->conns_issued, d),
+	    1e3 * ratio(d, (double)t->conns_issued),
+	    (unsigned long long)t->max_concurrent);
+
+	if (n > 0) {
+		lsum = (double)t->lifetime_sum / NS_PER_SEC;
+		lmin = (double)t->lifetime_min / NS_PER_MSEC;
+		lmax = (double)t->lifetime_max / NS_PER_MSEC;
+		lavg = 1e3 * lsum / (double)n;
+		lsd = 1e3 * sample_stddev(n, lsum, t->lifetime_sum2);
+	}
+	if (t->lifetime_hist != NULL && hist_count(t->lifetime_hist) > 0)
+		lmed = (double)hist_quantile(t->lifetime_hist, 0.5) /
+		    NS_PER_MSEC;
+	fprintf(out, "Connection time [ms]: min %.1f avg %.1f max %.1f "
+	    "median %.1f stddev %.1f\n", lmin, lavg, lmax, lmed, lsd);
+	fprintf(out, "Connection time [ms]: connect %.1f\n",
+	    1e3 * ratio((double)t->connect_sum / NS_PER_SEC,
+	    (double)t->connects_n));
+	fprintf(out, "Connection length [replies/conn]: %.3f\n",
+	    ratio((double)replies, (double)n));
+}
+
+/* Prints the Request and Reply blocks. */
+static void
+print_calls(FILE *out, const struct basic_totals *t, double d,
+    uint64_t replies)
+{
+	const struct basic_series *rr = &t->reply_rate;
+	double hdr, content, footer;
+
+	fprintf(out, "\n");
+	fprintf(out, "Request rate: %.1f req/s (%.1f ms/req)\n",
+	    ratio((double)t->reqs_sent, d),
+	    1e3 * ratio(d, (double)t->reqs_sent));
+	fprintf(out, "Request size [B]: %.1f\n",
+	    ratio((double)t->req_bytes, (double)t->reqs_sent));
+	fprintf(out, "\n");
+
+	fprintf(out, "Reply rate [replies/s]: min %.1f avg %.1f max %.1f "
+	    "stddev %.1f (%llu samples)\n",
+	    rr->n > 0 ? rr->min : 0.0,
+	    ratio(rr->sum, (double)rr->n),
+	    rr->n > 0 ? rr->max : 0.0,
+	    sample_stddev(rr->n, rr->sum, rr->sum2),
+	    (unsigned long long)rr->n);
+	fprintf(out, "Reply time [ms]: response %.1f transfer %.1f\n",
+	    1e3 * ratio((double)t->response_sum / NS_PER_SEC,
+	    (double)t->responses_n),
+	    1e3 * ratio((double)t->transfer_sum / NS_PER_SEC,
+	    (double)replies));
+	hdr = ratio((double)t->hdr_bytes, (double)replies);
+	content = ratio((double)t->content_bytes, (double)replies);
+	footer = ratio((double)t->footer_bytes, (double)replies);
+	fprintf(out, "Reply size [B]: header %.1f content %.1f footer %.1f "
+	    "(total %.1f)\n", hdr, content, footer, hdr + content + footer);
+	fprintf(out, "Reply status: 1xx=%llu 2xx=%llu 3xx=%llu 4xx=%llu "
+	    "5xx=%llu\n",
+	    (unsigned long long)t->replies[1],
+	    (unsigned long long)t->replies[2],
+	    (unsigned long long)t->replies[3],
+	    (unsigned long long)t->replies[4],
+	    (unsigned long long)t->replies[5]);
+	fprintf(out, "\n");
+}
+
+/* Prints the CPU, Net I/O and Errors lines. */
+static void
+print_system(FILE *out, const struct basic_totals *t, double d)
+{
+	const uint64_t *e = t->errors;
+	uint64_t total = 0;
+	int i;
+
+	fprintf(out, "CPU time [s]: user %.2f system %.2f "
+	    "(user %.1f%% system %.1f%% total %.1f%%)\n",
+	    t->cpu_user, t->cpu_sys,
+	    100.0 * ratio(t->cpu_user, d),
+	    100.0 * ratio(t->cpu_sys, d),
+	    100.0 * ratio(t->cpu_user + t->cpu_sys, d));
+	fprintf(out, "Net I/O: %.1f KB/s (%.1f*10^6 bps)\n",
+	    ratio((double)t->net_bytes, d) / 1024.0,
+	    8e-6 * ratio((double)t->net_bytes, d));
+	fprintf(out, "\n");
+
+	for (i = 0; i < BASIC_ERR_COUNT; i++)
+		total += e[i];
+	fprintf(out, "Errors: total %llu client-timo %llu socket-timo %llu "
+	    "connrefused %llu connreset %llu\n",
+	    (unsigned long long)total,
+	    (unsigned long long)e[BASIC_ERR_CLIENT_TIMO],
+	    (unsigned long long)e[BASIC_ERR_SOCKET_TIMO],
+	    (unsigned long long)e[BASIC_ERR_CONNREFUSED],
+	    (unsigned long long)e[BASIC_ERR_CONNRESET]);
+	fprintf(out, "Errors: fd-unavail %llu addrunavail %llu ftab-full %llu "
+	    "other %llu\n",
+	    (unsigned long long)e[BASIC_ERR_FD_UNAVAIL],
+	    (unsigned long long)e[BASIC_ERR_ADDRUNAVAIL],
+	    (unsigned long long)e[BASIC_ERR_FTAB_FULL],
+	    (unsigned long long)e[BASIC_ERR_OTHER]);
+}
+
+void
+basic_report_print(FILE *out, const struct basic_totals *t, int verbose)
+{
+	double d = (double)t->duration / NS_PER_SEC;
+	uint64_t replies = basic_total_replies(t);
+
+	if (verbose > 1 && t->lifetime_bins != NULL)
+		print_lifetime_bins(out, t);
+	print_conns(out, t, d, replies);
+	print_calls(out, t, d, replies);
+	print_system(out, t, d);
+}

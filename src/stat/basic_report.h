@@ -1,0 +1,94 @@
+/*
+ * The classic httperf report: the totals the basic collector gathers, and
+ * the code that turns them into the report lines, with the labels, order
+ * and number formats of httperf 0.9.0.  Pure formatting: no events here,
+ * so the arithmetic can be tested on its own.
+ */
+#ifndef HTTPERF_STAT_BASIC_REPORT_H
+#define HTTPERF_STAT_BASIC_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct hist;
+
+/* Running summary of a series of samples (reply rate, ...). */
+struct basic_series {
+	uint64_t	n;
+	double		min;
+	double		max;
+	double		sum;
+	double		sum2;
+};
+
+/* Adds one sample to a series. */
+void	basic_series_add(struct basic_series *s, double v);
+
+/* Error classes of the two Errors lines. */
+enum basic_err {
+	BASIC_ERR_CLIENT_TIMO,
+	BASIC_ERR_SOCKET_TIMO,
+	BASIC_ERR_CONNREFUSED,
+	BASIC_ERR_CONNRESET,
+	BASIC_ERR_FD_UNAVAIL,
+	BASIC_ERR_ADDRUNAVAIL,
+	BASIC_ERR_FTAB_FULL,
+	BASIC_ERR_OTHER,
+	BASIC_ERR_COUNT,
+};
+
+/* Maps a connection failure's errno to its class (never CLIENT_TIMO). */
+enum basic_err basic_err_class(int err);
+
+/* Everything the report prints, as raw sums and counts. */
+struct basic_totals {
+	uint64_t	duration;		/* ns */
+	uint64_t	conns_issued;		/* connections initiated */
+	uint64_t	max_concurrent;
+
+	/* Lifetimes of connections that completed at least one reply. */
+	uint64_t	lifetime_n;
+	uint64_t	lifetime_min;		/* ns */
+	uint64_t	lifetime_max;		/* ns */
+	uint64_t	lifetime_sum;		/* ns */
+	double		lifetime_sum2;		/* s^2 */
+	const struct hist *lifetime_hist;	/* for the median */
+	/* -v -v only: counts per 1 ms bin, the last bin holds the rest. */
+	const uint32_t	*lifetime_bins;
+	uint32_t	 lifetime_nbins;
+
+	uint64_t	connects_n;		/* successful connects */
+	uint64_t	connect_sum;		/* ns */
+
+	uint64_t	reqs_sent;
+	uint64_t	req_bytes;
+
+	struct basic_series reply_rate;		/* per 5 s sample */
+
+	uint64_t	responses_n;		/* first reply byte seen */
+	uint64_t	response_sum;		/* ns, send start to reply start */
+	uint64_t	transfer_sum;		/* ns, reply start to reply end */
+	uint64_t	replies[6];		/* [status/100], [0] unused */
+	uint64_t	hdr_bytes;		/* of completed replies */
+	uint64_t	content_bytes;
+	uint64_t	footer_bytes;
+
+	uint64_t	net_bytes;		/* every byte sent and received */
+	double		cpu_user;		/* s */
+	double		cpu_sys;		/* s */
+
+	uint64_t	errors[BASIC_ERR_COUNT];
+};
+
+/* Returns replies[1] + ... + replies[5]. */
+uint64_t basic_total_replies(const struct basic_totals *t);
+
+/*
+ * Prints the report from the "Total:" block (preceded by the lifetime
+ * histogram when verbose > 1) to the second Errors line, exactly as 0.9.0
+ * lays it out.
+ */
+void	basic_report_print(FILE *out, const struct basic_totals *t,
+	    int verbose);
+
+#endif

@@ -1,0 +1,813 @@
+/*
+ * Unit tests for options.c: every option with good and bad values, getopt
+ * abbreviations, defaults, the --add-header escapes, the start-up echo
+ * line and the --help/--version texts.  Output streams are captured with
+ * open_memstream(3) so the one-line-per-error rule can be checked.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "util.h"
+
+#define MAXARGS	40
+
+/* Result of one options_parse() run with its captured streams. */
+struct run {
+	struct options		 o;
+	enum options_status	 st;
+	char			*out;
+	char			*err;
+};
+
+/* Runs options_parse() on "httperf" + args (NULL-terminated). */
+static void
+run_parse(struct run *r, const char *argv0, const char *const *args)
+{
+	char *argv[MAXARGS + 2];
+	FILE *fo, *fe;
+	size_t olen, elen;
+	int argc = 0;
+
+	argv[argc++] = (char *)(argv0 != NULL ? argv0 : "httperf");
+	for (; *args != NULL; args++) {
+		ck_assert_int_lt(argc, MAXARGS);
+		argv[argc++] = (char *)*args;
+	}
+	argv[argc] = NULL;
+	fo = open_memstream(&r->out, &olen);
+	fe = open_memstream(&r->err, &elen);
+	ck_assert_ptr_nonnull(fo);
+	ck_assert_ptr_nonnull(fe);
+	r->st = options_parse(&r->o, argc, argv, fo, fe);
+	fclose(fo);
+	fclose(fe);
+}
+
+static void
+run_free(struct run *r)
+{
+	options_free(&r->o);
+	free(r->out);
+	free(r->err);
+}
+
+static size_t
+count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		if (*s == '\n')
+			n++;
+	return n;
+}
+
+/* Returns the echo line for a parsed option set (caller frees). */
+static char *
+echo_of(const struct options *o)
+{
+	char *buf;
+	size_t len;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	options_echo(o, f);
+	fclose(f);
+	return buf;
+}
+
+/* ---- Defaults. ---- */
+
+START_TEST(test_defaults)
+{
+	static const char *const args[] = { NULL };
+	struct options i;
+	struct run r;
+	char *e;
+
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_RUN);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_eq(r.err, "");
+	ck_assert_str_eq(r.o.prog, "httperf");
+	ck_assert_int_eq(r.o.verbose, 0);
+	ck_assert_int_eq(r.o.debug, 0);
+	ck_assert_str_eq(r.o.server, "localhost");
+	ck_assert_ptr_null(r.o.server_name);
+	ck_assert_uint_eq(r.o.port, 80);
+	ck_assert_str_eq(r.o.uri, "/");
+	ck_assert_ptr_null(r.o.method);
+	ck_assert_int_eq(r.o.http_minor, 1);
+	ck_assert_int_eq(r.o.no_host_hdr, 0);
+	ck_assert_ptr_null(r.o.add_header);
+	ck_assert_ptr_null(r.o.add_header_raw);
+	ck_assert_uint_eq(r.o.n_add_header, 0);
+	ck_assert_uint_eq(r.o.num_conns, 1);
+	ck_assert_uint_eq(r.o.num_calls, 1);
+	ck_assert_uint_eq(r.o.burst_len, 1);
+	ck_assert_int_eq(r.o.rate_given, 0);
+	ck_assert(rate_spec_rate(&r.o.rate) == 0.0);
+	ck_assert_uint_eq(r.o.client_id, 0);
+	ck_assert_uint_eq(r.o.num_clients, 1);
+	ck_assert(r.o.runtime == 0.0);
+	ck_assert(r.o.timeout == 0.0);
+	ck_assert(r.o.think_timeout == 0.0);
+	ck_assert_int_eq(r.o.hog, 0);
+	ck_assert_int_eq(r.o.close_with_reset, 0);
+	ck_assert_uint_eq(r.o.send_buffer, 4096);
+	ck_assert_uint_eq(r.o.recv_buffer, 16384);
+	e = echo_of(&r.o);
+	ck_assert_str_eq(e, "httperf --client=0/1 --server=localhost "
+	    "--port=80 --uri=/ --send-buffer=4096 --recv-buffer=16384 "
+	    "--num-conns=1 --num-calls=1\n");
+	free(e);
+	run_free(&r);
+
+	/* options_init() alone gives the same defaults. */
+	options_init(&i);
+	e = echo_of(&i);
+	ck_assert_str_eq(e, "httperf --client=0/1 --server=localhost "
+	    "--port=80 --uri=/ --send-buffer=4096 --recv-buffer=16384 "
+	    "--num-conns=1 --num-calls=1\n");
+	free(e);
+	options_free(&i);
+}
+END_TEST
+
+/* ---- Good values: one field checked per row. ---- */
+
+enum field_kind { F_INT, F_UINT, F_ULONG, F_SIZE, F_U64, F_DBL, F_STR };
+
+struct good_case {
+	const char	*args[6];
+	enum field_kind	 kind;
+	size_t		 off;
+	uint64_t	 u;
+	double		 d;
+	const char	*s;
+};
+
+#define OFF(f)	offsetof(struct options, f)
+
+static const struct good_case good_cases[] = {
+	{ { "--burst-length", "4", NULL }, F_U64, OFF(burst_len), .u = 4 },
+	{ { "--burst-length=18446744073709551615", NULL }, F_U64,
+	    OFF(burst_len), .u = UINT64_MAX },
+	{ { "--client", "2/5", NULL }, F_UINT, OFF(client_id), .u = 2 },
+	{ { "--client", "2/5", NULL }, F_UINT, OFF(num_clients), .u = 5 },
+	{ { "--client=0/1", NULL }, F_UINT, OFF(num_clients), .u = 1 },
+	{ { "--client=010/011", NULL }, F_UINT, OFF(client_id), .u = 10 },
+	{ { "--close-with-reset", NULL }, F_INT, OFF(close_with_reset),
+	    .u = 1 },
+	{ { "-d", "3", NULL }, F_INT, OFF(debug), .u = 3 },
+	{ { "-d3", NULL }, F_INT, OFF(debug), .u = 3 },
+	{ { "--debug", "9", NULL }, F_INT, OFF(debug), .u = 9 },
+	{ { "--debug=0", NULL }, F_INT, OFF(debug), .u = 0 },
+	{ { "--hog", NULL }, F_INT, OFF(hog), .u = 1 },
+	{ { "--http-version", "1.0", NULL }, F_INT, OFF(http_minor), .u = 0 },
+	{ { "--http-version=1.1", NULL }, F_INT, OFF(http_minor), .u = 1 },
+	{ { "--method", "HEAD", NULL }, F_STR, OFF(method), .s = "HEAD" },
+	{ { "--method=M-SEARCH", NULL }, F_STR, OFF(method),
+	    .s = "M-SEARCH" },
+	{ { "--no-host-hdr", NULL }, F_INT, OFF(no_host_hdr), .u = 1 },
+	{ { "--num-calls", "10", NULL }, F_U64, OFF(num_calls), .u = 10 },
+	{ { "--num-conns", "100000", NULL }, F_U64, OFF(num_conns),
+	    .u = 100000 },
+	{ { "--period", "0.5", NULL }, F_INT, OFF(rate_given), .u = 1 },
+	{ { "--period", "0.5", NULL }, F_INT, OFF(rate.dist),
+	    .u = RATE_DETERMINISTIC },
+	{ { "--period", "0.5", NULL }, F_DBL, OFF(rate.mean_iat), .d = 0.5 },
+	{ { "--period=d2", NULL }, F_DBL, OFF(rate.mean_iat), .d = 2 },
+	{ { "--period=e0.25", NULL }, F_INT, OFF(rate.dist),
+	    .u = RATE_EXPONENTIAL },
+	{ { "--period=e0.25", NULL }, F_DBL, OFF(rate.mean_iat), .d = 0.25 },
+	{ { "--period=u1,3", NULL }, F_INT, OFF(rate.dist),
+	    .u = RATE_UNIFORM },
+	{ { "--period=u1,3", NULL }, F_DBL, OFF(rate.min_iat), .d = 1 },
+	{ { "--period=u1,3", NULL }, F_DBL, OFF(rate.max_iat), .d = 3 },
+	{ { "--period=v1,2,0.5,4", NULL }, F_INT, OFF(rate.dist),
+	    .u = RATE_VARIABLE },
+	{ { "--period=v1,2,0.5,4", NULL }, F_SIZE, OFF(rate.nvar), .u = 2 },
+	{ { "--port", "8080", NULL }, F_UINT, OFF(port), .u = 8080 },
+	{ { "--port=1", NULL }, F_UINT, OFF(port), .u = 1 },
+	{ { "--port=65535", NULL }, F_UINT, OFF(port), .u = 65535 },
+	{ { "--rate", "10", NULL }, F_INT, OFF(rate_given), .u = 1 },
+	{ { "--rate", "4", NULL }, F_DBL, OFF(rate.mean_iat), .d = 0.25 },
+	{ { "--rate", "0", NULL }, F_DBL, OFF(rate.mean_iat), .d = 0 },
+	{ { "--rate", "0", NULL }, F_INT, OFF(rate_given), .u = 1 },
+	{ { "--recv-buffer", "65536", NULL }, F_ULONG, OFF(recv_buffer),
+	    .u = 65536 },
+	{ { "--recv-buffer=2147483647", NULL }, F_ULONG, OFF(recv_buffer),
+	    .u = 2147483647 },
+	{ { "--runtime", "2.5", NULL }, F_DBL, OFF(runtime), .d = 2.5 },
+	{ { "--runtime=0", NULL }, F_DBL, OFF(runtime), .d = 0 },
+	{ { "--send-buffer", "1", NULL }, F_ULONG, OFF(send_buffer), .u = 1 },
+	{ { "--server", "127.0.0.1", NULL }, F_STR, OFF(server),
+	    .s = "127.0.0.1" },
+	{ { "--server=::1", NULL }, F_STR, OFF(server), .s = "::1" },
+	{ { "--server-name", "example.org", NULL }, F_STR, OFF(server_name),
+	    .s = "example.org" },
+	{ { "--think-timeout", "1.5", NULL }, F_DBL, OFF(think_timeout),
+	    .d = 1.5 },
+	{ { "--timeout", "5", NULL }, F_DBL, OFF(timeout), .d = 5 },
+	{ { "--timeout=.25", NULL }, F_DBL, OFF(timeout), .d = 0.25 },
+	{ { "--uri", "/index.html?a=1&b=2", NULL }, F_STR, OFF(uri),
+	    .s = "/index.html?a=1&b=2" },
+	{ { "-v", NULL }, F_INT, OFF(verbose), .u = 1 },
+	{ { "-v", "--verbose", "-vv", NULL }, F_INT, OFF(verbose), .u = 4 },
+	/* Later occurrences win, as with getopt in general. */
+	{ { "--port=1", "--port=2", NULL }, F_UINT, OFF(port), .u = 2 },
+	{ { "--rate=2", "--period=e1", NULL }, F_INT, OFF(rate.dist),
+	    .u = RATE_EXPONENTIAL },
+	/* Options and their arguments may be permuted with nothing else. */
+	{ { "--timeout", "-0", NULL }, F_DBL, OFF(timeout), .d = 0 },
+	/* Unambiguous abbreviations. */
+	{ { "--num-con", "5", NULL }, F_U64, OFF(num_conns), .u = 5 },
+	{ { "--num-cal=7", NULL }, F_U64, OFF(num_calls), .u = 7 },
+	{ { "--ra", "8", NULL }, F_DBL, OFF(rate.mean_iat), .d = 0.125 },
+	{ { "--server-n", "h", NULL }, F_STR, OFF(server_name), .s = "h" },
+	{ { "--server", "s", NULL }, F_STR, OFF(server), .s = "s" },
+	{ { "--burst", "2", NULL }, F_U64, OFF(burst_len), .u = 2 },
+	{ { "--verb", NULL }, F_INT, OFF(verbose), .u = 1 },
+	{ { "--ho", NULL }, F_INT, OFF(hog), .u = 1 },
+	{ { "--th", "3", NULL }, F_DBL, OFF(think_timeout), .d = 3 },
+};
+
+START_TEST(test_good)
+{
+	const struct good_case *g = &good_cases[_i];
+	const char *p;
+	struct run r;
+
+	run_parse(&r, NULL, g->args);
+	ck_assert_msg(r.st == OPTIONS_RUN, "row %d (%s): status %d, err %s",
+	    _i, g->args[0], r.st, r.err);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_str_eq(r.out, "");
+	p = (const char *)&r.o + g->off;
+	switch (g->kind) {
+	case F_INT:
+		ck_assert_int_eq(*(const int *)(const void *)p, (int)g->u);
+		break;
+	case F_UINT:
+		ck_assert_uint_eq(*(const unsigned *)(const void *)p, g->u);
+		break;
+	case F_ULONG:
+		ck_assert_uint_eq(*(const unsigned long *)(const void *)p,
+		    g->u);
+		break;
+	case F_SIZE:
+		ck_assert_uint_eq(*(const size_t *)(const void *)p, g->u);
+		break;
+	case F_U64:
+		ck_assert_msg(*(const uint64_t *)(const void *)p == g->u,
+		    "row %d: %ju", _i,
+		    (uintmax_t)*(const uint64_t *)(const void *)p);
+		break;
+	case F_DBL:
+		ck_assert_double_eq_tol(*(const double *)(const void *)p, g->d,
+		    1e-12);
+		break;
+	case F_STR:
+		ck_assert_str_eq(*(const char *const *)(const void *)p, g->s);
+		break;
+	}
+	run_free(&r);
+}
+END_TEST
+
+/* ---- Bad values: status ERR and exactly one line naming the option. ---- */
+
+struct bad_case {
+	const char	*args[6];
+	const char	*needle;	/* must appear in the error line */
+};
+
+static const struct bad_case bad_cases[] = {
+	/* Missing argument. */
+	{ { "--rate", NULL }, "--rate: missing argument" },
+	{ { "--num-conns", NULL }, "--num-conns: missing argument" },
+	{ { "--add-header", NULL }, "--add-header: missing argument" },
+	{ { "-d", NULL }, "--debug: missing argument" },
+	/* Empty. */
+	{ { "--num-conns", "", NULL }, "--num-conns: " },
+	{ { "--num-calls=", NULL }, "--num-calls: " },
+	{ { "--burst-length", "", NULL }, "--burst-length: " },
+	{ { "--port", "", NULL }, "--port: " },
+	{ { "--rate", "", NULL }, "--rate: " },
+	{ { "--period", "", NULL }, "--period: " },
+	{ { "--timeout", "", NULL }, "--timeout: " },
+	{ { "--client", "", NULL }, "--client: " },
+	{ { "--uri", "", NULL }, "--uri: must not be empty" },
+	{ { "--server", "", NULL }, "--server: must not be empty" },
+	{ { "--server-name", "", NULL }, "--server-name: must not be empty" },
+	{ { "--method", "", NULL }, "--method: must not be empty" },
+	{ { "--http-version", "", NULL }, "--http-version: " },
+	{ { "-d", "", NULL }, "--debug: " },
+	/* Not a number. */
+	{ { "--num-conns", "many", NULL }, "--num-conns: not a number" },
+	{ { "--num-conns", " 5", NULL }, "--num-conns: not a number" },
+	{ { "--num-conns", "+5", NULL }, "--num-conns: not a number" },
+	{ { "--port", "http", NULL }, "--port: not a number" },
+	{ { "--send-buffer", "big", NULL }, "--send-buffer: not a number" },
+	{ { "--recv-buffer", "x1", NULL }, "--recv-buffer: not a number" },
+	{ { "--rate", "fast", NULL }, "--rate: not a number" },
+	{ { "--rate", "nan", NULL }, "--rate: not a number" },
+	{ { "--timeout", "soon", NULL }, "--timeout: not a number" },
+	{ { "--think-timeout", " 1", NULL }, "--think-timeout: not a number" },
+	{ { "--runtime", "-", NULL }, "--runtime: not a number" },
+	{ { "-d", "x", NULL }, "--debug: not a number" },
+	{ { "--client", "a/2", NULL }, "--client: not a number" },
+	{ { "--client", "1/b", NULL }, "--client: not a number" },
+	{ { "--client", "/2", NULL }, "--client: " },
+	{ { "--client", "1/", NULL }, "--client: " },
+	/* Trailing junk. */
+	{ { "--num-calls", "5x", NULL }, "--num-calls: unexpected characters" },
+	{ { "--num-conns", "0x10", NULL }, "--num-conns: unexpected" },
+	{ { "--port", "80 ", NULL }, "--port: unexpected characters" },
+	{ { "--rate", "1.5/s", NULL }, "--rate: unexpected characters" },
+	{ { "--runtime", "3m", NULL }, "--runtime: unexpected characters" },
+	{ { "--client", "1/2/3", NULL }, "--client: unexpected characters" },
+	{ { "-d", "1.5", NULL }, "--debug: unexpected characters" },
+	/* Negative. */
+	{ { "--num-conns", "-1", NULL }, "--num-conns: must not be negative" },
+	{ { "--burst-length", "-2", NULL }, "--burst-length: must not be" },
+	{ { "--port", "-80", NULL }, "--port: must not be negative" },
+	{ { "--timeout", "-1", NULL }, "--timeout: must not be negative" },
+	{ { "--think-timeout", "-0.1", NULL }, "--think-timeout: must not" },
+	{ { "--runtime", "-5", NULL }, "--runtime: must not be negative" },
+	{ { "--rate", "-5", NULL }, "--rate: must not be negative" },
+	{ { "--client", "-1/2", NULL }, "--client: must not be negative" },
+	{ { "-d", "-1", NULL }, "--debug: must not be negative" },
+	/* Overflow. */
+	{ { "--num-conns", "18446744073709551616", NULL },
+	    "--num-conns: number too large" },
+	{ { "--num-calls", "99999999999999999999999", NULL },
+	    "--num-calls: number too large" },
+	{ { "--port", "99999999999999999999999", NULL }, "--port: " },
+	{ { "--client", "0/4294967296", NULL }, "--client: must be between" },
+	{ { "--rate", "1e400", NULL }, "--rate: must be finite" },
+	{ { "--timeout", "inf", NULL }, "--timeout: must be finite" },
+	/* Zero where at least one is needed. */
+	{ { "--num-conns", "0", NULL }, "--num-conns: must be at least 1" },
+	{ { "--num-calls", "0", NULL }, "--num-calls: must be at least 1" },
+	{ { "--burst-length", "0", NULL }, "--burst-length: must be at least" },
+	/* Out of range. */
+	{ { "--port", "0", NULL }, "--port: must be between 1 and 65535" },
+	{ { "--port", "65536", NULL }, "--port: must be between 1 and 65535" },
+	{ { "--client", "2/2", NULL }, "--client: client id must be less" },
+	{ { "--client", "0/0", NULL }, "--client: number of clients" },
+	{ { "--client", "1", NULL }, "--client: expected I/N" },
+	{ { "--http-version", "1.2", NULL }, "--http-version: must be 1.0" },
+	{ { "--http-version", "2", NULL }, "--http-version: must be 1.0" },
+	{ { "--http-version", "1.10", NULL }, "--http-version: must be" },
+	{ { "--send-buffer", "0", NULL }, "--send-buffer: must be between" },
+	{ { "--recv-buffer", "2147483648", NULL }, "--recv-buffer: must be" },
+	{ { "-d", "10", NULL }, "--debug: must be between 0 and 9" },
+	/* Strings that would corrupt the request. */
+	{ { "--uri", "/a b", NULL }, "--uri: contains a space" },
+	{ { "--uri", "/a\r\nX: y", NULL }, "--uri: contains" },
+	{ { "--uri", "/a\tb", NULL }, "--uri: contains" },
+	{ { "--server", "a b", NULL }, "--server: contains" },
+	{ { "--server", "host\n", NULL }, "--server: contains" },
+	{ { "--server-name", "h\r", NULL }, "--server-name: contains" },
+	{ { "--method", "GE T", NULL }, "--method: not an HTTP token" },
+	{ { "--method", "GET\r\n", NULL }, "--method: not an HTTP token" },
+	{ { "--method", "G/ET", NULL }, "--method: not an HTTP token" },
+	{ { "--method", "G\tT", NULL }, "--method: not an HTTP token" },
+	/* --add-header escapes. */
+	{ { "--add-header", "X: 1\\", NULL }, "--add-header: " },
+	{ { "--add-header", "\\400", NULL }, "--add-header: " },
+	/* --period (the message text is rate.c's). */
+	{ { "--period", "q1", NULL }, "--period: " },
+	{ { "--period", "u1", NULL }, "--period: " },
+	{ { "--period", "-1", NULL }, "--period: " },
+	/* Unknown options, including those of later releases. */
+	{ { "--bogus", NULL }, "--bogus: unknown option" },
+	{ { "--bogus=1", NULL }, "--bogus: unknown option" },
+	{ { "-x", NULL }, "-x: unknown option" },
+	{ { "-vq", NULL }, "-q: unknown option" },
+	{ { "--wsess=1,2,3", NULL }, "--wsess: unknown option" },
+	{ { "--ssl", NULL }, "--ssl: unknown option" },
+	{ { "--print-reply", NULL }, "--print-reply: unknown option" },
+	{ { "--body", "x", NULL }, "--body: unknown option" },
+	/* Ambiguous abbreviations. */
+	{ { "--serv", "x", NULL }, "--serv: ambiguous" },
+	{ { "--ver", NULL }, "--ver: ambiguous" },
+	{ { "--n", "1", NULL }, "--n: ambiguous" },
+	{ { "--num-c=1", NULL }, "--num-c: ambiguous" },
+	{ { "--h", NULL }, "--h: ambiguous" },
+	/* Flags given an argument. */
+	{ { "--hog=1", NULL }, "--hog: takes no argument" },
+	{ { "--verbose=2", NULL }, "--verbose: takes no argument" },
+	/* Stray arguments. */
+	{ { "foo", NULL }, "unexpected argument ('foo')" },
+	{ { "--uri", "/", "extra", NULL }, "unexpected argument ('extra')" },
+	{ { "--num-conns", "1", "2", NULL }, "unexpected argument ('2')" },
+	{ { "--", "x", NULL }, "unexpected argument ('x')" },
+	/* The first mistake wins; nothing after it is looked at. */
+	{ { "--port", "0", "--bogus", NULL }, "--port: " },
+	{ { "--bogus", "-V", NULL }, "--bogus: unknown option" },
+};
+
+START_TEST(test_bad)
+{
+	const struct bad_case *b = &bad_cases[_i];
+	struct run r;
+
+	run_parse(&r, NULL, b->args);
+	ck_assert_msg(r.st == OPTIONS_EXIT_ERR, "row %d (%s): status %d",
+	    _i, b->args[0], r.st);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_msg(count_lines(r.err) == 1 &&
+	    r.err[strlen(r.err) - 1] == '\n',
+	    "row %d (%s): not exactly one line: \"%s\"", _i, b->args[0],
+	    r.err);
+	ck_assert_msg(strncmp(r.err, "httperf: ", 9) == 0,
+	    "row %d: no program name: %s", _i, r.err);
+	ck_assert_msg(strstr(r.err, b->needle) != NULL,
+	    "row %d: \"%s\" not in \"%s\"", _i, b->needle, r.err);
+	run_free(&r);
+}
+END_TEST
+
+/* The ambiguity message lists the candidates. */
+START_TEST(test_ambiguous_lists)
+{
+	static const char *const args[] = { "--serv", "x", NULL };
+	struct run r;
+
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+	ck_assert_ptr_nonnull(strstr(r.err, "--server,"));
+	ck_assert_ptr_nonnull(strstr(r.err, "--server-name"));
+	run_free(&r);
+}
+END_TEST
+
+/* ---- --add-header: all occurrences kept, in order. ---- */
+
+START_TEST(test_add_header_all)
+{
+	static const char *const args[] = { "--add-header", "A: 1\\n",
+	    "--add-he=B: \\101\\n", NULL };
+	struct run r;
+
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_RUN);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_uint_eq(r.o.n_add_header, 2);
+	ck_assert_str_eq(r.o.add_header_raw[0], "A: 1\\n");
+	ck_assert_str_eq(r.o.add_header_raw[1], "B: \\101\\n");
+	ck_assert_uint_eq(r.o.add_header_len, 12);
+	ck_assert_str_eq(r.o.add_header, "A: 1\r\nB: A\r\n");
+	run_free(&r);
+}
+END_TEST
+
+/* An unknown escape warns once per occurrence but the run goes on. */
+START_TEST(test_add_header_warn)
+{
+	static const char *const args[] = { "--add-header", "X: \\q\\t\\n",
+	    NULL };
+	struct run r;
+
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_RUN);
+	ck_assert_str_eq(r.err,
+	    "httperf: --add-header: unknown escape '\\q' kept\n"
+	    "httperf: --add-header: unknown escape '\\t' kept\n");
+	ck_assert_str_eq(r.o.add_header, "X: qt\r\n");
+	run_free(&r);
+}
+END_TEST
+
+/* ---- options_unescape(). ---- */
+
+struct unescape_case {
+	const char	*in;
+	const char	*out;		/* NULL: an error is expected */
+	size_t		 outlen;
+	unsigned	 nwarn;
+};
+
+static const struct unescape_case unescape_cases[] = {
+	{ "", "", 0, 0 },
+	{ "plain text", "plain text", 10, 0 },
+	{ "A: 1\\n", "A: 1\r\n", 6, 0 },
+	{ "\\r", "\r", 1, 0 },
+	{ "\\a", "\n", 1, 0 },
+	{ "\\\\", "\\", 1, 0 },
+	{ "\\\\n", "\\n", 2, 0 },
+	{ "\\101\\102", "AB", 2, 0 },
+	{ "\\0", "\0", 1, 0 },
+	{ "a\\0b", "a\0b", 3, 0 },
+	{ "\\7", "\a", 1, 0 },
+	{ "\\12", "\n", 1, 0 },
+	{ "\\1012", "A2", 2, 0 },
+	{ "\\377", "\377", 1, 0 },
+	{ "\\0377", "\0377", 2, 0 },
+	{ "\\8", "8", 1, 1 },
+	{ "\\q\\t", "qt", 2, 2 },
+	{ "X-A: 1\\nX-B: \\101\\102\\n", "X-A: 1\r\nX-B: AB\r\n", 17, 0 },
+	{ "\\400", NULL, 0, 0 },
+	{ "\\777", NULL, 0, 0 },
+	{ "abc\\", NULL, 0, 0 },
+	{ "\\", NULL, 0, 0 },
+	{ "\\n\\", NULL, 0, 0 },
+};
+
+START_TEST(test_unescape)
+{
+	const struct unescape_case *u = &unescape_cases[_i];
+	char errbuf[128] = "", *out = NULL;
+	size_t len = 12345;
+	unsigned nwarn = 0;
+	int rv;
+
+	rv = options_unescape(u->in, &out, &len, &nwarn, errbuf,
+	    sizeof(errbuf));
+	if (u->out == NULL) {
+		ck_assert_msg(rv == -1, "row %d: expected an error", _i);
+		ck_assert_msg(errbuf[0] != '\0', "row %d: no message", _i);
+		ck_assert_ptr_null(out);
+		return;
+	}
+	ck_assert_msg(rv == 0, "row %d: %s", _i, errbuf);
+	ck_assert_uint_eq(len, u->outlen);
+	ck_assert_msg(memcmp(out, u->out, len) == 0, "row %d: bytes", _i);
+	ck_assert_int_eq(out[len], '\0');
+	ck_assert_uint_eq(nwarn, u->nwarn);
+	free(out);
+}
+END_TEST
+
+/* ---- Start-up echo line. ---- */
+
+struct echo_case {
+	const char	*argv0;
+	const char	*args[32];
+	const char	*want;
+};
+
+static const struct echo_case echo_cases[] = {
+	{ NULL, { NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-calls=1\n" },
+	{ "/usr/local/bin/httperf", { "--server", "127.0.0.1", "--port",
+	    "18080", "--num-conns", "300", "--rate", "50", "--timeout", "2",
+	    "-v", NULL },
+	    "httperf --verbose --timeout=2 --client=0/1 --server=127.0.0.1 "
+	    "--port=18080 --uri=/ --rate=50 --send-buffer=4096 "
+	    "--recv-buffer=16384 --num-conns=300 --num-calls=1\n" },
+	{ NULL, { "--period", "0.5", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--rate=2 --send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-calls=1\n" },
+	{ NULL, { "--client", "1/2", "--period", "u0.01,0.03", NULL },
+	    "httperf --client=1/2 --server=localhost --port=80 --uri=/ "
+	    "--period=u0.01,0.03 --send-buffer=4096 --recv-buffer=16384 "
+	    "--num-conns=1 --num-calls=1\n" },
+	{ NULL, { "--period", "e2", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--period=e2 --send-buffer=4096 --recv-buffer=16384 "
+	    "--num-conns=1 --num-calls=1\n" },
+	{ NULL, { "--period=v0.1,0.2,0.05,0.2", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--period=v0.1,0.2,0.05,0.2 --send-buffer=4096 "
+	    "--recv-buffer=16384 --num-conns=1 --num-calls=1\n" },
+	{ NULL, { "--rate", "0", "--http-version", "1.1", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-calls=1\n" },
+	{ "./httperf", { "-vv", "--hog", "--close-with-reset",
+	    "--think-timeout", "1.5", "--timeout", "3", "--runtime", "60",
+	    "--client", "3/4", "--server", "www", "--server-name", "example",
+	    "--port", "8080", "--uri", "/x", "--http-version", "1.0",
+	    "--send-buffer", "8192", "--recv-buffer", "32768", NULL },
+	    "httperf --verbose --hog --close-with-reset --think-timeout=1.5 "
+	    "--timeout=3 --runtime=60 --client=3/4 --server=www "
+	    "--server-name=example --port=8080 --uri=/x --http-version=1.0 "
+	    "--send-buffer=8192 --recv-buffer=32768 --num-conns=1 "
+	    "--num-calls=1\n" },
+	{ NULL, { "--add-header", "A: 1\\n", "--add-header", "B: 2\\n",
+	    "--method", "POST", "--num-conns", "10", "--num-calls", "5",
+	    "--burst-length", "2", "--no-host-hdr", "-d", "2", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --add-header='A: 1\\n' "
+	    "--add-header='B: 2\\n' --method=POST --num-conns=10 "
+	    "--num-calls=5 --burst-length=2\n" },
+	{ "httperf", { "--num-conns", "18446744073709551615", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 "
+	    "--num-conns=18446744073709551615 --num-calls=1\n" },
+};
+
+START_TEST(test_echo)
+{
+	const struct echo_case *c = &echo_cases[_i];
+	struct run r;
+	char *e;
+
+	run_parse(&r, c->argv0, c->args);
+	ck_assert_msg(r.st == OPTIONS_RUN, "row %d: %s", _i, r.err);
+	e = echo_of(&r.o);
+	ck_assert_str_eq(e, c->want);
+	free(e);
+	run_free(&r);
+}
+END_TEST
+
+/* ---- --help and --version. ---- */
+
+static const char *const all_long[] = {
+	"add-header", "burst-length", "client", "close-with-reset", "debug",
+	"help", "hog", "http-version", "method", "no-host-hdr", "num-calls",
+	"num-conns", "period", "port", "rate", "recv-buffer", "runtime",
+	"send-buffer", "server", "server-name", "think-timeout", "timeout",
+	"uri", "verbose", "version",
+};
+
+static const char *const help_forms[] = { "-h", "--help", "--he", "-vh" };
+
+START_TEST(test_help)
+{
+	const char *args[] = { help_forms[_i], NULL };
+	const char *p, *nl;
+	char want[64];
+	struct run r;
+	size_t i;
+
+	run_parse(&r, "/bin/httperf", args);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_OK);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_msg(strncmp(r.out, "Usage: httperf [-hdvV] ", 23) == 0,
+	    "%s", r.out);
+	for (i = 0; i < nitems(all_long); i++) {
+		snprintf(want, sizeof(want), "[--%s", all_long[i]);
+		ck_assert_msg(strstr(r.out, want) != NULL, "%s missing",
+		    all_long[i]);
+	}
+	/* Continuation lines are tab-indented and fit in 80 columns. */
+	for (p = r.out; *p != '\0'; p = nl + 1) {
+		nl = strchr(p, '\n');
+		ck_assert_ptr_nonnull(nl);
+		if (p != r.out)
+			ck_assert_int_eq(*p, '\t');
+		ck_assert_int_le(nl - p + (p != r.out ? 7 : 0), 79);
+	}
+	run_free(&r);
+}
+END_TEST
+
+/* Nothing of a later release may sneak in. */
+START_TEST(test_help_only_this_release)
+{
+	static const char *const later[] = { "--wsess", "--wlog", "--wset",
+	    "--ssl", "--print-", "--body", "--session-cookies",
+	    "--max-connections", "--failure-status", "--retry-on-failure" };
+	char *out;
+	size_t i, len;
+	FILE *f;
+
+	f = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(f);
+	options_usage("httperf", f);
+	fclose(f);
+	for (i = 0; i < nitems(later); i++)
+		ck_assert_msg(strstr(out, later[i]) == NULL, "%s", later[i]);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_version)
+{
+	static const char *const args[] = { "-V", "--bogus", NULL };
+	static const char *const args2[] = { "--vers", NULL };
+	struct run r;
+
+	run_parse(&r, "/opt/bin/httperf", args);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_OK);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_msg(strncmp(r.out, "httperf: httperf-" PACKAGE_VERSION " (",
+	    17 + strlen(PACKAGE_VERSION) + 2) == 0, "%s", r.out);
+	ck_assert_ptr_nonnull(strstr(r.out, "event backends:"));
+	ck_assert_ptr_nonnull(strstr(r.out, " poll)\n"));
+#ifdef HAVE_EPOLL_CREATE1
+	ck_assert_ptr_nonnull(strstr(r.out, "epoll"));
+#endif
+	ck_assert_uint_eq(count_lines(r.out), 1);
+	run_free(&r);
+
+	run_parse(&r, NULL, args2);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_OK);
+	ck_assert_ptr_nonnull(strstr(r.out, "httperf-"));
+	run_free(&r);
+}
+END_TEST
+
+/* ---- Re-entrancy and program name. ---- */
+
+START_TEST(test_reentrant)
+{
+	static const char *const bad[] = { "-v", "--port", "0", NULL };
+	static const char *const good[] = { "--num-conns", "7", "x", NULL };
+	static const char *const good2[] = { "--num-conns", "7", NULL };
+	struct run r;
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		run_parse(&r, NULL, bad);
+		ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+		run_free(&r);
+		run_parse(&r, NULL, good);
+		ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+		run_free(&r);
+		run_parse(&r, NULL, good2);
+		ck_assert_int_eq(r.st, OPTIONS_RUN);
+		ck_assert_uint_eq(r.o.num_conns, 7);
+		ck_assert_int_eq(r.o.verbose, 0);
+		run_free(&r);
+	}
+}
+END_TEST
+
+START_TEST(test_prog_name)
+{
+	static const char *const args[] = { "--bogus", NULL };
+	struct run r;
+
+	run_parse(&r, "/some/where/hp", args);
+	ck_assert_str_eq(r.err, "hp: --bogus: unknown option\n");
+	run_free(&r);
+}
+END_TEST
+
+/* Control characters in a bad value are escaped: still one line. */
+START_TEST(test_error_escapes_value)
+{
+	static const char *const args[] = { "--port", "8\n0", NULL };
+	struct run r;
+
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+	ck_assert_str_eq(r.err, "httperf: --port: unexpected characters "
+	    "after the number ('8\\n0')\n");
+	run_free(&r);
+}
+END_TEST
+
+static Suite *
+options_suite(void)
+{
+	Suite *s;
+	TCase *tc;
+
+	s = suite_create("options");
+	tc = tcase_create("parse");
+	tcase_add_test(tc, test_defaults);
+	tcase_add_loop_test(tc, test_good, 0, (int)nitems(good_cases));
+	tcase_add_loop_test(tc, test_bad, 0, (int)nitems(bad_cases));
+	tcase_add_test(tc, test_ambiguous_lists);
+	tcase_add_test(tc, test_add_header_all);
+	tcase_add_test(tc, test_add_header_warn);
+	tcase_add_test(tc, test_reentrant);
+	tcase_add_test(tc, test_prog_name);
+	tcase_add_test(tc, test_error_escapes_value);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("unescape");
+	tcase_add_loop_test(tc, test_unescape, 0,
+	    (int)nitems(unescape_cases));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("output");
+	tcase_add_loop_test(tc, test_echo, 0, (int)nitems(echo_cases));
+	tcase_add_loop_test(tc, test_help, 0, (int)nitems(help_forms));
+	tcase_add_test(tc, test_help_only_this_release);
+	tcase_add_test(tc, test_version);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr;
+	int nfail;
+
+	sr = srunner_create(options_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	nfail = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

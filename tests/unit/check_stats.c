@@ -1,0 +1,580 @@
+/*
+ * Unit tests for the statistics modules: the log-linear histogram
+ * (bounds, quantile accuracy against an exact sort) and the basic report
+ * (series math, error classes, golden report text).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "stat/basic_report.h"
+#include "stat/hist.h"
+#include "util.h"
+
+/* A small deterministic generator so the tests never depend on libc's. */
+static uint64_t
+xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+/* Returns |a - b| / b, or |a - b| when b is 0. */
+static double
+relerr(uint64_t a, uint64_t b)
+{
+	double d = a > b ? (double)(a - b) : (double)(b - a);
+
+	return b == 0 ? d : d / (double)b;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+START_TEST(hist_empty)
+{
+	struct hist *h = hist_new();
+
+	ck_assert_uint_eq(hist_count(h), 0);
+	ck_assert_uint_eq(hist_min(h), 0);
+	ck_assert_uint_eq(hist_max(h), 0);
+	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
+	ck_assert_uint_eq(hist_quantile(h, 0.5), 0);
+	ck_assert_uint_eq(hist_quantile(h, 1.0), 0);
+	hist_free(h);
+	hist_free(NULL);
+}
+END_TEST
+
+START_TEST(hist_small_exact)
+{
+	struct hist *h = hist_new();
+	uint64_t v;
+
+	/* Below 128 every value has its own bucket. */
+	for (v = 0; v < 128; v++)
+		hist_add(h, v);
+	ck_assert_uint_eq(hist_count(h), 128);
+	ck_assert_uint_eq(hist_min(h), 0);
+	ck_assert_uint_eq(hist_max(h), 127);
+	for (v = 1; v <= 128; v++)
+		ck_assert_uint_eq(hist_quantile(h, (double)v / 128.0), v - 1);
+	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(hist_min_max_exact)
+{
+	struct hist *h = hist_new();
+
+	hist_add(h, 1000003);
+	hist_add(h, 999999937);
+	hist_add(h, 5000011);
+	ck_assert_uint_eq(hist_count(h), 3);
+	ck_assert_uint_eq(hist_min(h), 1000003);
+	ck_assert_uint_eq(hist_max(h), 999999937);
+	ck_assert_uint_eq(hist_quantile(h, 0.0), 1000003);
+	ck_assert_uint_eq(hist_quantile(h, 1.0), 999999937);
+	/* One value: the midpoint is clamped to it. */
+	hist_free(h);
+	h = hist_new();
+	hist_add(h, 123456789);
+	ck_assert_uint_eq(hist_quantile(h, 0.5), 123456789);
+	ck_assert_uint_eq(hist_quantile(h, 0.01), 123456789);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(hist_extremes)
+{
+	struct hist *h = hist_new();
+
+	hist_add(h, 0);
+	hist_add(h, UINT64_MAX);
+	hist_add(h, UINT64_MAX - 1);
+	ck_assert_uint_eq(hist_min(h), 0);
+	ck_assert_uint_eq(hist_max(h), UINT64_MAX);
+	ck_assert(relerr(hist_quantile(h, 0.5), UINT64_MAX - 1) < 1.0 / 128);
+	ck_assert_uint_eq(hist_quantile(h, 1.0), UINT64_MAX);
+	hist_free(h);
+}
+END_TEST
+
+/*
+ * Every value alone between 0 and UINT64_MAX (so clamping cannot help)
+ * reads back within 1/128 of itself.
+ */
+START_TEST(hist_bucket_error_bound)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ULL, v;
+	int i, k;
+
+	for (k = 0; k < 64; k++) {
+		for (i = 0; i < 200; i++) {
+			struct hist *h = hist_new();
+
+			v = xorshift(&seed) >> (63 - k);
+			hist_add(h, 0);
+			hist_add(h, v);
+			hist_add(h, UINT64_MAX);
+			ck_assert_msg(relerr(hist_quantile(h, 0.5), v) <=
+			    1.0 / 128, "value %llu read back as %llu",
+			    (unsigned long long)v,
+			    (unsigned long long)hist_quantile(h, 0.5));
+			hist_free(h);
+		}
+	}
+}
+END_TEST
+
+/* Random values over many magnitudes against the exact sorted quantile. */
+START_TEST(hist_quantile_vs_sorted)
+{
+	static const double qs[] = { 0.0, 0.001, 0.01, 0.1, 0.25, 0.5,
+	    0.75, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0 };
+	const size_t n = 100000;
+	uint64_t *vals, seed = 12345 + (uint64_t)_i, exact, got;
+	struct hist *h = hist_new();
+	size_t i, rank;
+
+	vals = xcalloc(n, sizeof(*vals));
+	for (i = 0; i < n; i++) {
+		/* Spread over 2^0 .. 2^50 (1 ns to 13 days). */
+		vals[i] = xorshift(&seed) >> (13 + xorshift(&seed) % 51);
+		hist_add(h, vals[i]);
+	}
+	qsort(vals, n, sizeof(*vals), cmp_u64);
+	ck_assert_uint_eq(hist_count(h), n);
+	ck_assert_uint_eq(hist_min(h), vals[0]);
+	ck_assert_uint_eq(hist_max(h), vals[n - 1]);
+	for (i = 0; i < nitems(qs); i++) {
+		rank = (size_t)ceil(qs[i] * (double)n);
+		if (rank < 1)
+			rank = 1;
+		exact = vals[rank - 1];
+		got = hist_quantile(h, qs[i]);
+		ck_assert_msg(relerr(got, exact) < 0.01,
+		    "q=%g exact %llu got %llu", qs[i],
+		    (unsigned long long)exact, (unsigned long long)got);
+	}
+	free(vals);
+	hist_free(h);
+}
+END_TEST
+
+/* Latency-like values clustered in a narrow band keep the bound too. */
+START_TEST(hist_quantile_clustered)
+{
+	const size_t n = 20001;
+	uint64_t *vals, seed = 777, exact, got;
+	struct hist *h = hist_new();
+	size_t i, rank;
+	double q;
+
+	vals = xcalloc(n, sizeof(*vals));
+	for (i = 0; i < n; i++) {
+		vals[i] = 2000000 + xorshift(&seed) % 300000;
+		hist_add(h, vals[i]);
+	}
+	qsort(vals, n, sizeof(*vals), cmp_u64);
+	for (q = 0.0; q <= 1.0; q += 0.01) {
+		rank = (size_t)ceil(q * (double)n);
+		if (rank < 1)
+			rank = 1;
+		if (rank > n)
+			rank = n;
+		exact = vals[rank - 1];
+		got = hist_quantile(h, q);
+		ck_assert(got >= vals[0] && got <= vals[n - 1]);
+		ck_assert_msg(relerr(got, exact) < 0.01, "q=%g", q);
+	}
+	free(vals);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(series_math)
+{
+	struct basic_series s;
+
+	memset(&s, 0, sizeof(s));
+	basic_series_add(&s, 5.0);
+	/* The first sample sets min, not the zeroed field. */
+	ck_assert_double_eq(s.min, 5.0);
+	ck_assert_double_eq(s.max, 5.0);
+	basic_series_add(&s, 3.0);
+	basic_series_add(&s, 10.0);
+	ck_assert_uint_eq(s.n, 3);
+	ck_assert_double_eq(s.min, 3.0);
+	ck_assert_double_eq(s.max, 10.0);
+	ck_assert_double_eq(s.sum, 18.0);
+	ck_assert_double_eq(s.sum2, 134.0);
+
+	memset(&s, 0, sizeof(s));
+	basic_series_add(&s, -2.0);
+	ck_assert_double_eq(s.max, -2.0);
+	ck_assert_double_eq(s.min, -2.0);
+}
+END_TEST
+
+static const struct {
+	int		err;
+	enum basic_err	class;
+} err_table[] = {
+	{ EMFILE, BASIC_ERR_FD_UNAVAIL },
+	{ ENFILE, BASIC_ERR_FTAB_FULL },
+	{ ECONNREFUSED, BASIC_ERR_CONNREFUSED },
+	{ ETIMEDOUT, BASIC_ERR_SOCKET_TIMO },
+	{ ECONNRESET, BASIC_ERR_CONNRESET },
+	{ EPIPE, BASIC_ERR_CONNRESET },
+	{ EADDRNOTAVAIL, BASIC_ERR_ADDRUNAVAIL },
+	{ EINVAL, BASIC_ERR_OTHER },
+	{ ENETUNREACH, BASIC_ERR_OTHER },
+	{ EHOSTUNREACH, BASIC_ERR_OTHER },
+	{ 0, BASIC_ERR_OTHER },
+	{ -1, BASIC_ERR_OTHER },
+};
+
+START_TEST(err_class)
+{
+	ck_assert_int_eq(basic_err_class(err_table[_i].err),
+	    err_table[_i].class);
+}
+END_TEST
+
+START_TEST(total_replies)
+{
+	struct basic_totals t;
+
+	memset(&t, 0, sizeof(t));
+	t.replies[0] = 100;	/* status < 100 is not a reply */
+	t.replies[1] = 1;
+	t.replies[2] = 20;
+	t.replies[5] = 300;
+	ck_assert_uint_eq(basic_total_replies(&t), 321);
+}
+END_TEST
+
+/* Runs the report into a string.  The caller frees it. */
+static char *
+report(const struct basic_totals *t, int verbose)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	basic_report_print(f, t, verbose);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+/* Fills a hand-made totals struct whose report is worked out below. */
+static void
+golden_totals(struct basic_totals *t, struct hist *h)
+{
+	memset(t, 0, sizeof(*t));
+	t->duration = 2500000000ULL;			/* 2.5 s */
+	t->conns_issued = 10;
+	t->max_concurrent = 3;
+	/* Lifetimes 1.5, 2.5, 3.5, 4.5 ms. */
+	t->lifetime_n = 4;
+	t->lifetime_min = 1500000;
+	t->lifetime_max = 4500000;
+	t->lifetime_sum = 12000000;
+	t->lifetime_sum2 = 41e-6;
+	hist_add(h, 1500000);
+	hist_add(h, 2500000);
+	hist_add(h, 3500000);
+	hist_add(h, 4500000);
+	t->lifetime_hist = h;
+	t->connects_n = 8;
+	t->connect_sum = 2400000;			/* 0.3 ms each */
+	t->reqs_sent = 21;
+	t->req_bytes = 21 * 70 + 10;			/* 70.476 */
+	basic_series_add(&t->reply_rate, 8.0);
+	basic_series_add(&t->reply_rate, 10.0);
+	t->responses_n = 21;
+	t->response_sum = 31500000;			/* 1.5 ms each */
+	t->transfer_sum = 14000000;			/* 0.7 ms each */
+	t->replies[2] = 18;
+	t->replies[3] = 1;
+	t->replies[4] = 1;
+	t->hdr_bytes = 20 * 146 + 6;			/* 146.3 */
+	t->content_bytes = 20 * 12;
+	t->footer_bytes = 0;
+	t->net_bytes = 1024000;
+	t->cpu_user = 1.2;
+	t->cpu_sys = 0.8;
+	t->errors[BASIC_ERR_CLIENT_TIMO] = 1;
+	t->errors[BASIC_ERR_SOCKET_TIMO] = 2;
+	t->errors[BASIC_ERR_CONNREFUSED] = 3;
+	t->errors[BASIC_ERR_CONNRESET] = 4;
+	t->errors[BASIC_ERR_FD_UNAVAIL] = 5;
+	t->errors[BASIC_ERR_ADDRUNAVAIL] = 6;
+	t->errors[BASIC_ERR_FTAB_FULL] = 7;
+	t->errors[BASIC_ERR_OTHER] = 8;
+}
+
+static const char golden_body[] =
+    "\n"
+    "Total: connections 10 requests 21 replies 20 test-duration 2.500 s\n"
+    "\n"
+    "Connection rate: 4.0 conn/s (250.0 ms/conn, "
+    "<=3 concurrent connections)\n"
+    "Connection time [ms]: min 1.5 avg 3.0 max 4.5 median 2.5 stddev 1.3\n"
+    "Connection time [ms]: connect 0.3\n"
+    "Connection length [replies/conn]: 5.000\n"
+    "\n"
+    "Request rate: 8.4 req/s (119.0 ms/req)\n"
+    "Request size [B]: 70.5\n"
+    "\n"
+    "Reply rate [replies/s]: min 8.0 avg 9.0 max 10.0 stddev 1.4 "
+    "(2 samples)\n"
+    "Reply time [ms]: response 1.5 transfer 0.7\n"
+    "Reply size [B]: header 146.3 content 12.0 footer 0.0 (total 158.3)\n"
+    "Reply status: 1xx=0 2xx=18 3xx=1 4xx=1 5xx=0\n"
+    "\n"
+    "CPU time [s]: user 1.20 system 0.80 "
+    "(user 48.0% system 32.0% total 80.0%)\n"
+    "Net I/O: 400.0 KB/s (3.3*10^6 bps)\n"
+    "\n"
+    "Errors: total 36 client-timo 1 socket-timo 2 connrefused 3 "
+    "connreset 4\n"
+    "Errors: fd-unavail 5 addrunavail 6 ftab-full 7 other 8\n";
+
+START_TEST(report_golden)
+{
+	struct basic_totals t;
+	struct hist *h = hist_new();
+	char *s;
+
+	golden_totals(&t, h);
+	s = report(&t, 1);
+	ck_assert_str_eq(s, golden_body);
+	free(s);
+	/* -v -v without bins prints no histogram. */
+	s = report(&t, 2);
+	ck_assert_str_eq(s, golden_body);
+	free(s);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(report_lifetime_bins)
+{
+	static const uint32_t bins[] = { 3, 1, 0, 0, 2, 0, 1, 0 };
+	static const char head[] =
+	    "\n"
+	    "Connection lifetime histogram (time in ms):\n"
+	    "             0.5 3\n"
+	    "             1.5 1\n"
+	    "             :\n"
+	    "             4.5 2\n"
+	    "             :\n"
+	    "             6.5 1\n";
+	struct basic_totals t;
+	struct hist *h = hist_new();
+	char *s, *want;
+	size_t len;
+
+	golden_totals(&t, h);
+	t.lifetime_bins = bins;
+	t.lifetime_nbins = nitems(bins);
+	len = strlen(head) + strlen(golden_body) + 1;
+	want = xmalloc(len);
+	snprintf(want, len, "%s%s", head, golden_body);
+	s = report(&t, 2);
+	ck_assert_str_eq(s, want);
+	free(s);
+	/* Plain -v shows no histogram even when bins were kept. */
+	s = report(&t, 1);
+	ck_assert_str_eq(s, golden_body);
+	free(s);
+	free(want);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(report_lifetime_bins_gap_first)
+{
+	static const uint32_t bins[] = { 0, 0, 7 };
+	struct basic_totals t;
+	char *s;
+
+	memset(&t, 0, sizeof(t));
+	t.lifetime_bins = bins;
+	t.lifetime_nbins = nitems(bins);
+	s = report(&t, 2);
+	ck_assert_msg(strncmp(s, "\nConnection lifetime histogram "
+	    "(time in ms):\n             :\n             2.5 7\n\nTotal:",
+	    strlen("\nConnection lifetime histogram (time in ms):\n"
+	    "             :\n             2.5 7\n\nTotal:")) == 0, "%s", s);
+	free(s);
+}
+END_TEST
+
+static const char zero_report[] =
+    "\n"
+    "Total: connections 0 requests 0 replies 0 test-duration 0.000 s\n"
+    "\n"
+    "Connection rate: 0.0 conn/s (0.0 ms/conn, "
+    "<=0 concurrent connections)\n"
+    "Connection time [ms]: min 0.0 avg 0.0 max 0.0 median 0.0 stddev 0.0\n"
+    "Connection time [ms]: connect 0.0\n"
+    "Connection length [replies/conn]: 0.000\n"
+    "\n"
+    "Request rate: 0.0 req/s (0.0 ms/req)\n"
+    "Request size [B]: 0.0\n"
+    "\n"
+    "Reply rate [replies/s]: min 0.0 avg 0.0 max 0.0 stddev 0.0 "
+    "(0 samples)\n"
+    "Reply time [ms]: response 0.0 transfer 0.0\n"
+    "Reply size [B]: header 0.0 content 0.0 footer 0.0 (total 0.0)\n"
+    "Reply status: 1xx=0 2xx=0 3xx=0 4xx=0 5xx=0\n"
+    "\n"
+    "CPU time [s]: user 0.00 system 0.00 "
+    "(user 0.0% system 0.0% total 0.0%)\n"
+    "Net I/O: 0.0 KB/s (0.0*10^6 bps)\n"
+    "\n"
+    "Errors: total 0 client-timo 0 socket-timo 0 connrefused 0 "
+    "connreset 0\n"
+    "Errors: fd-unavail 0 addrunavail 0 ftab-full 0 other 0\n";
+
+START_TEST(report_zero)
+{
+	struct basic_totals t;
+	struct hist *h = hist_new();
+	char *s;
+
+	memset(&t, 0, sizeof(t));
+	s = report(&t, 2);
+	ck_assert_str_eq(s, zero_report);
+	free(s);
+	/* An empty histogram gives median 0 too. */
+	t.lifetime_hist = h;
+	s = report(&t, 1);
+	ck_assert_str_eq(s, zero_report);
+	free(s);
+	hist_free(h);
+}
+END_TEST
+
+/* Counts but no duration: every rate is 0, nothing is inf or nan. */
+START_TEST(report_zero_duration)
+{
+	struct basic_totals t;
+	struct hist *h = hist_new();
+	char *s;
+
+	golden_totals(&t, h);
+	t.duration = 0;
+	s = report(&t, 1);
+	ck_assert_ptr_null(strstr(s, "inf"));
+	ck_assert_ptr_null(strstr(s, "nan"));
+	ck_assert_ptr_null(strstr(s, "-0.0"));
+	ck_assert_ptr_nonnull(strstr(s, "test-duration 0.000 s\n"));
+	ck_assert_ptr_nonnull(strstr(s, "Connection rate: 0.0 conn/s "
+	    "(0.0 ms/conn, <=3 concurrent connections)\n"));
+	ck_assert_ptr_nonnull(strstr(s, "Request rate: 0.0 req/s "
+	    "(0.0 ms/req)\n"));
+	ck_assert_ptr_nonnull(strstr(s, "(user 0.0% system 0.0% "
+	    "total 0.0%)\n"));
+	ck_assert_ptr_nonnull(strstr(s, "Net I/O: 0.0 KB/s "
+	    "(0.0*10^6 bps)\n"));
+	/* Per-item figures do not depend on the duration. */
+	ck_assert_ptr_nonnull(strstr(s, "Request size [B]: 70.5\n"));
+	free(s);
+	hist_free(h);
+}
+END_TEST
+
+/* One lifetime: stddev is 0 and the median is clamped to the value. */
+START_TEST(report_single_lifetime)
+{
+	struct basic_totals t;
+	struct hist *h = hist_new();
+	char *s;
+
+	memset(&t, 0, sizeof(t));
+	t.duration = 1000000000ULL;
+	t.conns_issued = 1;
+	t.lifetime_n = 1;
+	t.lifetime_min = t.lifetime_max = t.lifetime_sum = 2300000;
+	t.lifetime_sum2 = 2.3e-3 * 2.3e-3;
+	hist_add(h, 2300000);
+	t.lifetime_hist = h;
+	t.replies[2] = 1;
+	basic_series_add(&t.reply_rate, 4.0);
+	s = report(&t, 1);
+	ck_assert_ptr_nonnull(strstr(s, "Connection time [ms]: min 2.3 "
+	    "avg 2.3 max 2.3 median 2.3 stddev 0.0\n"));
+	ck_assert_ptr_nonnull(strstr(s, "Reply rate [replies/s]: min 4.0 "
+	    "avg 4.0 max 4.0 stddev 0.0 (1 samples)\n"));
+	ck_assert_ptr_nonnull(strstr(s,
+	    "Connection length [replies/conn]: 1.000\n"));
+	free(s);
+	hist_free(h);
+}
+END_TEST
+
+static Suite *
+stats_suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *tc;
+
+	tc = tcase_create("hist");
+	tcase_add_test(tc, hist_empty);
+	tcase_add_test(tc, hist_small_exact);
+	tcase_add_test(tc, hist_min_max_exact);
+	tcase_add_test(tc, hist_extremes);
+	tcase_add_test(tc, hist_bucket_error_bound);
+	tcase_add_loop_test(tc, hist_quantile_vs_sorted, 0, 4);
+	tcase_add_test(tc, hist_quantile_clustered);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("basic");
+	tcase_add_test(tc, series_math);
+	tcase_add_loop_test(tc, err_class, 0, (int)nitems(err_table));
+	tcase_add_test(tc, total_replies);
+	tcase_add_test(tc, report_golden);
+	tcase_add_test(tc, report_lifetime_bins);
+	tcase_add_test(tc, report_lifetime_bins_gap_first);
+	tcase_add_test(tc, report_zero);
+	tcase_add_test(tc, report_zero_duration);
+	tcase_add_test(tc, report_single_lifetime);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(stats_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
