@@ -16,8 +16,8 @@
 /* One ready fd as reported by a backend. */
 struct loop_backend_event {
 	int		 fd;
-	int		 events;	/* LOOP_READ | LOOP_WRITE | LOOP_ERROR */
-	unsigned int	 gen;		/* filled in by loop.c, not the backend */
+	int		 events;	/* LOOP_READ, LOOP_WRITE, LOOP_ERROR */
+	unsigned int	 gen;		/* set by loop.c, not the backend */
 };
 
 struct loop_backend_ops {

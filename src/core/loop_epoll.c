@@ -177,7 +177,7 @@ loop_epoll_timer_arm(struct loop_epoll *e, uint64_t deadline)
 	memset(&its, 0, sizeof(its));
 	/* An all-zero it_value would disarm; 1 ns is just as past. */
 	if (deadline != UINT64_MAX)
-		its.it_value = loop_epoll_timespec(deadline == 0 ? 1 : deadline);
+		its.it_value = loop_epoll_timespec(deadline > 0 ? deadline : 1);
 	if (timerfd_settime(e->tfd, TFD_TIMER_ABSTIME, &its, NULL) == -1)
 		return -1;
 	e->armed = deadline;

@@ -27,7 +27,7 @@ struct loop_poll {
 	struct pollfd	*pfds;
 	size_t		 npfds;
 	size_t		 pfdcap;
-	size_t		*index;		/* fd -> position in pfds + 1; 0: absent */
+	size_t		*index;		/* fd -> pfds position + 1, 0: none */
 	size_t		 nindex;
 };
 

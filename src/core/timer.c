@@ -38,8 +38,8 @@
 #define TIMER_SLOT_MASK		((uint64_t)TIMER_NSLOTS - 1)
 #define TIMER_NLEVELS		7
 #define TIMER_SPAN_BITS		(TIMER_SLOT_BITS * TIMER_NLEVELS)
-#define TIMER_NOSLOT		UINT64_MAX	/* sentinel of a list with no bit */
-#define TIMER_SCAN_MAX		64	/* longest slot next() scans for a min */
+#define TIMER_NOSLOT		UINT64_MAX	/* id of a list without a bit */
+#define TIMER_SCAN_MAX		64	/* longest list next() scans */
 
 _Static_assert(TIMER_NSLOTS == 64, "occupancy bitmaps are one uint64_t");
 _Static_assert(TIMER_SPAN_BITS + TIMER_TICK_SHIFT < 64,
@@ -50,7 +50,7 @@ struct timer_wheel {
 	struct timer	 slots[TIMER_NLEVELS][TIMER_NSLOTS];
 	struct timer	 overflow;	/* deadlines beyond the top level */
 	uint64_t	 tick;		/* the current tick */
-	uint64_t	 now;		/* the latest time given to new or run */
+	uint64_t	 now;		/* latest time given to new or run */
 	size_t		 count;		/* armed timers */
 };
 
@@ -209,9 +209,31 @@ timer_wheel_new(uint64_t now)
 	return w;
 }
 
+/* Disarms what is still armed, so a later timer_cancel() stays harmless. */
+static void
+timer_list_forget(struct timer *head)
+{
+	struct timer *t, *next;
+
+	for (t = head->_next; t != head; t = next) {
+		next = t->_next;
+		t->_next = NULL;
+		t->_prev = NULL;
+		t->_wheel = NULL;
+	}
+}
+
 void
 timer_wheel_free(struct timer_wheel *w)
 {
+	int level, slot;
+
+	if (w == NULL)
+		return;
+	for (level = 0; level < TIMER_NLEVELS; level++)
+		for (slot = 0; slot < TIMER_NSLOTS; slot++)
+			timer_list_forget(&w->slots[level][slot]);
+	timer_list_forget(&w->overflow);
 	free(w);
 }
 

@@ -31,7 +31,10 @@ struct timer {
 	struct timer_wheel *_wheel;
 };
 
-/* Prepares a timer that is not armed.  Must be called once before use. */
+/*
+ * Prepares a timer that is not armed.  Must be called once before use;
+ * `cb' must not be NULL.
+ */
 void		timer_init(struct timer *t, timer_cb *cb);
 
 /* Returns non-zero when the timer is armed (added and not yet fired). */
@@ -43,14 +46,18 @@ uint64_t	timer_expire(const struct timer *t);
 /* Creates a wheel whose clock starts at `now'.  Never returns NULL. */
 struct timer_wheel *timer_wheel_new(uint64_t now);
 
-/* Frees the wheel.  Timers still armed are simply forgotten.  NULL is ok. */
+/*
+ * Frees the wheel.  Timers still armed are disarmed without firing, so
+ * cancelling them afterwards is harmless.  NULL is ok.
+ */
 void		timer_wheel_free(struct timer_wheel *w);
 
 /*
  * Arms `t' to fire at the absolute time `expire' (ns).  An armed timer is
  * moved.  A deadline in the past fires on the next timer_wheel_run().
  */
-void		timer_add(struct timer_wheel *w, struct timer *t, uint64_t expire);
+void		timer_add(struct timer_wheel *w, struct timer *t,
+		    uint64_t expire);
 
 /* Disarms `t'.  Harmless on a timer that is not armed. */
 void		timer_cancel(struct timer *t);

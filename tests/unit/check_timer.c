@@ -23,19 +23,19 @@ struct ttest {
 	uint64_t	 last;		/* deadline of the last timer fired */
 	size_t		 nfired;
 	int		 early;		/* fired before its deadline */
-	int		 disorder;	/* fired in an earlier tick than the last */
+	int		 disorder;	/* fired in a tick before the last */
 };
 
 struct item {
 	struct timer	 t;
 	struct ttest	*tt;
 	uint64_t	 fired_now;
-	size_t		 seq;		/* position in the firing order, from 1 */
+	size_t		 seq;		/* place in the firing order, from 1 */
 	int		 fires;
 	struct item	*victim;	/* cancelled by this item's callback */
 	struct item	*spawn;		/* armed by this item's callback */
 	uint64_t	 spawn_at;
-	uint64_t	 period;	/* re-arm by this much while rearm > 0 */
+	uint64_t	 period;	/* re-arm this much later while rearm */
 	int		 rearm;
 	struct timer_wheel *w;
 };
@@ -119,9 +119,11 @@ START_TEST(test_add_cancel)
 	ck_assert_uint_eq(timer_wheel_run(w, BASE + 100000), 0);
 	ck_assert_uint_eq(a.fires, 1);
 
-	/* Freeing a wheel with armed timers just forgets them. */
+	/* Freeing a wheel disarms its timers; cancelling them is harmless. */
 	timer_add(w, &a.t, BASE + 200000);
 	timer_wheel_free(w);
+	ck_assert(!timer_is_armed(&a.t));
+	timer_cancel(&a.t);
 	timer_wheel_free(NULL);
 }
 END_TEST
@@ -287,7 +289,8 @@ static const struct {
 
 START_TEST(test_cancel_in_callback)
 {
-	uint64_t base = TICK * 1000000;	/* tick-aligned, for the same-tick cases */
+	/* Tick-aligned, for the same-tick cases. */
+	uint64_t base = TICK * 1000000;
 	struct timer_wheel *w = timer_wheel_new(base);
 	struct ttest tt = { 0 };
 	struct item a, b;

@@ -1,0 +1,60 @@
+#!/bin/sh
+#
+# The man page is the reference for the options, so it must be lint-clean
+# and must document, as an .Fl entry, every long option that
+# `httperf --help' prints.  Needs HTTPERF (the built binary) and MANPAGE
+# (man/httperf.1) in the environment, as automake's test harness sets them.
+# Exit status: 0 pass, 1 fail, 77 skip (no formatter to lint with).
+
+fail() {
+	echo "man.sh: FAIL: $*" >&2
+	exit 1
+}
+
+[ -n "$HTTPERF" ] || fail "HTTPERF is not set"
+[ -n "$MANPAGE" ] || fail "MANPAGE is not set"
+[ -x "$HTTPERF" ] || fail "$HTTPERF is not an executable"
+[ -r "$MANPAGE" ] || fail "$MANPAGE is not readable"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/man.XXXXXX") || fail "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# 1. Lint: mandoc at warning level, else groff with all warnings.
+if command -v mandoc >/dev/null 2>&1; then
+	if ! mandoc -Tlint -Wwarning "$MANPAGE" >"$tmp/lint" 2>&1; then
+		cat "$tmp/lint" >&2
+		fail "mandoc -Tlint -Wwarning reports problems in $MANPAGE"
+	fi
+elif command -v groff >/dev/null 2>&1; then
+	groff -mdoc -ww -z "$MANPAGE" 2>"$tmp/lint" >/dev/null
+	if [ -s "$tmp/lint" ]; then
+		cat "$tmp/lint" >&2
+		fail "groff -mdoc -ww reports problems in $MANPAGE"
+	fi
+else
+	echo "man.sh: SKIP: neither mandoc nor groff is installed" >&2
+	exit 77
+fi
+
+# 2. Every long option of --help has an .Fl entry in the page.
+"$HTTPERF" --help >"$tmp/help" 2>"$tmp/help.err" ||
+	fail "$HTTPERF --help exited with status $?"
+tr -c 'a-z0-9-' '\n' <"$tmp/help" | grep '^--[a-z]' | sort -u \
+    >"$tmp/opts"
+[ -s "$tmp/opts" ] || fail "$HTTPERF --help lists no long options"
+
+missing=
+for opt in $(cat "$tmp/opts"); do
+	name=${opt#--}
+	# ".It Fl -name Ar S", ".Op Fl -name", ".Fl \-name ," ...
+	if ! grep -Eq "^\.(.*[[:space:]])?Fl[[:space:]]+(\\\\)?-$name([[:space:]]|\$)" \
+	    "$MANPAGE"; then
+		missing="$missing $opt"
+	fi
+done
+[ -z "$missing" ] || fail "not documented in $MANPAGE:$missing"
+
+echo "man.sh: PASS: lint clean, $(wc -l <"$tmp/opts" | tr -d ' ') long" \
+    "options documented"
+exit 0

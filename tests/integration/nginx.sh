@@ -1,0 +1,79 @@
+#!/bin/sh
+# Against a real server: nginx on a loopback port, started by the test.
+# Counts must be exact and agree with nginx's own access log.
+. "$TESTLIB"
+
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+if [ ! -x "$NGINX" ]; then
+	echo "SKIP: nginx is not installed (apt-get install nginx-light)"
+	exit 77
+fi
+
+# A free port: let the fixture pick one, then stop it.
+start_srv
+NPORT=$PORT
+stop_srv
+
+mkdir -p "$T_DIR/nginx/html" "$T_DIR/nginx/logs"
+head -c 1024 /dev/zero | tr '\0' 'n' > "$T_DIR/nginx/html/1k.html"
+cat > "$T_DIR/nginx/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $T_DIR/nginx/nginx.pid;
+error_log $T_DIR/nginx/logs/error.log;
+$( [ "$(id -u)" = 0 ] && echo "user root;" )
+events { worker_connections 4096; }
+http {
+	access_log $T_DIR/nginx/logs/access.log;
+	client_body_temp_path $T_DIR/nginx/tmp;
+	proxy_temp_path $T_DIR/nginx/tmp;
+	fastcgi_temp_path $T_DIR/nginx/tmp;
+	keepalive_requests 100000;
+	server {
+		listen 127.0.0.1:$NPORT;
+		root $T_DIR/nginx/html;
+		location = /close { keepalive_timeout 0; return 200 "bye"; }
+	}
+}
+CONF
+"$NGINX" -p "$T_DIR/nginx" -c "$T_DIR/nginx/nginx.conf" \
+    2> "$T_DIR/nginx/stderr" &
+T_PIDS="$T_PIDS $!"
+PORT=$NPORT
+i=0
+until "$HTTPERF" --server 127.0.0.1 --port "$PORT" --uri /1k.html \
+    --num-conns 1 2>/dev/null | grep -q '2xx=1 '; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { cat "$T_DIR/nginx/stderr" >&2; fail "nginx did not start"; }
+	sleep 0.05
+done
+: > "$T_DIR/nginx/logs/access.log"
+
+for be in $(backends); do
+	export HTTPERF_LOOP=$be
+	: > "$T_DIR/nginx/logs/access.log"
+	hp --num-conns 100 --num-calls 5 --rate 500 --uri /1k.html
+	expect_rc 0
+	expect_classic
+	expect_counts 100 500 500
+	expect_status 0 500 0 0 0
+	expect_errors 0 0 0 0 0 0 0 0 0
+	expect '^Reply size \[B\]: header [0-9.]+ content 1024\.0 footer 0\.0 '
+	n=$(wc -l < "$T_DIR/nginx/logs/access.log")
+	[ "$n" = 500 ] || fail "nginx logged $n requests"
+	ok "$be: nginx keep-alive, exact counts"
+
+	hp --num-conns 20 --num-calls 3 --burst-length 3 --uri /missing
+	expect_counts 20 60 60
+	expect_status 0 0 0 60 0
+	expect_errors 0 0 0 0 0 0 0 0 0
+	ok "$be: nginx pipelined 404s"
+
+	: > "$T_DIR/nginx/logs/access.log"
+	hp --num-conns 10 --num-calls 3 --uri /close
+	expect_counts 10 10 10
+	expect_errors 0 0 0 0 0 0 0 0 0
+	n=$(wc -l < "$T_DIR/nginx/logs/access.log")
+	[ "$n" = 10 ] || fail "nginx logged $n requests"
+	ok "$be: nginx Connection: close honoured"
+done
