@@ -100,13 +100,13 @@ static const struct opt_desc opt_table[] = {
 };
 _Static_assert(nitems(opt_table) == OPT_NOPTS, "opt_table incomplete");
 
-/* What one parse needs to report: the program name and the error stream. */
+/* What one parse works on: the options (for prog) and the error stream. */
 struct opt_ctx {
 	struct options	*o;
-	FILE		*out;
 	FILE		*err;
 };
 
+/* Sets the defaults of httperf 0.9.0; pointers refer to static strings. */
 void
 options_init(struct options *o)
 {
@@ -126,6 +126,7 @@ options_init(struct options *o)
 	o->recv_buffer = 16384;
 }
 
+/* Frees the --add-header copies and returns the struct to its defaults. */
 void
 options_free(struct options *o)
 {
@@ -628,12 +629,16 @@ prog_name(int argc, char **argv)
 	return p[1] != '\0' ? p + 1 : "httperf";
 }
 
+/*
+ * Starts from the defaults, then applies argv in order and stops at the
+ * first mistake, at -h or at -V.  String fields point into argv.
+ */
 enum options_status
 options_parse(struct options *o, int argc, char **argv, FILE *out,
     FILE *err)
 {
 	struct option longopts[OPT_NOPTS + 1];
-	struct opt_ctx c = { .o = o, .out = out, .err = err };
+	struct opt_ctx c = { .o = o, .err = err };
 	char namebuf[64];
 	const char *eq;
 	size_t i;
@@ -705,6 +710,10 @@ options_parse(struct options *o, int argc, char **argv, FILE *out,
 	return OPTIONS_RUN;
 }
 
+/*
+ * The start-up line of 0.9.0, piece by piece in its order, limited to the
+ * options of this release and with --server-name spelt so it can be rerun.
+ */
 void
 options_echo(const struct options *o, FILE *out)
 {
@@ -768,6 +777,7 @@ options_echo(const struct options *o, FILE *out)
 	putc('\n', out);
 }
 
+/* Lists every option of opt_table, wrapped at 79 columns like 0.9.0. */
 void
 options_usage(const char *prog, FILE *out)
 {

@@ -132,6 +132,7 @@ loop_epoll_set(void *be, int fd, int oldmask, int newmask)
 	return epoll_ctl(e->epfd, op, fd, &ev);
 }
 
+#if defined(HAVE_EPOLL_PWAIT2) || defined(HAVE_TIMERFD_CREATE)
 static struct timespec
 loop_epoll_timespec(uint64_t ns)
 {
@@ -141,6 +142,7 @@ loop_epoll_timespec(uint64_t ns)
 	ts.tv_nsec = (long)(ns % CLOCK_NS_PER_SEC);
 	return ts;
 }
+#endif
 
 #ifdef HAVE_TIMERFD_CREATE
 /* Creates the fallback timerfd and puts it in the epoll set. */

@@ -63,8 +63,9 @@ void		timer_add(struct timer_wheel *w, struct timer *t,
 void		timer_cancel(struct timer *t);
 
 /*
- * Returns a time at or before the earliest armed deadline, or UINT64_MAX
- * when nothing is armed.  After timer_wheel_run(w, now) it is > now unless
+ * Returns a time at or before the earliest armed deadline (the deadline
+ * itself unless the earliest slot is crowded), or UINT64_MAX when nothing
+ * is armed.  After timer_wheel_run(w, now) it is > now unless
  * a timer is already due, so a loop that sleeps until it never spins.
  */
 uint64_t	timer_wheel_next(const struct timer_wheel *w);
