@@ -1,1 +1,553 @@
-#!/bin/sh
+#!/usr/bin/env bash
+#
+# bench/run.sh -- efficiency report: our httperf against the original
+# httperf 0.9.0 and wrk (when installed), on loopback.
+#
+# WHAT IT MEASURES
+#   The script starts its own nginx (1 worker, pinned to CPU 1) and runs
+#   each client pinned to CPU 0, so client and server never share a core.
+#   Rows of the table:
+#
+#   syscalls/request         strace -c -f over 50 keep-alive connections x
+#                            1000 requests; all system calls the client
+#                            made (startup included) / requests.
+#   client CPU/request       user+system CPU of the client process (its
+#                            rusage, microsecond resolution, whole process
+#                            life -- not httperf's own "CPU time" line, which
+#                            for the original covers only its main loop),
+#                            divided by the replies.  Median of -r runs,
+#                            ours and the original interleaved.  Three
+#                            workloads: 50 keep-alive connections, 1,000
+#                            keep-alive connections, a new connection per
+#                            request.  The "user part" rows show how much
+#                            of it is user-space work (info only).
+#   CPU use at --rate 100    (user+sys) / test-duration over 1,000
+#                            connections at 100 conn/s (10 s).
+#   achieved rate            connections / test-duration at --rate 100 and
+#                            its deviation from 100 conn/s.
+#   connections held         10,000 connections opened at 10,000/s against
+#                            the project's fixture server (tests/fixture/
+#                            testsrv), each waiting 4 s for its reply;
+#                            the report's "<=N concurrent connections".
+#   memory/connection        (peak RSS of that run - peak RSS of the same
+#                            binary holding 1 such connection) / N held.
+#
+# HOW TO READ IT
+#   Columns: ours, orig (/usr/bin/httperf), wrk (info only), the target,
+#   and PASS/FAIL for targets that apply to ours.  "<= orig" targets compare
+#   against the original measured in the same run (SKIP when it is not
+#   installed).  A "!" after a number means that run had errors or missing
+#   replies (see the notes under the table).  The last line is
+#   "targets met: N of M".  The script exits 0 even when targets fail (it is
+#   a report); it exits non-zero only when it cannot run at all.
+#
+# USAGE
+#   bench/run.sh [-v] [-k] [-r REPS] [PATH-TO-HTTPERF]
+#     -v   print every command as it runs, and all commands at the end
+#     -k   keep the work directory (raw outputs, strace summaries)
+#     -r   repetitions of the CPU/request runs (default 3; median is shown)
+#   Environment: HTTPERF (binary under test; default <tree>/src/httperf,
+#   the tree being this script's parent directory), ORIG_HTTPERF (default
+#   /usr/bin/httperf), WRK (default: wrk in PATH), NGINX (default: nginx in
+#   PATH or /usr/sbin/nginx), TESTSRV (default <tree>/tests/fixture/testsrv;
+#   built with `make tests/fixture/testsrv` in the tree when missing).
+#   Needs bash, nginx, strace; taskset is used when present.  Every load run
+#   is bounded by a count and by `timeout`.  Takes about 2 minutes.
+#
+set -u
+
+VERBOSE=0
+KEEP=0
+REPS=${REPS:-3}
+while getopts vkr:h opt; do
+	case $opt in
+	v) VERBOSE=1 ;;
+	k) KEEP=1 ;;
+	r) REPS=$OPTARG ;;
+	*) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+case $REPS in ''|*[!0-9]*|0) echo "run.sh: -r needs a positive number" >&2; exit 2 ;; esac
+
+SCRIPT_DIR=$(cd "$(dirname "$0")" && pwd)
+TREE=$(cd "$SCRIPT_DIR/.." && pwd)
+HTTPERF=${1:-${HTTPERF:-$TREE/src/httperf}}
+ORIG=${ORIG_HTTPERF:-/usr/bin/httperf}
+WRK=${WRK:-$(command -v wrk || true)}
+NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
+TESTSRV=${TESTSRV:-$TREE/tests/fixture/testsrv}
+
+die() { echo "run.sh: $*" >&2; exit 1; }
+
+[ -x "$HTTPERF" ] || die "no httperf binary at $HTTPERF (run make, or pass its path)"
+HTTPERF=$(cd "$(dirname "$HTTPERF")" && pwd)/$(basename "$HTTPERF")
+[ -x "$NGINX" ] || die "nginx not found (apt-get install nginx-light)"
+
+NOTES=()
+note() { NOTES+=("$*"); }
+
+if [ ! -x "$ORIG" ]; then
+	note "original httperf not found at $ORIG: orig column skipped"
+	ORIG=
+elif [ "$(readlink -f "$ORIG")" = "$(readlink -f "$HTTPERF")" ]; then
+	note "ORIG_HTTPERF is the binary under test: orig column skipped"
+	ORIG=
+fi
+if [ -z "$WRK" ] || [ ! -x "$WRK" ]; then
+	note "wrk not installed: wrk column skipped"
+	WRK=
+fi
+HAVE_STRACE=1
+command -v strace >/dev/null 2>&1 || { HAVE_STRACE=0; note "strace not installed: syscall row skipped"; }
+
+if command -v taskset >/dev/null 2>&1 && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
+	PIN_SRV="taskset -c 1"
+	PIN_CLI="taskset -c 0"
+else
+	PIN_SRV=
+	PIN_CLI=
+	note "taskset missing or a single CPU: client and server are not pinned"
+fi
+
+# The fixture server for the held-connections rows.
+if [ ! -x "$TESTSRV" ] && [ -f "$TREE/Makefile" ]; then
+	make -C "$TREE" tests/fixture/testsrv >/dev/null 2>&1 || true
+fi
+if [ ! -x "$TESTSRV" ]; then
+	note "no fixture server at $TESTSRV: held-connection rows skipped"
+	TESTSRV=
+fi
+
+# File descriptors: as many as allowed.
+HARD=$(ulimit -Hn)
+[ "$HARD" = unlimited ] && HARD=1048576
+ulimit -n "$HARD" 2>/dev/null || true
+NOFILE=$(ulimit -n)
+[ "$NOFILE" -ge 10100 ] 2>/dev/null ||
+	note "open-file limit is $NOFILE (< 10100): 10,000 connections cannot be held"
+
+WORK=$(mktemp -d /tmp/httperf-bench.XXXXXX) || die "mktemp failed"
+NGINX_PID=
+TESTSRV_PID=
+cleanup() {
+	[ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null
+	[ -n "$TESTSRV_PID" ] && kill "$TESTSRV_PID" 2>/dev/null
+	[ -n "$NGINX_PID" ] && wait "$NGINX_PID" 2>/dev/null
+	[ -n "$TESTSRV_PID" ] && wait "$TESTSRV_PID" 2>/dev/null
+	if [ "$KEEP" = 1 ]; then
+		echo "raw outputs kept in $WORK"
+	else
+		rm -rf "$WORK"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+CMDLOG=$WORK/commands.txt
+: > "$CMDLOG"
+logcmd() {
+	echo "$*" >> "$CMDLOG"
+	[ "$VERBOSE" = 1 ] && echo "+ $*" >&2
+	return 0
+}
+progress() { echo "... $*" >&2; }
+
+# ---------------------------------------------------------------- nginx ---
+NG=$WORK/nginx
+mkdir -p "$NG/html" "$NG/logs" "$NG/tmp"
+head -c 1024 /dev/zero | tr '\0' 'x' > "$NG/html/1k.html"
+port_in_use() {
+	local hex
+	hex=$(printf '%04X' "$1")
+	grep -qi ":$hex 00000000:0000 0A" /proc/net/tcp 2>/dev/null
+}
+start_nginx() {
+	local try port
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		port=$((20000 + (RANDOM % 20000)))
+		port_in_use "$port" && continue
+		cat > "$NG/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $NG/nginx.pid;
+error_log $NG/logs/error.log;
+$( [ "$(id -u)" = 0 ] && echo "user root;" )
+worker_rlimit_nofile 30000;
+events { worker_connections 20000; }
+http {
+	access_log off;
+	client_body_temp_path $NG/tmp;
+	proxy_temp_path $NG/tmp;
+	fastcgi_temp_path $NG/tmp;
+	uwsgi_temp_path $NG/tmp;
+	scgi_temp_path $NG/tmp;
+	keepalive_requests 1000000;
+	keepalive_timeout 120s;
+	server {
+		listen 127.0.0.1:$port backlog=4096;
+		root $NG/html;
+	}
+}
+CONF
+		logcmd $PIN_SRV "$NGINX" -p "$NG" -c "$NG/nginx.conf"
+		$PIN_SRV "$NGINX" -p "$NG" -c "$NG/nginx.conf" 2> "$NG/stderr" &
+		NGINX_PID=$!
+		local i=0
+		while [ $i -lt 50 ]; do
+			kill -0 "$NGINX_PID" 2>/dev/null || break
+			if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+				NPORT=$port
+				return 0
+			fi
+			sleep 0.1
+			i=$((i + 1))
+		done
+		kill "$NGINX_PID" 2>/dev/null
+		wait "$NGINX_PID" 2>/dev/null
+		NGINX_PID=
+	done
+	cat "$NG/stderr" >&2
+	die "could not start nginx"
+}
+start_nginx
+
+# -------------------------------------------------------------- helpers ---
+# cpu_run OUT TIMEOUT CMD...: run CMD pinned to the client CPU with output in
+# OUT; the children's rusage (ms resolution) goes to OUT.cpu as
+# "user_seconds sys_seconds".
+cpu_run() {
+	local out=$1 lim=$2
+	shift 2
+	logcmd timeout "$lim" $PIN_CLI "$@"
+	(
+		timeout -k 5 "$lim" $PIN_CLI "$@" > "$out" 2>&1
+		rc=$?
+		times > "$out.times"
+		exit $rc
+	)
+	local rc=$?
+	awk 'NR == 2 {
+		split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "%.6f %.6f\n", u[1] * 60 + u[2], s[1] * 60 + s[2]
+	}' "$out.times" > "$out.cpu"
+	return $rc
+}
+cpu_user() { awk '{print $1}' "$1.cpu"; }
+cpu_sys() { awk '{print $2}' "$1.cpu"; }
+
+# Fields of an httperf report.
+hp_total() {	# conns|reqs|replies|duration
+	awk -v f="$2" '/^Total: connections/ {
+		if (f == "conns") print $3; else if (f == "reqs") print $5;
+		else if (f == "replies") print $7; else print $9 }' "$1"
+}
+hp_errors() { awk '/^Errors: total/ {print $3}' "$1"; }
+hp_fdunavail() { awk '/^Errors: fd-unavail/ {print $3}' "$1"; }
+hp_concurrent() {
+	sed -n 's/.*<=\([0-9][0-9]*\) concurrent connections.*/\1/p' "$1"
+}
+num_or() { [ -n "$1" ] && echo "$1" || echo "$2"; }
+
+median() {	# values on stdin, one a line
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) exit
+		if (NR % 2) print v[(NR + 1) / 2]
+		else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+fmt() { awk -v v="$1" -v p="${2:-2}" 'BEGIN { if (v == "") print "-"; else printf "%.*f\n", p, v }'; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 <= b + 0) }'; }
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 < b + 0) }'; }
+
+# Check an httperf report for errors / missing replies; echo "!" if bad.
+hp_flag() {	# FILE LABEL EXPECTED-REPLIES
+	local e r
+	e=$(num_or "$(hp_errors "$1")" "?")
+	r=$(num_or "$(hp_total "$1" replies)" 0)
+	if [ "$e" != 0 ] || [ "$r" != "$3" ]; then
+		note "$2: $r of $3 replies, $e errors (see $(basename "$1"))"
+		echo "!"
+	fi
+}
+
+# ----------------------------------------------------- table machinery ---
+ROWS=()
+MET=0
+TOTAL=0
+SKIPPED=0
+# row METRIC OURS ORIG WRK TARGET RESULT   (RESULT: PASS|FAIL|SKIP|"")
+row() {
+	ROWS+=("$(printf '%-46s %15s %17s %11s %-16s %s' "$1" "$2" "$3" "$4" "$5" "$6")")
+	case $6 in
+	PASS) MET=$((MET + 1)); TOTAL=$((TOTAL + 1)) ;;
+	FAIL) TOTAL=$((TOTAL + 1)) ;;
+	SKIP) SKIPPED=$((SKIPPED + 1)) ;;
+	esac
+}
+verdict() { if "$@"; then echo PASS; else echo FAIL; fi; }
+
+HP_COMMON=(--server 127.0.0.1 --port)
+
+# ------------------------------------------------------ syscalls/request --
+SC_N=50
+SC_CALLS=1000
+SC_REQS=$((SC_N * SC_CALLS))
+strace_total() {	# strace -c summary -> total calls
+	awk '$NF == "total" { print $4 }' "$1"
+}
+sc_ours= sc_orig= sc_wrk= sc_flag_ours= sc_flag_orig=
+if [ "$HAVE_STRACE" = 1 ]; then
+	progress "syscalls per request (strace -c, $SC_N x $SC_CALLS keep-alive)"
+	for who in ours orig; do
+		bin=$HTTPERF
+		[ $who = orig ] && bin=$ORIG
+		[ -n "$bin" ] || continue
+		out=$WORK/strace.$who
+		cmd=(strace -c -f -o "$out.summary" "$bin" "${HP_COMMON[@]}" "$NPORT"
+		    --uri /1k.html --num-conns $SC_N --num-calls $SC_CALLS --rate 50000)
+		logcmd timeout 120 $PIN_CLI "${cmd[@]}"
+		timeout -k 5 120 $PIN_CLI "${cmd[@]}" > "$out" 2>&1
+		t=$(strace_total "$out.summary")
+		r=$(num_or "$(hp_total "$out" replies)" 0)
+		if [ -n "$t" ] && [ "$r" -gt 0 ]; then
+			v=$(awk -v t="$t" -v r="$r" 'BEGIN { printf "%.6f", t / r }')
+			f=$(hp_flag "$out" "syscalls run, $who" $SC_REQS)
+			if [ $who = ours ]; then sc_ours=$v; sc_flag_ours=$f; else sc_orig=$v; sc_flag_orig=$f; fi
+		else
+			note "syscalls run, $who: no result (strace or httperf failed)"
+		fi
+	done
+	if [ -n "$WRK" ]; then
+		out=$WORK/strace.wrk
+		cmd=(strace -c -f -o "$out.summary" "$WRK" -t 1 -c $SC_N -d 2s
+		    "http://127.0.0.1:$NPORT/1k.html")
+		logcmd timeout 30 $PIN_CLI "${cmd[@]}"
+		timeout -k 5 30 $PIN_CLI "${cmd[@]}" > "$out" 2>&1
+		t=$(strace_total "$out.summary")
+		r=$(awk '/requests in/ {print $1}' "$out")
+		[ -n "$t" ] && [ -n "$r" ] && [ "$r" -gt 0 ] &&
+			sc_wrk=$(awk -v t="$t" -v r="$r" 'BEGIN { printf "%.6f", t / r }')
+	fi
+	res=FAIL
+	le "$sc_ours" 2.1 && [ -z "$sc_flag_ours" ] && res=PASS
+	row "syscalls/request, 50 keep-alive conns" "$(fmt "$sc_ours" 3)$sc_flag_ours" \
+	    "$( [ -n "$ORIG" ] && echo "$(fmt "$sc_orig" 3)$sc_flag_orig" || echo n/a)" \
+	    "$( [ -n "$WRK" ] && fmt "$sc_wrk" 3 || echo n/a)" "<= 2.1" $res
+fi
+
+# ------------------------------------------------------ CPU per request ---
+# cpu_per_req NAME EXPECTED-REPLIES TIMEOUT ARGS...  (httperf args after
+# --server/--port).  Sets CPR_ours, CPR_orig (median total us/req),
+# CPU_ours/CPU_orig (median user us/req), FLAG_ours/FLAG_orig, RATE_*.
+cpu_per_req() {
+	local name=$1 expect=$2 lim=$3 rep who bin out r u s f
+	shift 3
+	: > "$WORK/$name.ours.tot"; : > "$WORK/$name.ours.usr"; : > "$WORK/$name.ours.rps"
+	: > "$WORK/$name.orig.tot"; : > "$WORK/$name.orig.usr"; : > "$WORK/$name.orig.rps"
+	FLAG_ours= FLAG_orig=
+	for rep in $(seq 1 "$REPS"); do
+		for who in ours orig; do
+			bin=$HTTPERF
+			[ $who = orig ] && bin=$ORIG
+			[ -n "$bin" ] || continue
+			out=$WORK/$name.$who.$rep
+			cpu_run "$out" "$lim" "$bin" "${HP_COMMON[@]}" "$NPORT" "$@"
+			f=$(hp_flag "$out" "$name run $rep, $who" "$expect")
+			[ -n "$f" ] && eval "FLAG_$who=!"
+			r=$(num_or "$(hp_total "$out" replies)" 0)
+			[ "$r" -gt 0 ] || continue
+			u=$(cpu_user "$out")
+			s=$(cpu_sys "$out")
+			awk -v u="$u" -v s="$s" -v r="$r" 'BEGIN { printf "%.6f\n", (u + s) * 1e6 / r }' >> "$WORK/$name.$who.tot"
+			awk -v u="$u" -v r="$r" 'BEGIN { printf "%.6f\n", u * 1e6 / r }' >> "$WORK/$name.$who.usr"
+			awk -v r="$r" -v d="$(hp_total "$out" duration)" 'BEGIN { if (d > 0) printf "%.1f\n", r / d }' >> "$WORK/$name.$who.rps"
+		done
+	done
+	CPR_ours=$(median < "$WORK/$name.ours.tot")
+	CPR_orig=$(median < "$WORK/$name.orig.tot")
+	CPU_ours=$(median < "$WORK/$name.ours.usr")
+	CPU_orig=$(median < "$WORK/$name.orig.usr")
+	RPS_ours=$(median < "$WORK/$name.ours.rps")
+	RPS_orig=$(median < "$WORK/$name.orig.rps")
+}
+cpu_rows() {	# LABEL WRK-TOTAL WRK-USER
+	local res
+	if [ -z "$ORIG" ]; then
+		res=SKIP
+	elif [ -n "$FLAG_ours" ] || [ -z "$CPR_ours" ]; then
+		res=FAIL
+	elif [ -z "$CPR_orig" ]; then
+		res=PASS	# the original could not run the workload at all
+	else
+		res=$(verdict le "$CPR_ours" "$CPR_orig")
+	fi
+	row "client CPU/request, $1 [us]" "$(fmt "$CPR_ours")$FLAG_ours" \
+	    "$( [ -n "$ORIG" ] && echo "$(fmt "$CPR_orig")$FLAG_orig" || echo n/a)" \
+	    "${2:-}" "<= orig" $res
+	row "  of which user space [us]" "$(fmt "$CPU_ours")" \
+	    "$( [ -n "$ORIG" ] && fmt "$CPU_orig" || echo n/a)" "${3:-}" "(info)" ""
+}
+
+progress "client CPU per request, 50 keep-alive connections x 2000 requests, $REPS runs"
+cpu_per_req ka50 100000 60 --uri /1k.html --num-conns 50 --num-calls 2000 --rate 50000
+w_tot= w_usr= w_rps=
+if [ -n "$WRK" ]; then
+	out=$WORK/wrk.ka50
+	cpu_run "$out" 30 "$WRK" -t 1 -c 50 -d 5s "http://127.0.0.1:$NPORT/1k.html"
+	r=$(awk '/requests in/ {print $1}' "$out")
+	if [ -n "$r" ] && [ "$r" -gt 0 ]; then
+		w_tot=$(awk -v u="$(cpu_user "$out")" -v s="$(cpu_sys "$out")" -v r="$r" 'BEGIN { printf "%.2f", (u + s) * 1e6 / r }')
+		w_usr=$(awk -v u="$(cpu_user "$out")" -v r="$r" 'BEGIN { printf "%.2f", u * 1e6 / r }')
+		w_rps=$(awk '/^Requests\/sec:/ {printf "%.1f", $2}' "$out")
+	fi
+	grep -q 'Non-2xx\|Socket errors' "$out" && note "wrk run: $(grep 'Non-2xx\|Socket errors' "$out" | tr -s ' ')"
+fi
+cpu_rows "50 keep-alive" "$w_tot" "$w_usr"
+row "  request rate [req/s]" "$(fmt "$RPS_ours" 0)" \
+    "$( [ -n "$ORIG" ] && fmt "$RPS_orig" 0 || echo n/a)" \
+    "$( [ -n "$WRK" ] && fmt "$w_rps" 0 || echo n/a)" "(info)" ""
+
+progress "client CPU per request, 1000 keep-alive connections x 100 requests, $REPS runs"
+cpu_per_req ka1000 100000 60 --uri /1k.html --num-conns 1000 --num-calls 100 --rate 100000
+cpu_rows "1000 keep-alive" "" ""
+
+progress "client CPU per request, new connection per request (10000 at 5000/s), $REPS runs"
+cpu_per_req newconn 10000 60 --uri /1k.html --num-conns 10000 --num-calls 1 --rate 5000
+cpu_rows "new conn per request" "" ""
+
+# ------------------------------------------------------------ rate 100 ---
+progress "CPU use at --rate 100 (1000 connections, 10 s each)"
+r100_pct_ours= r100_pct_orig= r100_rate_ours= r100_rate_orig= r100_dev_ours= r100_dev_orig=
+r100_flag_ours= r100_flag_orig=
+for who in ours orig; do
+	bin=$HTTPERF
+	[ $who = orig ] && bin=$ORIG
+	[ -n "$bin" ] || continue
+	out=$WORK/rate100.$who
+	cpu_run "$out" 30 "$bin" "${HP_COMMON[@]}" "$NPORT" --uri /1k.html \
+	    --num-conns 1000 --rate 100
+	d=$(hp_total "$out" duration)
+	c=$(hp_total "$out" conns)
+	f=$(hp_flag "$out" "rate-100 run, $who" 1000)
+	if [ -n "$d" ]; then
+		pct=$(awk -v u="$(cpu_user "$out")" -v s="$(cpu_sys "$out")" -v d="$d" 'BEGIN { printf "%.3f", (u + s) * 100 / d }')
+		rt=$(awk -v c="$c" -v d="$d" 'BEGIN { printf "%.3f", c / d }')
+		dev=$(awk -v r="$rt" 'BEGIN { printf "%+.2f", (r - 100) }')	# % of 100
+		eval "r100_pct_$who=\$pct r100_rate_$who=\$rt r100_dev_$who=\$dev"
+	fi
+	eval "r100_flag_$who=\$f"
+done
+res=FAIL
+lt "$r100_pct_ours" 2 && [ -z "$r100_flag_ours" ] && res=PASS
+row "CPU use at --rate 100 [%]" "$(fmt "$r100_pct_ours")$r100_flag_ours" \
+    "$( [ -n "$ORIG" ] && echo "$(fmt "$r100_pct_orig")$r100_flag_orig" || echo n/a)" "" "< 2" $res
+res=FAIL
+if [ -n "$r100_dev_ours" ] && [ -z "$r100_flag_ours" ] &&
+    awk -v d="$r100_dev_ours" 'BEGIN { exit !(d <= 0.5 && d >= -0.5) }'; then
+	res=PASS
+fi
+row "achieved rate at --rate 100 [conn/s]" \
+    "$( [ -n "$r100_rate_ours" ] && echo "$(fmt "$r100_rate_ours" 1) (${r100_dev_ours}%)" || echo -)" \
+    "$( [ -n "$ORIG" ] && { [ -n "$r100_rate_orig" ] && echo "$(fmt "$r100_rate_orig" 1) (${r100_dev_orig}%)" || echo -; } || echo n/a)" \
+    "" "100 +-0.5%" $res
+
+# ------------------------------------------------------ held connections --
+# peak_run OUT TIMEOUT CMD...: run CMD in the background on the client CPU,
+# poll its peak RSS (VmHWM, KiB) every 100 ms; the peak goes to OUT.rss.
+peak_run() {
+	local out=$1 lim=$2 pid max=0 k v rest start
+	shift 2
+	logcmd $PIN_CLI "$@" "   # killed after ${lim} s; peak RSS from /proc/PID/status"
+	$PIN_CLI "$@" > "$out" 2>&1 &
+	pid=$!
+	start=$SECONDS
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ $((SECONDS - start)) -ge "$lim" ]; then
+			kill "$pid" 2>/dev/null
+			note "$(basename "$out"): killed after ${lim}s"
+			break
+		fi
+		# taskset execs the client, so $pid is the client itself
+		{
+			while read -r k v rest; do
+				if [ "$k" = VmHWM: ]; then
+					[ "$v" -gt "$max" ] && max=$v
+					break
+				fi
+			done < "/proc/$pid/status"
+		} 2>/dev/null
+		sleep 0.1
+	done
+	wait "$pid" 2>/dev/null
+	echo "$max" > "$out.rss"
+}
+
+HELD_N=10000
+if [ -n "$TESTSRV" ]; then
+	progress "connections held: $HELD_N at $HELD_N/s, each reply delayed 4 s"
+	logcmd $PIN_SRV "$TESTSRV" -P "$WORK/testsrv.port" -t 120
+	$PIN_SRV "$TESTSRV" -P "$WORK/testsrv.port" -t 120 > "$WORK/testsrv.out" 2>&1 &
+	TESTSRV_PID=$!
+	i=0
+	while [ ! -s "$WORK/testsrv.port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	TPORT=$(cat "$WORK/testsrv.port" 2>/dev/null)
+fi
+if [ -n "$TESTSRV" ] && [ -n "${TPORT:-}" ]; then
+	for who in ours orig; do
+		bin=$HTTPERF
+		[ $who = orig ] && bin=$ORIG
+		[ -n "$bin" ] || continue
+		peak_run "$WORK/held.$who" 40 "$bin" "${HP_COMMON[@]}" "$TPORT" \
+		    --uri /delay/4000/10 --num-conns $HELD_N --rate $HELD_N --timeout 30
+		peak_run "$WORK/idle.$who" 20 "$bin" "${HP_COMMON[@]}" "$TPORT" \
+		    --uri /delay/2000/10 --num-conns 1 --rate $HELD_N --timeout 30
+		held=$(num_or "$(hp_concurrent "$WORK/held.$who")" 0)
+		errs=$(num_or "$(hp_errors "$WORK/held.$who")" "?")
+		fdu=$(num_or "$(hp_fdunavail "$WORK/held.$who")" "?")
+		peak=$(cat "$WORK/held.$who.rss")
+		base=$(cat "$WORK/idle.$who.rss")
+		kib=
+		[ "$held" -gt 0 ] && [ "$peak" -gt 0 ] && [ "$base" -gt 0 ] &&
+			kib=$(awk -v p="$peak" -v b="$base" -v n="$held" 'BEGIN { printf "%.3f", (p - b) / n }')
+		eval "held_$who=\$held errs_$who=\$errs kib_$who=\$kib"
+		[ "$errs" != 0 ] && note "held run, $who: errors total $errs (fd-unavail $fdu); peak RSS $peak KiB, 1-connection RSS $base KiB"
+		[ "$errs" = 0 ] && note "held run, $who: peak RSS $peak KiB, 1-connection RSS $base KiB"
+	done
+	res=FAIL
+	[ "${held_ours:-0}" -ge $HELD_N ] && [ "${errs_ours:-}" = 0 ] && res=PASS
+	cell_orig=n/a
+	[ -n "$ORIG" ] && cell_orig="$held_orig ($errs_orig errs)"
+	row "concurrent connections held" "$held_ours ($errs_ours errs)" "$cell_orig" "" ">= 10000, 0 err" $res
+	res=FAIL
+	lt "${kib_ours:-}" 4 && [ "${held_ours:-0}" -ge $HELD_N ] && res=PASS
+	row "memory per held connection [KiB]" "$(fmt "${kib_ours:-}")" \
+	    "$( [ -n "$ORIG" ] && fmt "${kib_orig:-}" || echo n/a)" "" "< 4" $res
+	kill "$TESTSRV_PID" 2>/dev/null
+	wait "$TESTSRV_PID" 2>/dev/null
+	TESTSRV_PID=
+elif [ -n "$TESTSRV" ]; then
+	note "fixture server did not start: held-connection rows skipped"
+fi
+
+# ---------------------------------------------------------------- report --
+echo
+echo "httperf efficiency report  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc 2>/dev/null || echo '?') CPUs, ${PIN_CLI:+client CPU 0 / server CPU 1, }nginx 1 worker, 1 KiB file, loopback)"
+echo "ours: $HTTPERF"
+echo "orig: ${ORIG:-(not installed)}    wrk: ${WRK:-(not installed)}    CPU runs: median of $REPS"
+echo
+printf '%-46s %15s %17s %11s %-16s %s\n' metric ours orig wrk target result
+printf '%s\n' "$(printf '%.0s-' $(seq 1 114))"
+printf '%s\n' "${ROWS[@]}"
+echo
+if [ ${#NOTES[@]} -gt 0 ]; then
+	echo "notes:"
+	printf '  - %s\n' "${NOTES[@]}"
+	echo
+fi
+if [ "$VERBOSE" = 1 ]; then
+	echo "commands used:"
+	awk '!seen[$0]++ { print "  " $0 }' "$CMDLOG"
+	echo
+fi
+echo "targets met: $MET of $TOTAL${SKIPPED:+$( [ "$SKIPPED" -gt 0 ] && echo " ($SKIPPED skipped: original not installed)")}"
+exit 0
