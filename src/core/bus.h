@@ -26,9 +26,14 @@ enum bus_event {
 	BUS_CALL_SEND_START,	/* first byte about to be written */
 	BUS_CALL_SEND_STOP,	/* request completely written */
 	BUS_CALL_RECV_START,	/* status line of the reply parsed */
-	BUS_CALL_RECV_HDR,	/* arg.buf = one header line, no EOL */
+	/* arg.buf = one line of the reply's header section, without EOL:
+	   status lines, header lines and the empty line ending each block,
+	   interim (1xx) replies included, in the order received. */
+	BUS_CALL_RECV_HDR,
 	BUS_CALL_RECV_DATA,	/* arg.buf = body bytes, de-chunked */
-	BUS_CALL_RECV_FOOTER,	/* arg.buf = one trailer line, no EOL */
+	/* arg.buf = one trailer line, without EOL, the final empty one
+	   included. */
+	BUS_CALL_RECV_FOOTER,
 	BUS_CALL_RECV_STOP,	/* reply complete */
 	BUS_CALL_DESTROYED,
 

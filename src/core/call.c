@@ -45,6 +45,8 @@ call_unref(struct call *c, uint64_t now)
 	if (--c->refs > 0)
 		return;
 	bus_signal(core->bus, BUS_CALL_DESTROYED, c, arg, now);
+	free(c->owned);
+	c->owned = NULL;
 	c->next = core->free_calls;
 	core->free_calls = c;
 }

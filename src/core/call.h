@@ -12,10 +12,11 @@
 #include <sys/uio.h>
 
 #define CALL_MAX_HDRS	8	/* per-call header lines */
-#define CALL_MAX_IOV	(CALL_MAX_HDRS + 6)
+#define CALL_MAX_IOV	(CALL_MAX_HDRS + 8)
 
 struct core;
 struct conn;
+struct sess;
 
 struct call {
 	struct call	*next;		/* connection queue or free list */
@@ -55,6 +56,10 @@ struct call {
 	uint64_t	 body_bytes;
 	uint64_t	 footer_bytes;
 	uint64_t	 reply_bytes;	/* everything, chunk framing too */
+
+	struct sess	*sess;		/* session it belongs to, or NULL */
+	/* Memory the call owns (e.g. its Cookie line), freed with it. */
+	char		*owned;
 
 	/* Scratch space for whoever created the call. */
 	void		*owner;

@@ -26,6 +26,7 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "core/loop.h"
+#include "core/sess.h"
 #include "util.h"
 
 #define CORE_RBUF_SIZE	(64 * 1024)
@@ -57,6 +58,7 @@ core_init(struct core *core, struct loop *loop, struct bus *bus,
 	core->rbuf_size = CORE_RBUF_SIZE;
 	core->rbuf = xmalloc(core->rbuf_size);
 	core->burst_turn = UINT64_MAX;
+	core->hog = xcalloc(cfg->nsrc > 0 ? cfg->nsrc : 1, sizeof(*core->hog));
 }
 
 void
@@ -69,8 +71,11 @@ core_fini(struct core *core)
 		free(c);
 	}
 	call_free_all(core);
+	sess_free_all(core);
 	free(core->rbuf);
 	core->rbuf = NULL;
+	free(core->hog);
+	core->hog = NULL;
 }
 
 void
@@ -247,6 +252,30 @@ conn_timer_fired(struct timer *t, uint64_t now)
 	conn_unref(c, now);
 }
 
+/*
+ * Picks the source of a new connection: the next --myaddr address
+ * (round-robin) and, with --hog, an explicit port.  Returns 0 or -1.
+ */
+static int
+conn_bind(struct conn *c)
+{
+	struct core *core = c->core;
+	const struct core_config *cfg = &core->cfg;
+	const struct sockaddr_storage *src = NULL;
+	size_t i = 0;
+
+	if (cfg->nsrc > 0) {
+		i = core->next_src++ % cfg->nsrc;
+		src = &cfg->src[i];
+	}
+	if (cfg->hog)
+		return sock_hog_bind(c->fd, cfg->addr.ss_family, src,
+		    &core->hog[i]);
+	if (src != NULL)
+		return sock_bind_src(c->fd, src);
+	return 0;
+}
+
 void
 conn_connect(struct conn *c, uint64_t now)
 {
@@ -263,8 +292,7 @@ conn_connect(struct conn *c, uint64_t now)
 		conn_fail(c, errno, now);
 		goto out;
 	}
-	if (cfg->hog && sock_hog_bind(c->fd, cfg->addr.ss_family,
-	    &core->hog) == -1) {
+	if (conn_bind(c) == -1) {
 		conn_fail(c, errno, now);
 		goto out;
 	}
@@ -572,10 +600,11 @@ conn_parse_status(void *ctx, int status, int interim)
 }
 
 static void
-conn_parse_header(void *ctx, const char *line, size_t len, int trailer)
+conn_parse_line(void *ctx, const char *line, size_t len, int section)
 {
 	struct conn_parse_ctx *pc = ctx;
-	enum bus_event ev = trailer ? BUS_CALL_RECV_FOOTER : BUS_CALL_RECV_HDR;
+	enum bus_event ev = section == HTTP_RESP_LINE_TRAILER ?
+	    BUS_CALL_RECV_FOOTER : BUS_CALL_RECV_HDR;
 	union bus_arg arg;
 
 	if (!bus_wanted(pc->conn->core->bus, ev))
@@ -601,8 +630,8 @@ conn_parse_body(void *ctx, const char *data, size_t len)
 
 static const struct http_resp_cb conn_parse_cb = {
 	.status = conn_parse_status,
-	.header = conn_parse_header,
 	.body = conn_parse_body,
+	.line = conn_parse_line,
 };
 
 /*

@@ -24,6 +24,7 @@
 struct bus;
 struct call;
 struct loop;
+struct sess;
 
 /* What the core needs from the command line. */
 struct core_config {
@@ -31,6 +32,9 @@ struct core_config {
 	socklen_t	 addrlen;
 	struct sock_opts sock;
 	int		 hog;		/* explicit source ports */
+	/* --myaddr: source addresses used round-robin (port 0), or none. */
+	const struct sockaddr_storage *src;
+	size_t		 nsrc;
 	uint64_t	 timeout;	/* ns without progress, 0: none */
 	uint64_t	 think_timeout;	/* ns added while awaiting a reply */
 	size_t		 max_line;	/* longest reply line accepted */
@@ -51,9 +55,11 @@ struct core {
 
 	struct conn	*free_conns;
 	struct call	*free_calls;
+	struct sess	*free_sess;
 	struct conn	*live;		/* connections not yet destroyed */
 	uint64_t	 next_conn_id;
 	uint64_t	 next_call_id;
+	uint64_t	 next_sess_id;
 
 	uint64_t	 bytes_in;	/* every byte read */
 	uint64_t	 bytes_out;	/* every byte written */
@@ -64,7 +70,8 @@ struct core {
 	uint64_t	 burst_cur;
 	uint64_t	 burst_max;
 
-	struct sock_hog	 hog;
+	struct sock_hog	*hog;		/* one cursor per source address */
+	size_t		 next_src;
 };
 
 enum conn_state {
@@ -104,6 +111,9 @@ struct conn {
 	uint64_t	 t_connect_start;
 	uint64_t	 t_connected;
 	uint64_t	 nreplies;	/* replies completed */
+
+	struct sess	*sess;		/* session it serves, or NULL; not a
+					   reference */
 
 	/* Scratch space for whoever created the connection. */
 	void		*owner;

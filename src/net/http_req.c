@@ -63,6 +63,19 @@ http_req_tmpl_init(struct http_req_tmpl *t, const struct http_req_spec *spec)
 	t->tail = buf;
 	t->tail_len = len;
 
+	if (spec->body != NULL) {
+		char cl[64];
+
+		t->body = xmalloc(spec->body_len + 1);
+		memcpy(t->body, spec->body, spec->body_len);
+		t->body[spec->body_len] = '\0';
+		t->body_len = spec->body_len;
+		snprintf(cl, sizeof(cl), "Content-Length: %zu\r\n",
+		    spec->body_len);
+		t->clen = xstrdup(cl);
+		t->clen_len = strlen(cl);
+	}
+
 	/* The whole request for the common case of nothing per call. */
 	buf = NULL;
 	len = cap = 0;
@@ -70,6 +83,8 @@ http_req_tmpl_init(struct http_req_tmpl *t, const struct http_req_spec *spec)
 	buf_add(&buf, &len, &cap, " ", 1);
 	buf_add(&buf, &len, &cap, t->uri, t->uri_len);
 	buf_add(&buf, &len, &cap, t->tail, t->tail_len);
+	if (t->clen != NULL)
+		buf_add(&buf, &len, &cap, t->clen, t->clen_len);
 	buf_str(&buf, &len, &cap, http_req_crlf);
 	t->full = buf;
 	t->full_len = len;
@@ -82,6 +97,8 @@ http_req_tmpl_free(struct http_req_tmpl *t)
 	free(t->tail);
 	free(t->method);
 	free(t->uri);
+	free(t->body);
+	free(t->clen);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -91,15 +108,24 @@ http_req_iov(const struct http_req_tmpl *t, const char *method, size_t mlen,
     const char *body, size_t blen, struct iovec *iov, size_t maxiov)
 {
 	size_t n = 0, i;
+	int tbody = body == NULL && t->body != NULL;
 
-	if (method == NULL && uri == NULL && nhdrs == 0 && blen == 0) {
-		if (maxiov < 1)
+	if (method == NULL && uri == NULL && nhdrs == 0 && body == NULL) {
+		if (maxiov < 1u + (t->body_len > 0))
 			return 0;
-		iov[0].iov_base = t->full;
-		iov[0].iov_len = t->full_len;
-		return 1;
+		iov[n].iov_base = t->full;
+		iov[n++].iov_len = t->full_len;
+		if (t->body_len > 0) {
+			iov[n].iov_base = t->body;
+			iov[n++].iov_len = t->body_len;
+		}
+		return n;
 	}
-	if (maxiov < 5 + nhdrs + (blen > 0))
+	if (tbody) {
+		body = t->body;
+		blen = t->body_len;
+	}
+	if (maxiov < 5 + nhdrs + (size_t)tbody + (blen > 0))
 		return 0;
 	if (method == NULL) {
 		method = t->method;
@@ -119,6 +145,10 @@ http_req_iov(const struct http_req_tmpl *t, const char *method, size_t mlen,
 	iov[n++].iov_len = t->tail_len;
 	for (i = 0; i < nhdrs; i++)
 		iov[n++] = hdrs[i];
+	if (tbody) {
+		iov[n].iov_base = t->clen;
+		iov[n++].iov_len = t->clen_len;
+	}
 	iov[n].iov_base = (void *)http_req_crlf;
 	iov[n++].iov_len = 2;
 	if (blen > 0) {

@@ -20,6 +20,8 @@ struct http_req_spec {
 	const char	*extra;		/* extra header lines (with CRLFs) */
 	size_t		 extra_len;
 	const char	*user_agent;	/* product token, e.g. "httperf/1.0" */
+	const char	*body;		/* body of every request, or NULL */
+	size_t		 body_len;
 };
 
 /* A prebuilt request template. */
@@ -32,6 +34,10 @@ struct http_req_tmpl {
 	size_t		 method_len;
 	char		*uri;		/* default URI */
 	size_t		 uri_len;
+	char		*body;		/* default body (copied), or NULL */
+	size_t		 body_len;
+	char		*clen;		/* its "Content-Length: N" line */
+	size_t		 clen_len;
 };
 
 /* Builds the template.  Free with http_req_tmpl_free(). */
@@ -44,9 +50,12 @@ void	http_req_tmpl_free(struct http_req_tmpl *t);
 /*
  * Fills iov[] with a request: method (NULL: the default), URI (NULL: the
  * default), the template's fixed part, `nhdrs' per-request header lines
- * (each with its CRLF), the empty line, then the body if blen > 0.  The
- * iovecs point into the template and the arguments, which must outlive the
- * write.  Returns the number of iovecs used, or 0 if maxiov is too small.
+ * (each with its CRLF), the empty line, then the body.  A non-NULL `body'
+ * is the request's own (the caller puts its Content-Length among hdrs);
+ * with body NULL the template's body, if any, goes out with its
+ * Content-Length.  The iovecs point into the template and the arguments,
+ * which must outlive the write.  The body is always the last iovec.
+ * Returns the number of iovecs used, or 0 if maxiov is too small.
  */
 size_t	http_req_iov(const struct http_req_tmpl *t, const char *method,
 	    size_t mlen, const char *uri, size_t ulen, const struct iovec *hdrs,

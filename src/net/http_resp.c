@@ -384,6 +384,7 @@ http_resp_on_line(struct http_resp *r, const char *p, size_t n, size_t full,
     const struct http_resp_cb *cb, void *ctx)
 {
 	uint64_t size;
+	int section = HTTP_RESP_LINE_HEAD;
 
 	switch (r->_state) {
 	case HTTP_RESP_S_STATUS:
@@ -411,6 +412,7 @@ http_resp_on_line(struct http_resp *r, const char *p, size_t n, size_t full,
 		if (http_resp_parse_chunk_size(p, n, &size) < 0)
 			return http_resp_fail(r, HTTP_RESP_EBADCHUNK);
 		r->framing_bytes += full;
+		section = -1;
 		if (size == 0)
 			r->_state = HTTP_RESP_S_TRAILER;
 		else {
@@ -419,6 +421,7 @@ http_resp_on_line(struct http_resp *r, const char *p, size_t n, size_t full,
 		}
 		break;
 	case HTTP_RESP_S_TRAILER:
+		section = HTTP_RESP_LINE_TRAILER;
 		if (n == 0)
 			r->_state = HTTP_RESP_S_DONE;
 		else if (http_resp_check_field(p, n) < 0)
@@ -428,8 +431,10 @@ http_resp_on_line(struct http_resp *r, const char *p, size_t n, size_t full,
 		r->footer_bytes += full;
 		break;
 	default:
-		break;
+		return HTTP_RESP_MORE;
 	}
+	if (cb != NULL && cb->line != NULL && section >= 0)
+		cb->line(ctx, p, n, section);
 	return HTTP_RESP_MORE;
 }
 

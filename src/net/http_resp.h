@@ -40,7 +40,18 @@ struct http_resp_cb {
 		    int trailer);
 	/* Body bytes, de-chunked. */
 	void	(*body)(void *ctx, const char *data, size_t len);
+	/*
+	 * Every line of the header section (status lines, interim and final
+	 * header lines, and the empty line that ends each block) with
+	 * section HTTP_RESP_LINE_HEAD, and every trailer line including the
+	 * final empty one with HTTP_RESP_LINE_TRAILER; without EOL, in the
+	 * order received.  Chunk-size lines are not reported.
+	 */
+	void	(*line)(void *ctx, const char *line, size_t len, int section);
 };
+
+#define HTTP_RESP_LINE_HEAD	0
+#define HTTP_RESP_LINE_TRAILER	1
 
 /*
  * Parser state for one reply.  Public fields are results; fields whose name

@@ -9,6 +9,7 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <arpa/inet.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -99,7 +100,8 @@ fail:
 }
 
 int
-sock_hog_bind(int fd, int family, struct sock_hog *h)
+sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
+    struct sock_hog *h)
 {
 	struct sockaddr_storage ss;
 	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
@@ -108,15 +110,17 @@ sock_hog_bind(int fd, int family, struct sock_hog *h)
 	unsigned i, port;
 
 	memset(&ss, 0, sizeof(ss));
-	if (family == AF_INET6) {
+	if (src != NULL) {
+		ss = *src;
+		family = ss.ss_family;
+	} else if (family == AF_INET6) {
 		sin6->sin6_family = AF_INET6;
 		sin6->sin6_addr = in6addr_any;
-		len = sizeof(*sin6);
 	} else {
 		sin->sin_family = AF_INET;
 		sin->sin_addr.s_addr = htonl(INADDR_ANY);
-		len = sizeof(*sin);
 	}
+	len = family == AF_INET6 ? sizeof(*sin6) : sizeof(*sin);
 	for (i = 0; i < SOCK_HOG_TRIES; i++) {
 		if (h->next < SOCK_HOG_FIRST || h->next > SOCK_HOG_LAST)
 			h->next = SOCK_HOG_FIRST;
@@ -132,6 +136,39 @@ sock_hog_bind(int fd, int family, struct sock_hog *h)
 			return -1;
 	}
 	errno = EADDRNOTAVAIL;
+	return -1;
+}
+
+int
+sock_bind_src(int fd, const struct sockaddr_storage *src)
+{
+	socklen_t len = src->ss_family == AF_INET6 ?
+	    sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+#ifdef IP_BIND_ADDRESS_NO_PORT
+	int one = 1;
+
+	/* Not fatal: without it bind() picks the port at once. */
+	(void)setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one,
+	    sizeof(one));
+#endif
+	return bind(fd, (const struct sockaddr *)src, len);
+}
+
+int
+sock_parse_addr(const char *s, struct sockaddr_storage *ss)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, s, &sin->sin_addr) == 1) {
+		sin->sin_family = AF_INET;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, &sin6->sin6_addr) == 1) {
+		sin6->sin6_family = AF_INET6;
+		return 0;
+	}
 	return -1;
 }
 

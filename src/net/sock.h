@@ -37,11 +37,26 @@ int	sock_resolve(const char *host, unsigned port,
 int	sock_open(int family, const struct sock_opts *o);
 
 /*
- * Binds `fd' to the next free explicit source port (--hog), trying ports
- * until one binds.  Returns 0, or -1 with errno (EADDRNOTAVAIL when no
- * port could be had).
+ * Binds `fd' to the next free explicit source port (--hog) on address
+ * `src' (NULL: the wildcard address of `family'), trying ports until one
+ * binds.  Returns 0, or -1 with errno (EADDRNOTAVAIL when no port could
+ * be had).
  */
-int	sock_hog_bind(int fd, int family, struct sock_hog *h);
+int	sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
+	    struct sock_hog *h);
+
+/*
+ * Binds `fd' to source address `src' with the port left to connect()
+ * (IP_BIND_ADDRESS_NO_PORT where the system has it), so many addresses
+ * together can exceed one address's port range.  Returns 0 or -1 (errno).
+ */
+int	sock_bind_src(int fd, const struct sockaddr_storage *src);
+
+/*
+ * Parses a numeric IPv4 or IPv6 address (no name lookup) into *ss.
+ * Returns 0, or -1 if `s' is not an address literal.
+ */
+int	sock_parse_addr(const char *s, struct sockaddr_storage *ss);
 
 /*
  * Starts a connect.  Returns 0 if connected at once, or the errno value:

@@ -119,6 +119,44 @@ START_TEST(test_per_call)
 }
 END_TEST
 
+START_TEST(test_tmpl_body)
+{
+	struct http_req_spec spec = {
+		.method = "POST", .uri = "/b", .minor = 1, .host = "h",
+		.user_agent = "ua/1", .body = "{\"a\":1}", .body_len = 7,
+	};
+	struct http_req_tmpl t;
+	struct iovec hdrs[1], iov[16];
+	size_t n;
+	char *s;
+
+	http_req_tmpl_init(&t, &spec);
+	/* The default request: headers, then the body as its own iovec. */
+	n = http_req_iov(&t, NULL, 0, NULL, 0, NULL, 0, NULL, 0, iov, 16);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(iov[1].iov_len, 7);
+	s = join(iov, n);
+	ck_assert_str_eq(s, "POST /b HTTP/1.1\r\nUser-Agent: ua/1\r\nHost: h\r\n"
+	    "Content-Length: 7\r\n\r\n{\"a\":1}");
+	free(s);
+	/* A per-call URI keeps the template body and its length. */
+	n = http_req_iov(&t, NULL, 0, "/c", 2, NULL, 0, NULL, 0, iov, 16);
+	s = join(iov, n);
+	ck_assert_str_eq(s, "POST /c HTTP/1.1\r\nUser-Agent: ua/1\r\nHost: h\r\n"
+	    "Content-Length: 7\r\n\r\n{\"a\":1}");
+	free(s);
+	/* A call's own body replaces it; its length comes with hdrs. */
+	hdrs[0].iov_base = (void *)"Content-Length: 2\r\n";
+	hdrs[0].iov_len = strlen("Content-Length: 2\r\n");
+	n = http_req_iov(&t, NULL, 0, NULL, 0, hdrs, 1, "xy", 2, iov, 16);
+	s = join(iov, n);
+	ck_assert_str_eq(s, "POST /b HTTP/1.1\r\nUser-Agent: ua/1\r\nHost: h\r\n"
+	    "Content-Length: 2\r\n\r\nxy");
+	free(s);
+	http_req_tmpl_free(&t);
+}
+END_TEST
+
 static const struct {
 	const char	*name;
 	unsigned	 port;
@@ -154,6 +192,7 @@ main(void)
 
 	tcase_add_loop_test(tc, test_golden_full, 0, nitems(goldens));
 	tcase_add_test(tc, test_per_call);
+	tcase_add_test(tc, test_tmpl_body);
 	tcase_add_loop_test(tc, test_host, 0, nitems(hosts));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -903,6 +903,54 @@ START_TEST(test_callbacks)
 }
 END_TEST
 
+/* Collects every header-section and trailer line, tagged by section. */
+static void
+collect_line(void *ctx, const char *line, size_t len, int section)
+{
+	char *out = ctx;
+	size_t o = strlen(out);
+
+	snprintf(out + o, 4096 - o, "%c[%.*s]", section ==
+	    HTTP_RESP_LINE_HEAD ? 'H' : 'T', (int)len, line);
+}
+
+START_TEST(test_line_callback)
+{
+	static const char in[] =
+	    "HTTP/1.1 100 Continue\r\nX-I: 1\r\n\r\n"
+	    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\n\r\n"
+	    "3;ext=1\r\nabc\r\n0\r\nX-T: 2\r\n\r\n";
+	struct http_resp_cb cb = { .line = collect_line };
+	struct http_resp r;
+	char out[4096] = "";
+	size_t used, k;
+
+	/* One piece, then split at every offset with the tail re-presented. */
+	for (k = 0; k <= sizeof(in) - 1; k++) {
+		char buf[sizeof(in)];
+		size_t have = k, off = 0;
+		enum http_resp_result res;
+
+		out[0] = '\0';
+		memset(&r, 0, sizeof(r));
+		http_resp_reset(&r, 0);
+		memcpy(buf, in, k);
+		res = http_resp_parse(&r, buf, have, &used, &cb, out);
+		ck_assert_int_ne(res, HTTP_RESP_ERROR);
+		off = used;
+		memmove(buf, buf + off, have - off);
+		have -= off;
+		memcpy(buf + have, in + k, sizeof(in) - 1 - k);
+		have += sizeof(in) - 1 - k;
+		res = http_resp_parse(&r, buf, have, &used, &cb, out);
+		ck_assert_int_eq(res, HTTP_RESP_DONE);
+		ck_assert_str_eq(out, "H[HTTP/1.1 100 Continue]H[X-I: 1]H[]"
+		    "H[HTTP/1.1 200 OK]H[Transfer-Encoding: chunked]H[]"
+		    "T[X-T: 2]T[]");
+	}
+}
+END_TEST
+
 START_TEST(test_reset)
 {
 	struct http_resp r;
@@ -958,6 +1006,7 @@ http_resp_suite(void)
 	tcase_add_test(tb, test_eof);
 	tcase_add_test(tb, test_done_idempotent);
 	tcase_add_test(tb, test_callbacks);
+	tcase_add_test(tb, test_line_callback);
 	tcase_add_test(tb, test_reset);
 	tcase_add_test(tb, test_strerror);
 	suite_add_tcase(s, tb);

@@ -1,0 +1,50 @@
+/*
+ * A session: a sequence of calls made on behalf of one user, over one or
+ * more connections (--wsess, --wsesslog).  The core only knows its life
+ * cycle (new, failed, destroyed) and a reference count; the session
+ * workload keeps its own state in the private area it gets at creation.
+ */
+#ifndef HTTPERF_CORE_SESS_H
+#define HTTPERF_CORE_SESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct core;
+
+struct sess {
+	struct sess	*next_free;
+	struct core	*core;
+	uint64_t	 id;
+	unsigned	 refs;
+	int		 failed;	/* BUS_SESS_FAILED was signalled */
+	uint64_t	 t_start;	/* ns, at creation */
+	void		*owner;		/* the workload that made it */
+	void		*priv;		/* the workload's state, owned by it */
+};
+
+/*
+ * Creates a session with one reference held by the caller and signals
+ * BUS_SESS_NEW.  Sessions come from a free list.
+ */
+struct sess	*sess_new(struct core *core, void *owner, uint64_t now);
+
+/* Takes a reference. */
+void		 sess_ref(struct sess *s);
+
+/*
+ * Drops a reference; the last one signals BUS_SESS_DESTROYED and recycles
+ * the session.
+ */
+void		 sess_unref(struct sess *s, uint64_t now);
+
+/*
+ * Marks the session failed (once): signals BUS_SESS_FAILED.  The caller
+ * then drops its reference as usual.
+ */
+void		 sess_fail(struct sess *s, uint64_t now);
+
+/* Frees the free list of sessions (at exit). */
+void		 sess_free_all(struct core *core);
+
+#endif
