@@ -44,12 +44,51 @@ struct options {
 	double		 timeout;	/* s, 0: none */
 	double		 think_timeout;	/* s */
 
+	/* Request body (--body S with --add-header's escapes, or
+	   --body-file F read whole); NULL when none. */
+	const char	*body_raw;	/* --body as given, for the echo */
+	const char	*body_file;
+	char		*body;		/* owned */
+	size_t		 body_len;
+	const char	*add_header_file; /* its raw contents are appended to
+					   add_header (after --add-header) */
+
+	/* Sessions: --wsess N1,N2,X and --wsesslog N,X,F (exclusive). */
+	uint64_t	 wsess_n;	/* 0: not given */
+	uint64_t	 wsess_calls;
+	double		 wsess_think;	/* s */
+	uint64_t	 wsesslog_n;	/* 0: not given */
+	double		 wsesslog_think; /* s, default think time */
+	const char	*wsesslog_file;
+	unsigned	 max_connections; /* per session; 0: default (4) */
+	unsigned	 max_piped;	/* per connection; 0: default */
+	int		 session_cookies;
+	unsigned	 failure_status; /* 0: none */
+	int		 retry_on_failure;
+
+	/* URI sources: --wlog y|n,F and --wset N,X (exclusive). */
+	const char	*wlog_file;
+	int		 wlog_wrap;	/* y: start again at the end */
+	uint64_t	 wset_n;	/* 0: not given */
+	double		 wset_x;
+
+	/* Tracing: OPTIONS_PRINT_* bits, 0 when off. */
+	int		 print_request;
+	int		 print_reply;
+
+	/* --myaddr: source address specs as given, in order. */
+	const char	**myaddr;
+	size_t		 n_myaddr;
+
 	/* Sockets. */
 	int		 hog;
 	int		 close_with_reset;
 	unsigned long	 send_buffer;	/* default 4096 */
 	unsigned long	 recv_buffer;	/* default 16384 */
 };
+
+#define OPTIONS_PRINT_HEADER	0x1
+#define OPTIONS_PRINT_BODY	0x2
 
 enum options_status {
 	OPTIONS_RUN,		/* options are valid: run the test */

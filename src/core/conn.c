@@ -569,6 +569,8 @@ conn_connected(struct conn *c, uint64_t now)
 	c->t_connected = now;
 	c->last_progress = now;
 	conn_set_mask(c, LOOP_READ);
+	if (c->sess != NULL)
+		c->sess->nconns++;
 	core_debug(c->core, 2, "conn %llu: connected",
 	    (unsigned long long)c->id);
 	bus_signal(c->core->bus, BUS_CONN_CONNECTED, c, conn_noarg, now);
@@ -672,6 +674,8 @@ conn_reply_done(struct conn *c, uint64_t now)
 	if (call->t_recv_start == 0)
 		call->t_recv_start = now;
 	c->nreplies++;
+	if (call->sess != NULL)
+		call->sess->nreplies++;
 	if (!r->keep_alive)
 		c->draining = 1;
 	core_debug(c->core, 3, "conn %llu: call %llu: status %d, %llu bytes",

@@ -19,6 +19,8 @@ struct sess {
 	unsigned	 refs;
 	int		 failed;	/* BUS_SESS_FAILED was signalled */
 	uint64_t	 t_start;	/* ns, at creation */
+	uint64_t	 nconns;	/* its connections that connected */
+	uint64_t	 nreplies;	/* replies completed for it */
 	void		*owner;		/* the workload that made it */
 	void		*priv;		/* the workload's state, owned by it */
 };
