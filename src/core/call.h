@@ -58,6 +58,9 @@ struct call {
 	uint64_t	 reply_bytes;	/* everything, chunk framing too */
 
 	struct sess	*sess;		/* session it belongs to, or NULL */
+	/* Set by a BUS_CALL_NEW handler that has nothing to give the call
+	   (e.g. --wlog n at the end of its list): conn_send() refuses it. */
+	int		 abandon;
 	/* Memory the call owns (e.g. its Cookie line), freed with it. */
 	char		*owned;
 

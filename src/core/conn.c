@@ -374,7 +374,7 @@ conn_send(struct conn *c, struct call *call, uint64_t now)
 {
 	struct core *core = c->core;
 
-	if (c->state == CONN_CLOSED || c->draining)
+	if (c->state == CONN_CLOSED || c->draining || call->abandon)
 		return -1;
 	if (conn_prepare_call(c, call) == -1)
 		return -1;
