@@ -129,6 +129,8 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	struct rusage ru0, ru1;
 	char err[256], *host = NULL;
+	struct sockaddr_storage *src = NULL;
+	size_t i, nsrc = 0;
 	uint64_t start, stop, first;
 	long nofile;
 
@@ -152,6 +154,26 @@ main(int argc, char **argv)
 		options_free(&o);
 		return 1;
 	}
+
+	/* --myaddr: every source address, of the server's family. */
+	for (i = 0; i < o.n_myaddr; i++) {
+		if (sock_expand_src(o.myaddr[i], &src, &nsrc, err,
+		    sizeof(err)) == -1) {
+			fprintf(stderr, "%s: --myaddr: %s\n", o.prog, err);
+			return 1;
+		}
+	}
+	for (i = 0; i < nsrc; i++) {
+		if (src[i].ss_family != cfg.addr.ss_family) {
+			fprintf(stderr, "%s: --myaddr: the source addresses "
+			    "must be of the server's address family (%s)\n",
+			    o.prog, cfg.addr.ss_family == AF_INET6 ? "IPv6" :
+			    "IPv4");
+			return 1;
+		}
+	}
+	cfg.src = src;
+	cfg.nsrc = nsrc;
 
 	options_echo(&o, stdout);
 	nofile = sock_raise_nofile();
@@ -179,6 +201,8 @@ main(int argc, char **argv)
 	spec.extra = o.add_header;
 	spec.extra_len = o.add_header_len;
 	spec.user_agent = "httperf/" PACKAGE_VERSION;
+	spec.body = o.body;
+	spec.body_len = o.body_len;
 	http_req_tmpl_init(&tmpl, &spec);
 
 	if ((r.loop = loop_new(backend_from_env(o.prog), err,
@@ -248,6 +272,7 @@ main(int argc, char **argv)
 	loop_free(r.loop);
 	http_req_tmpl_free(&tmpl);
 	free(host);
+	free(src);
 	options_free(&o);
 	return 0;
 }

@@ -14,15 +14,18 @@
 #include <errno.h>
 #include <limits.h>
 #include <netdb.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "net/sock.h"
+#include "util.h"
 
 #define SOCK_HOG_FIRST	1024
 #define SOCK_HOG_LAST	65535
 #define SOCK_HOG_TRIES	256	/* ports tried per connection */
+#define SOCK_RANGE_MAX	65536	/* addresses in one --myaddr range */
 
 int
 sock_resolve(const char *host, unsigned port, struct sockaddr_storage *ss,
@@ -209,4 +212,78 @@ sock_raise_nofile(void)
 	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (rlim_t)LONG_MAX)
 		return LONG_MAX;
 	return (long)rl.rlim_cur;
+}
+
+/* Appends one address to a growing array. */
+static void
+sock_push(struct sockaddr_storage **arr, size_t *n,
+    const struct sockaddr_storage *ss)
+{
+	*arr = xreallocarray(*arr, *n + 1, sizeof(**arr));
+	(*arr)[(*n)++] = *ss;
+}
+
+int
+sock_expand_src(const char *spec, struct sockaddr_storage **arr, size_t *n,
+    char *errbuf, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	struct addrinfo hints, *res, *ai;
+	struct in_addr a, b;
+	const char *dash;
+	char first[INET_ADDRSTRLEN];
+	uint32_t lo, hi, i;
+	size_t len;
+	int rc;
+
+	if (sock_parse_addr(spec, &ss) == 0) {
+		sock_push(arr, n, &ss);
+		return 0;
+	}
+	/* An IPv4 range. */
+	if ((dash = strchr(spec, '-')) != NULL &&
+	    (len = (size_t)(dash - spec)) < sizeof(first)) {
+		memcpy(first, spec, len);
+		first[len] = '\0';
+		if (inet_pton(AF_INET, first, &a) == 1 &&
+		    inet_pton(AF_INET, dash + 1, &b) == 1) {
+			lo = ntohl(a.s_addr);
+			hi = ntohl(b.s_addr);
+			if (lo > hi || hi - lo >= SOCK_RANGE_MAX) {
+				snprintf(errbuf, errlen, "'%s': a range must "
+				    "go upwards and hold at most %d addresses",
+				    spec, SOCK_RANGE_MAX);
+				return -1;
+			}
+			for (i = lo;; i++) {
+				struct sockaddr_in *sin =
+				    (struct sockaddr_in *)&ss;
+
+				memset(&ss, 0, sizeof(ss));
+				sin->sin_family = AF_INET;
+				sin->sin_addr.s_addr = htonl(i);
+				sock_push(arr, n, &ss);
+				if (i == hi)
+					break;
+			}
+			return 0;
+		}
+	}
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	if ((rc = getaddrinfo(spec, NULL, &hints, &res)) != 0) {
+		snprintf(errbuf, errlen, "cannot resolve '%s': %s", spec,
+		    gai_strerror(rc));
+		return -1;
+	}
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		if (ai->ai_addrlen > sizeof(ss))
+			continue;
+		memset(&ss, 0, sizeof(ss));
+		memcpy(&ss, ai->ai_addr, ai->ai_addrlen);
+		sock_push(arr, n, &ss);
+	}
+	freeaddrinfo(res);
+	return 0;
 }

@@ -59,6 +59,15 @@ int	sock_bind_src(int fd, const struct sockaddr_storage *src);
 int	sock_parse_addr(const char *s, struct sockaddr_storage *ss);
 
 /*
+ * Appends to *arr (growing it, *n entries) the addresses of a --myaddr
+ * spec: an IPv4 or IPv6 literal, an inclusive IPv4 range A.B.C.D-E.F.G.H
+ * (at most 65536 addresses), or a host name (every address it resolves
+ * to).  Returns 0, or -1 with a message in errbuf.
+ */
+int	sock_expand_src(const char *spec, struct sockaddr_storage **arr,
+	    size_t *n, char *errbuf, size_t errlen);
+
+/*
  * Starts a connect.  Returns 0 if connected at once, or the errno value:
  * EINPROGRESS when the connect goes on in the background.
  */
