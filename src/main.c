@@ -21,10 +21,13 @@
 #include "core/conn.h"
 #include "core/loop.h"
 #include "gen/conn_gen.h"
+#include "gen/uri_wlog.h"
+#include "gen/uri_wset.h"
 #include "net/http_req.h"
 #include "net/sock.h"
 #include "options.h"
 #include "stat/basic.h"
+#include "stat/print.h"
 #include "util.h"
 
 #define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
@@ -43,6 +46,9 @@ struct run {
 	uint64_t	 sample_next;
 	uint64_t	 sample_last;
 	struct timer	 runtime_timer;
+	struct uri_wlog	 wlog;
+	struct uri_wset	 wset;
+	struct print	 print;
 };
 
 static void
@@ -224,6 +230,20 @@ main(int argc, char **argv)
 	core_init(&r.core, r.loop, r.bus, &cfg);
 
 	basic_init(&basic, &r.core, o.verbose, stdout);
+	if (o.print_request || o.print_reply)
+		print_init(&r.print, &r.core, o.print_request, o.print_reply,
+		    stdout);
+	/* URI sources fill in each new call. */
+	if (o.wlog_file != NULL && uri_wlog_init(&r.wlog, &r.core,
+	    o.wlog_file, o.wlog_wrap, o.verbose, stdout, o.prog, run_done,
+	    &r, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s: --wlog: %s\n", o.prog, err);
+		return 1;
+	}
+	if (o.wset_n > 0)
+		uri_wset_init(&r.wset, &r.core, o.wset_n, o.wset_x,
+		    o.client_id, o.num_clients, o.uri, o.verbose, stdout,
+		    o.prog);
 	conn_gen_init(&r.gen, &r.core, o.num_conns, o.num_calls, o.burst_len,
 	    &o.rate, o.client_id, run_done, &r);
 	loop_on_turn(r.loop, run_turn, &r);
@@ -266,6 +286,12 @@ main(int argc, char **argv)
 	r.core.bus = r.bus;
 	core_close_all(&r.core, stop);
 
+	if (o.print_request || o.print_reply)
+		print_fini(&r.print);
+	if (o.wlog_file != NULL)
+		uri_wlog_fini(&r.wlog);
+	if (o.wset_n > 0)
+		uri_wset_fini(&r.wset);
 	core_fini(&r.core);
 	basic_fini(&basic);
 	bus_free(r.bus);

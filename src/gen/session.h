@@ -1,0 +1,110 @@
+/*
+ * Sessions (--wsess, --wsesslog): the engine both session workloads share.
+ *
+ * A session generator creates sessions on the arrival schedule (--rate,
+ * --period; one after another at rate 0) and runs each as a user would:
+ * bursts of calls, the first call of a burst alone and the rest together
+ * once its reply is in, a think time after the last reply of a burst.  The
+ * workload only says how many calls each burst has, what each request
+ * carries and how long the user thinks (struct session_ops).
+ *
+ * Each session has its own connections: at most max_conns, each with at
+ * most max_piped calls outstanding; calls that find no room wait in the
+ * session's queue.  A reply that closes its connection moves the session's
+ * remaining calls to new connections, and from then on the session sends
+ * one call at a time per connection (no pipelining).  With cookies, every
+ * Set-Cookie a session receives is sent back on its later requests.
+ */
+#ifndef HTTPERF_GEN_SESSION_H
+#define HTTPERF_GEN_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/timer.h"
+#include "gen/rate.h"
+
+struct call;
+struct core;
+struct session;
+
+#define SESSION_MAX_CONNS	4	/* --max-connections default */
+#define SESSION_MAX_PIPED	32	/* --max-piped-calls default, 1.1 */
+
+/* What every session workload takes from the command line. */
+struct session_config {
+	uint64_t	 nsess;		/* sessions to create */
+	const struct rate_spec *rate;	/* must outlive the generator */
+	unsigned	 client_id;
+	unsigned	 max_conns;	/* per session; 0: 4 */
+	unsigned	 max_piped;	/* per connection; 0: 32, 1 if HTTP/1.0 */
+	int		 http_minor;	/* the run's HTTP/1.x */
+	int		 cookies;	/* --session-cookies */
+	unsigned	 failure_status; /* 0: none */
+	int		 retry;		/* --retry-on-failure */
+};
+
+/*
+ * What a workload tells the generator about session number `idx' (0 for
+ * the first session created, and so on).
+ */
+struct session_ops {
+	/* Returns the number of calls of burst `b', 0 when there is none
+	   (the session is complete). */
+	size_t	 (*burst)(void *arg, uint64_t idx, size_t b);
+	/* Sets up the request of call `i' of burst `b' (after the URI
+	   sources have seen it); NULL leaves calls as they are. */
+	void	 (*fill)(void *arg, uint64_t idx, size_t b, size_t i,
+		    struct call *call);
+	/* Returns the think time (ns) after burst `b'. */
+	uint64_t (*think)(void *arg, uint64_t idx, size_t b);
+};
+
+/* Called once when every session has completed or failed. */
+typedef void session_done_cb(void *arg, uint64_t now);
+
+/* A session generator; its fields are private to session.c. */
+struct session_gen {
+	struct core	*core;
+	struct session_config cfg;
+	const struct session_ops *ops;
+	void		*ops_arg;
+	session_done_cb	*done;
+	void		*done_arg;
+
+	struct rate_gen	 rate;
+	struct timer	 seq_timer;	/* sequential mode: next session */
+	struct session	*live;		/* sessions not yet destroyed */
+	uint64_t	 created;
+	uint64_t	 destroyed;
+	int		 finished;	/* no more sessions */
+	int		 stopped;	/* events are ignored */
+};
+
+/*
+ * Prepares the generator and subscribes it to the core's events.  `cfg'
+ * is copied (cfg->rate must outlive the generator); `ops' and `ops_arg'
+ * must outlive it.  `done' is called when cfg->nsess sessions have been
+ * destroyed.
+ */
+void	session_gen_init(struct session_gen *g, struct core *core,
+	    const struct session_config *cfg, const struct session_ops *ops,
+	    void *ops_arg, session_done_cb *done, void *done_arg);
+
+/* Creates the first session and starts the arrival schedule. */
+void	session_gen_start(struct session_gen *g, uint64_t now);
+
+/*
+ * Stops the run: no more sessions, no more timers, events ignored.  Live
+ * sessions stay as they are until session_gen_fini().
+ */
+void	session_gen_stop(struct session_gen *g);
+
+/*
+ * Frees the state of the sessions still live, dropping the references the
+ * generator holds on them and their calls.  Call after session_gen_stop()
+ * and before core_fini(); it relies on no further events.
+ */
+void	session_gen_fini(struct session_gen *g);
+
+#endif

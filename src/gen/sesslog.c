@@ -1,0 +1,592 @@
+/*
+ * The --wsesslog session file: a single-pass lexer over the whole file
+ * image that builds sessions, bursts and requests as it goes.  The grammar
+ * is described in sesslog.h.  Nothing here prints or exits; every error is
+ * a "FILE:LINE: message" string and leaves the log empty.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen/sesslog.h"
+#include "util.h"
+
+/* Longest name or value quoted back in an error message. */
+#define SL_QUOTE_MAX	64
+
+/* A growable byte buffer for decoding values. */
+struct sl_buf {
+	char	*s;
+	size_t	 len;
+	size_t	 cap;
+};
+
+/* Parser state: the cursor, where it is, and what is being built. */
+struct sl_parser {
+	const char	*p;
+	const char	*end;
+	unsigned	 line;		/* physical line of *p */
+	const char	*fname;
+	char		*errbuf;
+	size_t		 errlen;
+	struct sesslog	*log;
+	size_t		 sesscap;	/* capacity of log->sess */
+	size_t		 burstcap;	/* of the open session's bursts */
+	size_t		 reqcap;	/* of the open burst's reqs */
+	int		 open;		/* the last session takes requests */
+	struct sl_buf	 val;
+};
+
+/* The parameters a request line may carry. */
+enum sl_param {
+	SL_METHOD,
+	SL_THINK,
+	SL_CONTENTS,
+};
+
+static const struct {
+	const char	*name;
+	enum sl_param	 param;
+} sl_params[] = {
+	{ .name = "method", .param = SL_METHOD },
+	{ .name = "think", .param = SL_THINK },
+	{ .name = "contents", .param = SL_CONTENTS },
+};
+_Static_assert(nitems(sl_params) == SL_CONTENTS + 1, "sl_params");
+
+static int	sl_error(struct sl_parser *, unsigned, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
+/* Formats "FNAME:LINE: message" into the error buffer; returns -1. */
+static int
+sl_error(struct sl_parser *P, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (P->errbuf == NULL || P->errlen == 0)
+		return -1;
+	n = snprintf(P->errbuf, P->errlen, "%s:%u: ", P->fname, line);
+	if (n >= 0 && (size_t)n < P->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(P->errbuf + n, P->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static void
+sl_buf_putc(struct sl_buf *b, char c)
+{
+	if (b->len + 1 >= b->cap) {
+		b->cap = b->cap == 0 ? 256 : b->cap * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
+}
+
+/* Empties `b', leaving it a valid empty string. */
+static void
+sl_buf_reset(struct sl_buf *b)
+{
+	if (b->cap == 0) {
+		b->cap = 256;
+		b->s = xmalloc(b->cap);
+	}
+	b->len = 0;
+	b->s[0] = '\0';
+}
+
+/* Returns a NUL-terminated copy of the `len' bytes at `s'. */
+static char *
+sl_strndup(const char *s, size_t len)
+{
+	char *d = xmalloc(len + 1);
+
+	memcpy(d, s, len);
+	d[len] = '\0';
+	return d;
+}
+
+/* Blanks inside a line; '\r' is one so that CRLF files read as LF files. */
+static int
+sl_is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Returns 1 at the end of the logical line's current physical line. */
+static int
+sl_at_eol(const struct sl_parser *P)
+{
+	return P->p == P->end || *P->p == '\n';
+}
+
+/*
+ * Returns the length of a backslash-newline (or backslash-CR-LF) at the
+ * cursor, or 0 when there is none.
+ */
+static size_t
+sl_continuation(const struct sl_parser *P)
+{
+	const char *p = P->p;
+
+	if (p == P->end || *p != '\\')
+		return 0;
+	if (P->end - p >= 2 && p[1] == '\n')
+		return 2;
+	if (P->end - p >= 3 && p[1] == '\r' && p[2] == '\n')
+		return 3;
+	return 0;
+}
+
+/* Skips blanks and line continuations. */
+static void
+sl_skip_blanks(struct sl_parser *P)
+{
+	size_t n;
+
+	for (;;) {
+		if (P->p < P->end && sl_is_blank(*P->p))
+			P->p++;
+		else if ((n = sl_continuation(P)) != 0) {
+			P->p += n;
+			P->line++;
+		} else
+			return;
+	}
+}
+
+/* Moves the cursor past the end of the current physical line. */
+static void
+sl_next_line(struct sl_parser *P)
+{
+	const char *nl;
+
+	nl = memchr(P->p, '\n', P->end - P->p);
+	if (nl == NULL)
+		P->p = P->end;
+	else {
+		P->p = nl + 1;
+		P->line++;
+	}
+}
+
+/* Returns 1 at a character that ends a bare word (URI or param name). */
+static int
+sl_at_word_end(const struct sl_parser *P)
+{
+	return sl_at_eol(P) || sl_is_blank(*P->p) || sl_continuation(P) != 0;
+}
+
+/* Returns 1 if `c' is an RFC 9110 tchar, the alphabet of methods. */
+static int
+sl_is_tchar(unsigned char c)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9'))
+		return 1;
+	return c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL;
+}
+
+/*
+ * Decodes one value, quoted or not, into P->val.  Quotes are ' or " and
+ * must be closed on the same logical line; escapes are \n \r \t \\ \" \'
+ * and backslash-newline (a newline that also continues the line).  Any
+ * other escape is an error rather than the original's silent "\c -> c", so
+ * that a typo such as \N is reported with its line instead of sent.
+ */
+static int
+sl_value(struct sl_parser *P)
+{
+	unsigned qline = P->line;
+	char quote = 0, c;
+	size_t n;
+
+	sl_buf_reset(&P->val);
+	if (P->p < P->end && (*P->p == '\'' || *P->p == '"'))
+		quote = *P->p++;
+	for (;;) {
+		if (sl_at_eol(P)) {
+			if (quote != 0)
+				return sl_error(P, qline,
+				    "unterminated %c quote", quote);
+			return 0;
+		}
+		c = *P->p;
+		if (quote != 0 && c == quote) {
+			P->p++;
+			if (!sl_at_word_end(P))
+				return sl_error(P, P->line,
+				    "junk after closing %c quote", quote);
+			return 0;
+		}
+		if (quote == 0 && sl_is_blank(c))
+			return 0;
+		if (c != '\\') {
+			sl_buf_putc(&P->val, c);
+			P->p++;
+			continue;
+		}
+		if ((n = sl_continuation(P)) != 0) {
+			sl_buf_putc(&P->val, '\n');
+			P->p += n;
+			P->line++;
+			continue;
+		}
+		if (P->end - P->p < 2)
+			return sl_error(P, P->line, "backslash at end of file");
+		switch (P->p[1]) {
+		case 'n':
+			c = '\n';
+			break;
+		case 'r':
+			c = '\r';
+			break;
+		case 't':
+			c = '\t';
+			break;
+		case '\\':
+		case '"':
+		case '\'':
+			c = P->p[1];
+			break;
+		default:
+			if (P->p[1] > ' ' && P->p[1] < 0x7f)
+				return sl_error(P, P->line,
+				    "unknown escape '\\%c'", P->p[1]);
+			return sl_error(P, P->line,
+			    "unknown escape '\\' followed by byte 0x%02x",
+			    (unsigned char)P->p[1]);
+		}
+		sl_buf_putc(&P->val, c);
+		P->p += 2;
+	}
+}
+
+/* Checks and stores a decoded method= value. */
+static int
+sl_set_method(struct sl_parser *P, struct sesslog_req *r, unsigned line)
+{
+	size_t i;
+
+	for (i = 0; i < P->val.len; i++)
+		if (!sl_is_tchar((unsigned char)P->val.s[i]))
+			break;
+	if (P->val.len == 0 || i < P->val.len)
+		return sl_error(P, line, "bad method '%.*s'",
+		    (int)(P->val.len < SL_QUOTE_MAX ? P->val.len :
+		    SL_QUOTE_MAX), P->val.s);
+	free(r->method);
+	r->method = sl_strndup(P->val.s, P->val.len);
+	r->method_len = P->val.len;
+	return 0;
+}
+
+/* Checks and stores a decoded think= value: decimal, finite, >= 0. */
+static int
+sl_set_think(struct sl_parser *P, struct sesslog_req *r, unsigned line)
+{
+	char *end;
+	double t;
+
+	if (P->val.len == 0 ||
+	    strspn(P->val.s, "0123456789.eE+-") != P->val.len)
+		goto bad;
+	errno = 0;
+	t = strtod(P->val.s, &end);
+	if (end != P->val.s + P->val.len || errno == ERANGE || !isfinite(t) ||
+	    t < 0)
+		goto bad;
+	r->think = t == 0 ? 0.0 : t;	/* no "-0" */
+	return 0;
+bad:
+	return sl_error(P, line, "bad think time '%.*s'",
+	    (int)(P->val.len < SL_QUOTE_MAX ? P->val.len : SL_QUOTE_MAX),
+	    P->val.s);
+}
+
+/*
+ * Stores a decoded contents= value and its Content-Length header.  An
+ * empty value still counts as a body ("Content-Length: 0"): the file asked
+ * for one, where 0.9.0 silently sent none.
+ */
+static void
+sl_set_contents(struct sl_parser *P, struct sesslog_req *r)
+{
+	char hdr[64];
+	int n;
+
+	free(r->body);
+	free(r->clen);
+	r->body = sl_strndup(P->val.s, P->val.len);
+	r->body_len = P->val.len;
+	n = snprintf(hdr, sizeof(hdr), "Content-Length: %zu\r\n",
+	    P->val.len);
+	r->clen = sl_strndup(hdr, (size_t)n);
+	r->clen_len = (size_t)n;
+}
+
+/* Parses "name=value" at the cursor into `r'. */
+static int
+sl_param(struct sl_parser *P, struct sesslog_req *r)
+{
+	const char *name = P->p;
+	unsigned line = P->line;
+	size_t i, len;
+	int qlen;
+
+	while (!sl_at_word_end(P) && *P->p != '=')
+		P->p++;
+	len = P->p - name;
+	qlen = (int)(len < SL_QUOTE_MAX ? len : SL_QUOTE_MAX);
+	if (sl_at_word_end(P))
+		return sl_error(P, line, "missing '=' after '%.*s'", qlen,
+		    name);
+	P->p++;			/* the '=' */
+	for (i = 0; i < nitems(sl_params); i++)
+		if (strlen(sl_params[i].name) == len &&
+		    memcmp(sl_params[i].name, name, len) == 0)
+			break;
+	if (i == nitems(sl_params))
+		return sl_error(P, line, "unknown parameter '%.*s'", qlen,
+		    name);
+	if (sl_value(P) == -1)
+		return -1;
+	switch (sl_params[i].param) {
+	case SL_METHOD:
+		return sl_set_method(P, r, line);
+	case SL_THINK:
+		return sl_set_think(P, r, line);
+	case SL_CONTENTS:
+		sl_set_contents(P, r);
+		return 0;
+	}
+	return 0;
+}
+
+static void
+sl_req_free(struct sesslog_req *r)
+{
+	free(r->method);
+	free(r->uri);
+	free(r->body);
+	free(r->clen);
+}
+
+/*
+ * Files `r' (taken over) in the log: into the open burst when `join' is
+ * set, else into a new burst, opening a session first if needed.
+ */
+static void
+sl_add(struct sl_parser *P, struct sesslog_req *r, int join)
+{
+	struct sesslog *log = P->log;
+	struct sesslog_sess *s;
+	struct sesslog_burst *b;
+
+	if (!P->open) {
+		if (log->nsess == P->sesscap) {
+			P->sesscap = P->sesscap == 0 ? 16 : P->sesscap * 2;
+			log->sess = xreallocarray(log->sess, P->sesscap,
+			    sizeof(*log->sess));
+		}
+		memset(&log->sess[log->nsess++], 0, sizeof(*log->sess));
+		P->open = 1;
+		P->burstcap = 0;
+	}
+	s = &log->sess[log->nsess - 1];
+	if (!join) {
+		if (s->nbursts == P->burstcap) {
+			P->burstcap = P->burstcap == 0 ? 4 : P->burstcap * 2;
+			s->bursts = xreallocarray(s->bursts, P->burstcap,
+			    sizeof(*s->bursts));
+		}
+		b = &s->bursts[s->nbursts++];
+		memset(b, 0, sizeof(*b));
+		b->think = -1;
+		P->reqcap = 0;
+	}
+	b = &s->bursts[s->nbursts - 1];
+	if (b->nreqs == P->reqcap) {
+		P->reqcap = P->reqcap == 0 ? 4 : P->reqcap * 2;
+		b->reqs = xreallocarray(b->reqs, P->reqcap, sizeof(*b->reqs));
+	}
+	b->reqs[b->nreqs++] = *r;
+	/* 0.9.0 lets think= on any line set the burst's think; last wins. */
+	if (r->think >= 0)
+		b->think = r->think;
+	s->nreqs++;
+}
+
+/* Parses the request whose logical line starts at the cursor. */
+static int
+sl_request(struct sl_parser *P, int indented, unsigned line)
+{
+	struct sesslog_req r;
+	const char *uri = P->p;
+
+	if (indented && !P->open)
+		return sl_error(P, line, "indented request has no burst to "
+		    "join (a session must start with an unindented line)");
+	memset(&r, 0, sizeof(r));
+	r.think = -1;
+	r.line = line;
+	while (!sl_at_word_end(P))
+		P->p++;
+	if (P->p == uri)
+		return sl_error(P, line, "empty URI");
+	if (memchr(uri, '\0', P->p - uri) != NULL)
+		return sl_error(P, line, "NUL byte in URI");
+	r.uri = sl_strndup(uri, P->p - uri);
+	r.uri_len = P->p - uri;
+	for (;;) {
+		sl_skip_blanks(P);
+		if (sl_at_eol(P))
+			break;
+		if (sl_param(P, &r) == -1) {
+			sl_req_free(&r);
+			return -1;
+		}
+	}
+	sl_add(P, &r, indented);
+	return 0;
+}
+
+int
+sesslog_parse(struct sesslog *log, const char *data, size_t len,
+    const char *fname, char *errbuf, size_t errlen)
+{
+	struct sl_parser P;
+	unsigned line;
+	int indented, rv = 0;
+
+	memset(log, 0, sizeof(*log));
+	memset(&P, 0, sizeof(P));
+	P.p = data;
+	P.end = data + len;
+	P.line = 1;
+	P.fname = fname != NULL ? fname : "-";
+	P.errbuf = errbuf;
+	P.errlen = errlen;
+	P.log = log;
+	if (errbuf != NULL && errlen > 0)
+		errbuf[0] = '\0';
+	while (P.p < P.end) {
+		if (*P.p == '#') {
+			sl_next_line(&P);
+			continue;
+		}
+		line = P.line;
+		indented = *P.p == ' ' || *P.p == '\t';
+		sl_skip_blanks(&P);
+		if (sl_at_eol(&P))
+			P.open = 0;	/* a blank line ends the session */
+		else if (sl_request(&P, indented, line) == -1) {
+			rv = -1;
+			break;
+		}
+		sl_next_line(&P);
+	}
+	free(P.val.s);
+	if (rv == -1)
+		sesslog_free(log);
+	return rv;
+}
+
+/*
+ * Reads the whole file at `path' into a malloc'd buffer; returns 0, or -1
+ * with errno set.
+ */
+static int
+sl_read_file(const char *path, char **datap, size_t *lenp)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	int fd, saved;
+
+	do
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	while (fd == -1 && errno == EINTR);
+	if (fd == -1)
+		return -1;
+	for (;;) {
+		if (len == cap) {
+			cap = cap == 0 ? 65536 : cap * 2;
+			buf = xrealloc(buf, cap);
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			saved = errno;
+			free(buf);
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	*datap = buf;
+	*lenp = len;
+	return 0;
+}
+
+int
+sesslog_load(struct sesslog *log, const char *path, char *errbuf,
+    size_t errlen)
+{
+	char *data;
+	size_t len;
+	int rv;
+
+	memset(log, 0, sizeof(*log));
+	if (sl_read_file(path, &data, &len) == -1) {
+		if (errbuf != NULL && errlen > 0)
+			snprintf(errbuf, errlen, "%s: %s", path,
+			    strerror(errno));
+		return -1;
+	}
+	rv = sesslog_parse(log, data, len, path, errbuf, errlen);
+	free(data);
+	if (rv == 0 && log->nsess == 0) {
+		if (errbuf != NULL && errlen > 0)
+			snprintf(errbuf, errlen, "%s: no sessions", path);
+		sesslog_free(log);
+		rv = -1;
+	}
+	return rv;
+}
+
+void
+sesslog_free(struct sesslog *log)
+{
+	struct sesslog_sess *s;
+	struct sesslog_burst *b;
+	size_t i, j, k;
+
+	for (i = 0; i < log->nsess; i++) {
+		s = &log->sess[i];
+		for (j = 0; j < s->nbursts; j++) {
+			b = &s->bursts[j];
+			for (k = 0; k < b->nreqs; k++)
+				sl_req_free(&b->reqs[k]);
+			free(b->reqs);
+		}
+		free(s->bursts);
+	}
+	free(log->sess);
+	memset(log, 0, sizeof(*log));
+}

@@ -1,0 +1,64 @@
+/*
+ * The --wlog URI source: the URIs of a log file, one per call, in order.
+ * Entries are separated by NUL bytes (0.9.0's format) or, in a file
+ * without any NUL byte, by newlines (LF or CR LF).
+ */
+#ifndef HTTPERF_GEN_URI_WLOG_H
+#define HTTPERF_GEN_URI_WLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct core;
+
+/* Called once, when --wlog n runs out of URIs: the run should stop. */
+typedef void uri_wlog_done_cb(void *arg, uint64_t now);
+
+/* One URI: points into the loaded file, NUL-terminated there. */
+struct uri_wlog_entry {
+	const char	*uri;
+	size_t		 len;
+};
+
+struct uri_wlog {
+	struct core	*core;
+	char		*data;		/* the file, separators made NULs */
+	size_t		 size;
+	struct uri_wlog_entry *uris;
+	size_t		 nuris;
+	size_t		 next;		/* index of the next URI to give */
+	int		 wrap;		/* y: start again after the last */
+	int		 finished;	/* n: the list ran out */
+	int		 verbose;
+	FILE		*out;
+	const char	*prog;
+	uri_wlog_done_cb *done;
+	void		*done_arg;
+};
+
+/*
+ * Loads `path' and subscribes to BUS_CALL_NEW, where every call gets the
+ * next URI (call->uri points into the module's copy of the file, which
+ * lives until uri_wlog_fini()).  After the last URI: with `wrap' the list
+ * starts again; without it the call that would need one more gets
+ * call->abandon set, and `done' is called once (at that first such call).
+ * With `verbose' >= 1 "PROG: accessing URI `U'" goes to `out' per call.
+ * `prog' and `out' must outlive the module.  Returns 0, or -1 with a
+ * message (the file name first, no program name) in errbuf: unreadable,
+ * empty or URI-less file, or an entry holding a space or a control
+ * character ("F:N: invalid URI", N counting entries from 1, empty ones
+ * included, so in a newline-separated file N is the line number).
+ */
+int	uri_wlog_init(struct uri_wlog *w, struct core *core, const char *path,
+	    int wrap, int verbose, FILE *out, const char *prog,
+	    uri_wlog_done_cb *done, void *done_arg, char *errbuf,
+	    size_t errlen);
+
+/*
+ * Frees the loaded file.  The handler stays subscribed: call it at exit,
+ * after the last call was created.  Harmless twice.
+ */
+void	uri_wlog_fini(struct uri_wlog *w);
+
+#endif

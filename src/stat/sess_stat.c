@@ -1,0 +1,164 @@
+/*
+ * Session statistics collector (see sess_stat.h).  As in 0.9.0 the
+ * average session rate is sessions completed over the test duration, not
+ * the mean of the samples; every division by zero prints 0.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bus.h"
+#include "core/conn.h"
+#include "core/sess.h"
+#include "stat/basic_report.h"
+#include "stat/sess_stat.h"
+#include "util.h"
+
+#define NS_PER_SEC	1e9
+
+void
+sess_stat_add_len(struct sess_stat_totals *t, uint64_t nreplies)
+{
+	size_t cap;
+
+	if (nreplies >= t->len_cap) {
+		cap = t->len_cap > 0 ? t->len_cap : 16;
+		while (cap <= nreplies)
+			cap *= 2;
+		t->len_hist = xreallocarray(t->len_hist, cap,
+		    sizeof(*t->len_hist));
+		memset(t->len_hist + t->len_cap, 0,
+		    (cap - t->len_cap) * sizeof(*t->len_hist));
+		t->len_cap = cap;
+	}
+	t->len_hist[nreplies]++;
+	if (nreplies + 1 > t->len_n)
+		t->len_n = (size_t)nreplies + 1;
+}
+
+static void
+sess_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
+    uint64_t now)
+{
+	struct sess_stat *st = ctx;
+	struct sess_stat_totals *t = &st->t;
+	struct sess *s;
+	double v;
+
+	switch (ev) {
+	case BUS_PERF_SAMPLE:
+		v = (double)st->interval_completed * arg.d;
+		st->interval_completed = 0;
+		basic_series_add(&t->rate, v);
+		if (st->verbose > 0)
+			fprintf(st->out, "session-rate = %-8.1f\n", v);
+		break;
+	case BUS_SESS_FAILED:
+		t->failed++;
+		break;
+	case BUS_SESS_DESTROYED:
+		s = obj;
+		if (s->failed) {
+			t->failtime_sum += now - s->t_start;
+		} else {
+			t->completed++;
+			st->interval_completed++;
+			t->lifetime_sum += now - s->t_start;
+			t->conns += s->nconns;
+		}
+		sess_stat_add_len(t, s->nreplies);
+		break;
+	default:
+		break;
+	}
+}
+
+void
+sess_stat_init(struct sess_stat *st, struct core *core, int verbose,
+    FILE *out)
+{
+	static const enum bus_event evs[] = {
+		BUS_PERF_SAMPLE, BUS_SESS_FAILED, BUS_SESS_DESTROYED,
+	};
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	st->core = core;
+	st->out = out;
+	st->verbose = verbose;
+	for (i = 0; i < nitems(evs); i++)
+		bus_subscribe(core->bus, evs[i], sess_stat_event, st);
+}
+
+void
+sess_stat_fini(struct sess_stat *st)
+{
+	free(st->t.len_hist);
+	st->t.len_hist = NULL;
+	st->t.len_n = st->t.len_cap = 0;
+}
+
+/* Returns a / b, or 0 when b is 0 (or the result is not finite). */
+static double
+sess_ratio(double a, double b)
+{
+	double r;
+
+	if (b == 0)
+		return 0.0;
+	r = a / b;
+	return isfinite(r) ? r : 0.0;
+}
+
+/* Returns the sample standard deviation of a series, 0 below 2 samples. */
+static double
+sess_stddev(const struct basic_series *s)
+{
+	double var;
+
+	if (s->n < 2)
+		return 0.0;
+	var = (s->sum2 - s->sum * s->sum / (double)s->n) / (double)(s->n - 1);
+	if (!(var > 0) || !isfinite(var))
+		return 0.0;
+	return sqrt(var);
+}
+
+void
+sess_stat_report(FILE *out, const struct sess_stat_totals *t,
+    uint64_t duration)
+{
+	double d = (double)duration / NS_PER_SEC;
+	size_t i;
+
+	fprintf(out, "\nSession rate [sess/s]: min %.2f avg %.2f max %.2f "
+	    "stddev %.2f (%llu/%llu)\n",
+	    t->rate.n > 0 ? t->rate.min : 0.0,
+	    sess_ratio((double)t->completed, d),
+	    t->rate.n > 0 && t->rate.max > 0 ? t->rate.max : 0.0,
+	    sess_stddev(&t->rate),
+	    (unsigned long long)t->completed,
+	    (unsigned long long)(t->completed + t->failed));
+	fprintf(out, "Session: avg %.2f connections/session\n",
+	    sess_ratio((double)t->conns, (double)t->completed));
+	fprintf(out, "Session lifetime [s]: %.1f\n",
+	    sess_ratio((double)t->lifetime_sum / NS_PER_SEC,
+	    (double)t->completed));
+	fprintf(out, "Session failtime [s]: %.1f\n",
+	    sess_ratio((double)t->failtime_sum / NS_PER_SEC,
+	    (double)t->failed));
+	/* Entries 0 to the longest session; " 0" when there was none. */
+	fprintf(out, "Session length histogram:");
+	for (i = 0; i < t->len_n || i == 0; i++)
+		fprintf(out, " %llu", i < t->len_n ?
+		    (unsigned long long)t->len_hist[i] : 0ULL);
+	fputc('\n', out);
+}
+
+void
+sess_stat_print(struct sess_stat *st, FILE *out, uint64_t duration)
+{
+	sess_stat_report(out, &st->t, duration);
+}

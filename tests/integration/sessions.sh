@@ -1,0 +1,154 @@
+#!/bin/sh
+# Session workloads: exact session and call counts for --wsess with bursts
+# and for --wsesslog, think times, many large cookies carried intact,
+# --failure-status with and without --retry-on-failure, sessions over
+# Connection: close, and sessions failing on timeouts.
+. "$TESTLIB"
+
+# expect_sessions COMPLETED INITIATED
+expect_sessions() {
+	expect "^Session rate \[sess/s\]: min [0-9.]+ avg [0-9.]+ max [0-9.]+ stddev [0-9.]+ \($1/$2\)\$"
+}
+
+# srv_field N: field N of the request lines the fixture logged.
+srv_field() {
+	awk -v f="$1" '$2 != "PEER" { print $f }' "$T_DIR/srv.log"
+}
+
+for be in $(backends); do
+	export HTTPERF_LOOP=$be
+	start_srv
+
+	# 10 sessions of 5 calls in bursts of 2 (1+1, 1+1, 1): all pipelined
+	# on one connection per session.
+	hp --wsess 10,5,0 --burst-length 2 --rate 50 --uri /size/100
+	expect_rc 0
+	expect_classic
+	expect_counts 10 50 50
+	expect_sessions 10 10
+	expect_errors 0 0 0 0 0 0 0 0 0
+	expect '^Session: avg 1\.00 connections/session$'
+	expect '^Session length histogram: 0 0 0 0 0 10$'
+	expect ' --wsess=10,5,0\.000 --burst-length=2 '
+	ok "$be: --wsess with bursts"
+
+	# One after another (no --rate), think time between bursts.
+	hp --wsess 3,3,0.2
+	expect_counts 3 9 9
+	expect_sessions 3 3
+	life=$(sed -n 's/^Session lifetime \[s\]: //p' "$OUT")
+	awk -v l="$life" 'BEGIN { exit !(l >= 0.4 && l < 3) }' || \
+	    fail "session lifetime $life with two think times of 0.2 s"
+	ok "$be: think time between bursts"
+
+	# HTTP/1.0 sessions: one call per connection at a time, up to 4
+	# connections per session for a burst of 4.
+	hp --wsess 2,4,0 --burst-length 4 --http-version 1.0 --uri /size/10
+	expect_counts 8 8 8
+	expect_sessions 2 2
+	expect '^Session: avg 4\.00 connections/session$'
+	ok "$be: HTTP/1.0 bursts spread over connections"
+
+	# Connection: close in the middle of a session: the rest of its calls
+	# go on a new connection.
+	cat > "$T_DIR/close.sess" <<'SESS'
+/size/10
+/close/10
+/size/20
+/size/30
+SESS
+	hp --wsesslog 3,0,"$T_DIR/close.sess"
+	expect_sessions 3 3
+	expect_counts 6 12 12
+	expect_errors 0 0 0 0 0 0 0 0 0
+	expect '^Session: avg 2\.00 connections/session$'
+	ok "$be: sessions continue after Connection: close"
+
+	# --failure-status fails the session; --retry-on-failure retries the
+	# call (the fixture answers 503 to the first two /fail-first calls).
+	hp --wsess 3,2,0 --uri /status/503 --failure-status 503
+	expect_sessions 0 3
+	expect_status 0 0 0 0 3
+	expect '^Session failtime \[s\]: [0-9.]+$'
+	ok "$be: --failure-status fails sessions"
+	stop_srv
+	start_srv
+	hp --wsess 1,3,0 --uri /fail-first/2 --failure-status 503 \
+	    --retry-on-failure
+	expect_sessions 1 1
+	expect_counts 1 5 5
+	expect_status 0 3 0 0 2
+	ok "$be: --retry-on-failure retries the call"
+
+	# A timeout fails the session.
+	hp --wsess 2,2,0 --uri /hang --timeout 0.3 --rate 20
+	expect_sessions 0 2
+	expect_errors 2 2 0 0 0 0 0 0 0
+	expect '^Session length histogram: 2$'
+	ok "$be: timeouts fail sessions"
+	stop_srv
+done
+
+start_srv
+# The session file of the manual's kind: bursts, methods, bodies, think.
+cat > "$T_DIR/site.sess" <<'SESS'
+# a session: a page and its images, then a form
+/size/100 think=0.1
+	/size/10
+	/size/20
+/echo-body method=POST contents="name=x&y=\"z\"\r\n" think=0.1
+
+# another session, HEAD only
+/size/5 method=HEAD
+SESS
+: > "$T_DIR/srv.log"
+hp --wsesslog 3,0.05,"$T_DIR/site.sess" --rate 20
+expect_rc 0
+expect_sessions 3 3
+expect_counts 3 9 9
+expect_errors 0 0 0 0 0 0 0 0 0
+expect '^Session length histogram: 0 1 0 0 2$'
+wait_for_log 9
+methods=$(srv_field 2 | sort | uniq -c | awk '{ printf "%s%s,", $1, $2 }')
+[ "$methods" = "6GET,1HEAD,2POST," ] || fail "methods: $methods"
+printf 'name=x&y="z"\r\n' > "$T_DIR/body"
+want=$("$TESTSRV" -H "$T_DIR/body")
+n=$(awk -v h="b=$want" '$3 == "/echo-body" && $4 == 14 && $5 == h' "$T_DIR/srv.log" | wc -l)
+[ "$n" = 2 ] || fail "POST bodies: $(grep echo-body "$T_DIR/srv.log")"
+ok "--wsesslog: bursts, methods, bodies, round-robin"
+
+# Cookies: 30 cookies of 3 KB each, set by the first reply, must come back
+# intact on every later request of the session (the fixture checks them).
+cat > "$T_DIR/cookie.sess" <<'SESS'
+/setcookie/30/3000
+/cookies-check/30/3000
+/cookies-check/30/3000
+	/cookies-check/30/3000
+SESS
+: > "$T_DIR/srv.log"
+hp --wsesslog 4,0,"$T_DIR/cookie.sess" --session-cookie
+expect_sessions 4 4
+expect_counts 4 16 16
+expect_status 0 16 0 0 0
+n=$(awk '$3 ~ /cookies-check/ && $6 == "c=90168"' "$T_DIR/srv.log" | wc -l)
+[ "$n" = 12 ] || fail "Cookie headers: $(awk '{ print $3, $6 }' "$T_DIR/srv.log" | sort | uniq -c)"
+ok "--session-cookies: 30 cookies of 3 KB intact"
+
+# Without --session-cookies no Cookie header is sent.
+hp --wsesslog 1,0,"$T_DIR/cookie.sess"
+expect_status 0 1 0 3 0
+ok "no cookies without --session-cookies"
+
+# A malformed session file: one line naming file and line, exit 1.
+printf '/a\n\tmethod=\n' > "$T_DIR/bad.sess"
+hp --wsesslog 1,0,"$T_DIR/bad.sess"
+expect_rc 1
+[ "$(wc -l < "$OUT.err")" = 1 ] || fail "not one line"
+grep -q "bad.sess:2" "$OUT.err" || fail "no file:line in: $(cat "$OUT.err")"
+ok "malformed session file"
+
+hp -v --client 0/5 --wsess 60,1,0 --rate 40 --uri /size/1
+expect_sessions 60 60
+expect '^session-rate = [0-9.]+ *$'
+ok "-v prints session-rate samples"
+stop_srv

@@ -1,0 +1,68 @@
+#!/bin/sh
+# URI sources: the exact sequence of URIs the server receives for --wlog
+# (NUL- and newline-separated files, wrap and stop) and --wset (several N
+# and X, two --client values).
+. "$TESTLIB"
+
+# srv_uris: the URIs of the requests logged so far, one per line.
+srv_uris() {
+	awk '$2 != "PEER" { print $3 }' "$T_DIR/srv.log"
+}
+
+start_srv
+
+# NUL-separated (0.9.0's format), no wrap: exactly 3 requests are sent.
+printf '/size/1\0/size/2\0\0/size/3\0' > "$T_DIR/nul.log"
+: > "$T_DIR/srv.log"
+hp --num-conns 10 --wlog "n,$T_DIR/nul.log"
+expect_rc 0
+expect_counts 4 3 3
+expect_errors 0 0 0 0 0 0 0 0 0
+wait_for_log 3
+[ "$(srv_uris | tr '\n' ' ')" = "/size/1 /size/2 /size/3 " ] || \
+    fail "URIs: $(srv_uris | tr '\n' ' ')"
+ok "--wlog n: NUL-separated, stops after the list"
+
+# Newline-separated with CR LF and blank lines, wrapping.
+printf '/size/10\r\n\n/size/20\n/size/30' > "$T_DIR/nl.log"
+: > "$T_DIR/srv.log"
+hp --num-conns 4 --num-calls 2 --wlog "y,$T_DIR/nl.log" -v
+expect_counts 4 8 8
+wait_for_log 8
+[ "$(srv_uris | tr '\n' ' ')" = "/size/10 /size/20 /size/30 /size/10 /size/20 /size/30 /size/10 /size/20 " ] || \
+    fail "URIs: $(srv_uris | tr '\n' ' ')"
+[ "$(grep -c "accessing URI \`/size/" "$OUT")" = 8 ] || fail "-v: accessing URI lines"
+ok "--wlog y: newline-separated, wraps, -v names each URI"
+
+# Bad files: one line on stderr, exit status 1.
+: > "$T_DIR/empty.log"
+for f in "$T_DIR/empty.log" "$T_DIR/missing.log"; do
+	hp --num-conns 1 --wlog "y,$f"
+	expect_rc 1
+	[ "$(wc -l < "$OUT.err")" = 1 ] || fail "not one line: $(cat "$OUT.err")"
+done
+ok "--wlog: empty or missing file is an error"
+
+# --wset 20,0.5: two levels of digits; files 0,1,1,2,2,3,3,4.
+: > "$T_DIR/srv.log"
+hp --num-conns 8 --wset 20,0.5 --uri /w/
+expect_counts 8 8 8
+wait_for_log 8
+[ "$(srv_uris | tr '\n' ' ')" = "/w/0/0.html /w/0/1.html /w/0/1.html /w/0/2.html /w/0/2.html /w/0/3.html /w/0/3.html /w/0/4.html " ] || \
+    fail "URIs: $(srv_uris | tr '\n' ' ')"
+ok "--wset 20,0.5"
+
+# --client 1/2 starts at file 1 and advances by 2 on each miss; N=5
+# wraps, and X=1 misses every time.
+: > "$T_DIR/srv.log"
+hp --num-conns 6 --wset 5,1 --client 1/2
+wait_for_log 6
+[ "$(srv_uris | tr '\n' ' ')" = "/3.html /0.html /2.html /4.html /1.html /3.html " ] || \
+    fail "URIs: $(srv_uris | tr '\n' ' ')"
+: > "$T_DIR/srv.log"
+hp --num-conns 5 --wset 1000,0.25 --uri /p --client 0/2
+wait_for_log 5
+[ "$(srv_uris | tr '\n' ' ')" = "/p/0/0/0.html /p/0/0/0.html /p/0/0/0.html /p/0/0/2.html /p/0/0/2.html " ] || \
+    fail "URIs: $(srv_uris | tr '\n' ' ')"
+ok "--wset with --client, wrap-around, three levels"
+stop_srv
