@@ -23,11 +23,14 @@
 #include "gen/conn_gen.h"
 #include "gen/uri_wlog.h"
 #include "gen/uri_wset.h"
+#include "gen/wsess.h"
+#include "gen/wsesslog.h"
 #include "net/http_req.h"
 #include "net/sock.h"
 #include "options.h"
 #include "stat/basic.h"
 #include "stat/print.h"
+#include "stat/sess_stat.h"
 #include "util.h"
 
 #define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
@@ -36,12 +39,21 @@
 /* Set by the SIGINT handler, read once per loop turn. */
 static volatile sig_atomic_t interrupted;
 
+enum run_workload {
+	RUN_CONNS,		/* --num-conns, --num-calls */
+	RUN_WSESS,		/* --wsess */
+	RUN_WSESSLOG,		/* --wsesslog */
+};
+
 /* Everything a run needs, so callbacks can reach it. */
 struct run {
+	enum run_workload workload;
 	struct loop	*loop;
 	struct bus	*bus;
 	struct core	 core;
 	struct conn_gen	 gen;
+	struct wsess	 wsess;
+	struct wsesslog	 wsesslog;
 	struct timer	 sample_timer;
 	uint64_t	 sample_next;
 	uint64_t	 sample_last;
@@ -67,12 +79,33 @@ run_turn(struct loop *l, void *arg, uint64_t now)
 		loop_stop(l);
 }
 
-/* Every connection is done: the test is over. */
+/* Stops the workload from creating anything more. */
+static void
+run_stop_workload(struct run *r)
+{
+	switch (r->workload) {
+	case RUN_CONNS:
+		conn_gen_stop(&r->gen);
+		break;
+	case RUN_WSESS:
+		wsess_stop(&r->wsess);
+		break;
+	case RUN_WSESSLOG:
+		wsesslog_stop(&r->wsesslog);
+		break;
+	}
+}
+
+/*
+ * The workload is complete (or its URI list ran out): create nothing
+ * more, and end the run at the end of this loop turn.
+ */
 static void
 run_done(void *arg, uint64_t now)
 {
 	struct run *r = arg;
 
+	run_stop_workload(r);
 	loop_stop(r->loop);
 }
 
@@ -132,6 +165,8 @@ main(int argc, char **argv)
 	struct http_req_spec spec;
 	struct http_req_tmpl tmpl;
 	struct basic basic;
+	struct sess_stat sstat;
+	struct session_config scfg;
 	struct sigaction sa;
 	struct rusage ru0, ru1;
 	char err[256], *host = NULL;
@@ -244,8 +279,48 @@ main(int argc, char **argv)
 		uri_wset_init(&r.wset, &r.core, o.wset_n, o.wset_x,
 		    o.client_id, o.num_clients, o.uri, o.verbose, stdout,
 		    o.prog);
-	conn_gen_init(&r.gen, &r.core, o.num_conns, o.num_calls, o.burst_len,
-	    &o.rate, o.client_id, run_done, &r);
+	if (options_session(&o)) {
+		sess_stat_init(&sstat, &r.core, o.verbose, stdout);
+		memset(&scfg, 0, sizeof(scfg));
+		scfg.rate = &o.rate;
+		scfg.client_id = o.client_id;
+		scfg.max_conns = o.max_connections;
+		scfg.max_piped = o.max_piped;
+		scfg.http_minor = o.http_minor;
+		scfg.cookies = o.session_cookies;
+		scfg.failure_status = o.failure_status;
+		scfg.retry = o.retry_on_failure;
+	}
+	if (o.wsess_n > 0) {
+		struct wsess_config wc;
+
+		memset(&wc, 0, sizeof(wc));
+		wc.sess = scfg;
+		wc.sess.nsess = o.wsess_n;
+		wc.ncalls = o.wsess_calls;
+		wc.burst_len = o.burst_len;
+		wc.think = o.wsess_think;
+		r.workload = RUN_WSESS;
+		wsess_init(&r.wsess, &r.core, &wc, run_done, &r);
+	} else if (o.wsesslog_n > 0) {
+		struct wsesslog_config lc;
+
+		memset(&lc, 0, sizeof(lc));
+		lc.sess = scfg;
+		lc.sess.nsess = o.wsesslog_n;
+		lc.think = o.wsesslog_think;
+		lc.path = o.wsesslog_file;
+		r.workload = RUN_WSESSLOG;
+		if (wsesslog_init(&r.wsesslog, &r.core, &lc, run_done, &r,
+		    err, sizeof(err)) == -1) {
+			fprintf(stderr, "%s: --wsesslog: %s\n", o.prog, err);
+			return 1;
+		}
+	} else {
+		r.workload = RUN_CONNS;
+		conn_gen_init(&r.gen, &r.core, o.num_conns, o.num_calls,
+		    o.burst_len, &o.rate, o.client_id, run_done, &r);
+	}
 	loop_on_turn(r.loop, run_turn, &r);
 
 	start = clock_now();
@@ -262,13 +337,23 @@ main(int argc, char **argv)
 		    start + clock_from_sec(o.runtime));
 
 	getrusage(RUSAGE_SELF, &ru0);
-	conn_gen_start(&r.gen, start);
+	switch (r.workload) {
+	case RUN_CONNS:
+		conn_gen_start(&r.gen, start);
+		break;
+	case RUN_WSESS:
+		wsess_start(&r.wsess, start);
+		break;
+	case RUN_WSESSLOG:
+		wsesslog_start(&r.wsesslog, start);
+		break;
+	}
 	if (loop_run(r.loop) == -1)
 		fprintf(stderr, "%s: event loop failed: %s\n", o.prog,
 		    strerror(errno));
 	stop = clock_now();
 	getrusage(RUSAGE_SELF, &ru1);
-	conn_gen_stop(&r.gen);
+	run_stop_workload(&r);
 	timer_cancel(&r.sample_timer);
 	timer_cancel(&r.runtime_timer);
 
@@ -277,6 +362,8 @@ main(int argc, char **argv)
 	basic_print(&basic, stdout, stop - start,
 	    tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime),
 	    tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime));
+	if (options_session(&o))
+		sess_stat_print(&sstat, stdout, stop - start);
 	basic_print_extra(&basic, stdout);
 	fflush(stdout);
 
@@ -285,6 +372,12 @@ main(int argc, char **argv)
 	r.bus = bus_new();
 	r.core.bus = r.bus;
 	core_close_all(&r.core, stop);
+	if (r.workload == RUN_WSESS)
+		wsess_fini(&r.wsess);
+	else if (r.workload == RUN_WSESSLOG)
+		wsesslog_fini(&r.wsesslog);
+	if (options_session(&o))
+		sess_stat_fini(&sstat);
 
 	if (o.print_request || o.print_reply)
 		print_fini(&r.print);

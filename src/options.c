@@ -4,14 +4,24 @@
  * One table names every option of this release; it drives getopt_long(3)
  * and the --help text, so the two cannot disagree.  Every value is checked
  * before anything runs, and each mistake is reported as exactly one line
- * naming the option, the problem and the offending value.  Nothing here
- * keeps state between calls: options_parse() can be run again and again
- * (the unit tests do).
+ * naming the option, the problem and the offending value.  Options that
+ * cannot go together are refused once the whole line has been read.  The
+ * two small files that belong to the request (--body-file and
+ * --add-header-file) are read here too, so that a missing file stops the
+ * run before it starts; the workload files (--wlog, --wsesslog) are left
+ * to their generators.  Nothing here keeps state between calls:
+ * options_parse() can be run again and again (the unit tests do).
  */
 #include "config.h"
 
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -20,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "options.h"
 #include "util.h"
@@ -27,30 +38,45 @@
 /* Indexes into opt_table; getopt_long() returns OPT_VAL_BASE + index. */
 enum opt_id {
 	OPT_ADD_HEADER,
+	OPT_ADD_HEADER_FILE,
+	OPT_BODY,
+	OPT_BODY_FILE,
 	OPT_BURST_LENGTH,
 	OPT_CLIENT,
 	OPT_CLOSE_WITH_RESET,
 	OPT_DEBUG,
+	OPT_FAILURE_STATUS,
 	OPT_HELP,
 	OPT_HOG,
 	OPT_HTTP_VERSION,
+	OPT_MAX_CONNECTIONS,
+	OPT_MAX_PIPED_CALLS,
 	OPT_METHOD,
+	OPT_MYADDR,
 	OPT_NO_HOST_HDR,
 	OPT_NUM_CALLS,
 	OPT_NUM_CONNS,
 	OPT_PERIOD,
 	OPT_PORT,
+	OPT_PRINT_REPLY,
+	OPT_PRINT_REQUEST,
 	OPT_RATE,
 	OPT_RECV_BUFFER,
+	OPT_RETRY_ON_FAILURE,
 	OPT_RUNTIME,
 	OPT_SEND_BUFFER,
 	OPT_SERVER,
 	OPT_SERVER_NAME,
+	OPT_SESSION_COOKIES,
 	OPT_THINK_TIMEOUT,
 	OPT_TIMEOUT,
 	OPT_URI,
 	OPT_VERBOSE,
 	OPT_VERSION,
+	OPT_WLOG,
+	OPT_WSESS,
+	OPT_WSESSLOG,
+	OPT_WSET,
 	OPT_NOPTS
 };
 
@@ -65,45 +91,73 @@ enum opt_id {
 
 struct opt_desc {
 	const char	*name;		/* long name without the dashes */
-	int		 has_arg;	/* no_argument or required_argument */
+	int		 has_arg;	/* {no,required,optional}_argument */
 	const char	*arg;		/* argument in --help, NULL if none */
 };
 
 /* In the order --help lists them. */
 static const struct opt_desc opt_table[] = {
 	[OPT_ADD_HEADER] = { "add-header", required_argument, "S" },
+	[OPT_ADD_HEADER_FILE] = { "add-header-file", required_argument, "F" },
+	[OPT_BODY] = { "body", required_argument, "S" },
+	[OPT_BODY_FILE] = { "body-file", required_argument, "F" },
 	[OPT_BURST_LENGTH] = { "burst-length", required_argument, "N" },
 	[OPT_CLIENT] = { "client", required_argument, "I/N" },
 	[OPT_CLOSE_WITH_RESET] = { "close-with-reset", no_argument, NULL },
 	[OPT_DEBUG] = { "debug", required_argument, "N" },
+	[OPT_FAILURE_STATUS] = { "failure-status", required_argument, "N" },
 	[OPT_HELP] = { "help", no_argument, NULL },
 	[OPT_HOG] = { "hog", no_argument, NULL },
 	[OPT_HTTP_VERSION] = { "http-version", required_argument, "S" },
+	[OPT_MAX_CONNECTIONS] = { "max-connections", required_argument, "N" },
+	[OPT_MAX_PIPED_CALLS] = { "max-piped-calls", required_argument, "N" },
 	[OPT_METHOD] = { "method", required_argument, "S" },
+	[OPT_MYADDR] = { "myaddr", required_argument, "S" },
 	[OPT_NO_HOST_HDR] = { "no-host-hdr", no_argument, NULL },
 	[OPT_NUM_CALLS] = { "num-calls", required_argument, "N" },
 	[OPT_NUM_CONNS] = { "num-conns", required_argument, "N" },
 	[OPT_PERIOD] = { "period", required_argument,
 	    "[d|u|e]T1[,T2]|vT1,D1[,T2,D2...]" },
 	[OPT_PORT] = { "port", required_argument, "N" },
+	[OPT_PRINT_REPLY] = { "print-reply", optional_argument,
+	    "header|body" },
+	[OPT_PRINT_REQUEST] = { "print-request", optional_argument,
+	    "header|body" },
 	[OPT_RATE] = { "rate", required_argument, "X" },
 	[OPT_RECV_BUFFER] = { "recv-buffer", required_argument, "N" },
+	[OPT_RETRY_ON_FAILURE] = { "retry-on-failure", no_argument, NULL },
 	[OPT_RUNTIME] = { "runtime", required_argument, "X" },
 	[OPT_SEND_BUFFER] = { "send-buffer", required_argument, "N" },
 	[OPT_SERVER] = { "server", required_argument, "S" },
 	[OPT_SERVER_NAME] = { "server-name", required_argument, "S" },
+	[OPT_SESSION_COOKIES] = { "session-cookies", no_argument, NULL },
 	[OPT_THINK_TIMEOUT] = { "think-timeout", required_argument, "X" },
 	[OPT_TIMEOUT] = { "timeout", required_argument, "X" },
 	[OPT_URI] = { "uri", required_argument, "S" },
 	[OPT_VERBOSE] = { "verbose", no_argument, NULL },
 	[OPT_VERSION] = { "version", no_argument, NULL },
+	[OPT_WLOG] = { "wlog", required_argument, "y|n,F" },
+	[OPT_WSESS] = { "wsess", required_argument, "N1,N2,X" },
+	[OPT_WSESSLOG] = { "wsesslog", required_argument, "N,X,F" },
+	[OPT_WSET] = { "wset", required_argument, "N,X" },
 };
 _Static_assert(nitems(opt_table) == OPT_NOPTS, "opt_table incomplete");
 
-/* What one parse works on: the options (for prog) and the error stream. */
+/*
+ * What one parse works on: the options, the error stream, and what is
+ * only needed until the command line has been checked as a whole.
+ */
 struct opt_ctx {
 	struct options	*o;
 	FILE		*err;
+	/* Given explicitly, even at their default value. */
+	int		 num_conns_given;
+	int		 num_calls_given;
+	int		 burst_len_given;
+	/* The header lines of --add-header-file, already in wire form;
+	   they go after every --add-header, so they wait here. */
+	char		*hdr_file;
+	size_t		 hdr_file_len;
 };
 
 /* Sets the defaults of httperf 0.9.0; pointers refer to static strings. */
@@ -126,13 +180,21 @@ options_init(struct options *o)
 	o->recv_buffer = 16384;
 }
 
-/* Frees the --add-header copies and returns the struct to its defaults. */
+/* Frees what the parse allocated and returns the struct to its defaults. */
 void
 options_free(struct options *o)
 {
 	free(o->add_header_raw);
 	free(o->add_header);
+	free(o->body);
+	free(o->myaddr);
 	options_init(o);
+}
+
+int
+options_session(const struct options *o)
+{
+	return o->wsess_n > 0 || o->wsesslog_n > 0;
 }
 
 /*
@@ -220,29 +282,32 @@ opt_uint(const struct opt_ctx *c, const char *opt, const char *whole,
 	return 0;
 }
 
-/* Parses a finite, non-negative number of seconds (or a rate). */
+/*
+ * Parses a finite, non-negative number of seconds (or a rate).  `arg' is
+ * the number, `whole' the option argument it came from (for the message).
+ */
 static int
-opt_double(const struct opt_ctx *c, const char *opt, const char *arg,
-    double *out)
+opt_double(const struct opt_ctx *c, const char *opt, const char *whole,
+    const char *arg, double *out)
 {
 	double v;
 	char *end;
 
 	if (*arg == '\0')
-		return opt_fail(c, opt, arg, "empty number");
+		return opt_fail(c, opt, whole, "empty number");
 	if (isspace((unsigned char)*arg))
-		return opt_fail(c, opt, arg, "not a number");
+		return opt_fail(c, opt, whole, "not a number");
 	errno = 0;
 	v = strtod(arg, &end);
 	if (end == arg || isnan(v))
-		return opt_fail(c, opt, arg, "not a number");
+		return opt_fail(c, opt, whole, "not a number");
 	if (*end != '\0')
-		return opt_fail(c, opt, arg,
+		return opt_fail(c, opt, whole,
 		    "unexpected characters after the number");
 	if (isinf(v))
-		return opt_fail(c, opt, arg, "must be finite");
+		return opt_fail(c, opt, whole, "must be finite");
 	if (v < 0)
-		return opt_fail(c, opt, arg, "must not be negative");
+		return opt_fail(c, opt, whole, "must not be negative");
 	*out = v == 0 ? 0.0 : v;	/* no "-0" in the echo line */
 	return 0;
 }
@@ -323,12 +388,14 @@ put_escape_char(FILE *f, unsigned char ch)
 }
 
 /*
- * The --add-header expander behind options_unescape().  When `c' is not
- * NULL, each unknown escape is also reported on its error stream.
+ * The --add-header and --body expander behind options_unescape().  When
+ * `c' is not NULL, each unknown escape is also reported on its error
+ * stream under the name `opt'.
  */
 static int
-unescape(const struct opt_ctx *c, const char *in, char **out, size_t *outlen,
-    unsigned *nwarn, char *errbuf, size_t errlen)
+unescape(const struct opt_ctx *c, const char *opt, const char *in,
+    char **out, size_t *outlen, unsigned *nwarn, char *errbuf,
+    size_t errlen)
 {
 	const char *p;
 	char *buf, *q;
@@ -379,8 +446,8 @@ unescape(const struct opt_ctx *c, const char *in, char **out, size_t *outlen,
 			*q++ = *p;
 			(*nwarn)++;
 			if (c != NULL) {
-				fprintf(c->err, "%s: --add-header: unknown "
-				    "escape '\\", c->o->prog);
+				fprintf(c->err, "%s: %s: unknown escape "
+				    "'\\", c->o->prog, opt);
 				put_escape_char(c->err, (unsigned char)*p);
 				fputs("' kept\n", c->err);
 			}
@@ -397,7 +464,7 @@ int
 options_unescape(const char *in, char **out, size_t *outlen, unsigned *nwarn,
     char *errbuf, size_t errlen)
 {
-	return unescape(NULL, in, out, outlen, nwarn, errbuf, errlen);
+	return unescape(NULL, NULL, in, out, outlen, nwarn, errbuf, errlen);
 }
 
 /* Appends one --add-header: raw text for the echo, expanded for the wire. */
@@ -409,7 +476,8 @@ opt_add_header(const struct opt_ctx *c, const char *arg)
 	size_t len;
 	unsigned nwarn = 0;
 
-	if (unescape(c, arg, &buf, &len, &nwarn, errbuf, sizeof(errbuf)) == -1)
+	if (unescape(c, "--add-header", arg, &buf, &len, &nwarn, errbuf,
+	    sizeof(errbuf)) == -1)
 		return opt_fail(c, "--add-header", arg, "%s", errbuf);
 	o->add_header_raw = xreallocarray(o->add_header_raw,
 	    o->n_add_header + 1, sizeof(*o->add_header_raw));
@@ -421,9 +489,432 @@ opt_add_header(const struct opt_ctx *c, const char *arg)
 	return 0;
 }
 
+/*
+ * Reports a problem with a file named on the command line as
+ * "PROG: --opt: FILE: problem" (or "PROG: --opt: FILE: line N: problem
+ * ('text')" when `line' is not 0), and returns -1.
+ */
+static int __attribute__((format(printf, 6, 7)))
+opt_fail_file(const struct opt_ctx *c, const char *opt, const char *path,
+    size_t line, const char *text, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(c->err, "%s: %s: ", c->o->prog, opt);
+	put_escaped(c->err, path);
+	if (line > 0)
+		fprintf(c->err, ": line %zu", line);
+	fputs(": ", c->err);
+	va_start(ap, fmt);
+	vfprintf(c->err, fmt, ap);
+	va_end(ap);
+	if (text != NULL) {
+		fputs(" ('", c->err);
+		put_escaped(c->err, text);
+		fputs("')", c->err);
+	}
+	putc('\n', c->err);
+	return -1;
+}
+
+/*
+ * Reads all of `path', whatever its size or content, into a new buffer of
+ * *outlen bytes plus a NUL.  Pipes and character devices work too: only
+ * read(2) tells where the end is.  Returns 0 or an errno value.
+ */
+static int
+read_whole_file(const char *path, char **out, size_t *outlen)
+{
+	char *buf;
+	size_t cap = 4096, len = 0;
+	ssize_t n;
+	int fd, e;
+
+	do
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	while (fd == -1 && errno == EINTR);
+	if (fd == -1)
+		return errno;
+	buf = xmalloc(cap);
+	for (;;) {
+		if (cap - len < 2) {
+			if (cap > SIZE_MAX / 2) {
+				e = EFBIG;
+				goto fail;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	(void)close(fd);
+	buf[len] = '\0';
+	*out = buf;
+	*outlen = len;
+	return 0;
+fail:
+	free(buf);
+	(void)close(fd);
+	return e;
+}
+
+/*
+ * Splits `s' in place at its first n - 1 commas into f[0..n-1]; the last
+ * field keeps any further commas (a file name may have them).  Returns the
+ * number of fields found.
+ */
+static size_t
+split_fields(char *s, char **f, size_t n)
+{
+	size_t i = 0;
+
+	f[i++] = s;
+	while (i < n && (s = strchr(s, ',')) != NULL) {
+		*s++ = '\0';
+		f[i++] = s;
+	}
+	return i;
+}
+
+/* Parses --wsess N1,N2,X: sessions, calls per session, think time. */
+static int
+opt_wsess(const struct opt_ctx *c, const char *arg)
+{
+	struct options *o = c->o;
+	char *copy, *f[3];
+	uint64_t n, calls;
+	double think;
+	int rv = -1;
+
+	copy = xstrdup(arg);
+	if (split_fields(copy, f, 3) != 3)
+		opt_fail(c, "--wsess", arg, "expected N1,N2,X");
+	else if (opt_uint(c, "--wsess: N1", arg, f[0], 1, UINT64_MAX,
+	    &n) == 0 &&
+	    opt_uint(c, "--wsess: N2", arg, f[1], 1, UINT64_MAX,
+	    &calls) == 0 &&
+	    opt_double(c, "--wsess: X", arg, f[2], &think) == 0) {
+		o->wsess_n = n;
+		o->wsess_calls = calls;
+		o->wsess_think = think;
+		rv = 0;
+	}
+	free(copy);
+	return rv;
+}
+
+/*
+ * Parses --wsesslog N,X,F.  The file itself is the generator's business:
+ * it reports its own open and syntax errors when it loads it.
+ */
+static int
+opt_wsesslog(const struct opt_ctx *c, const char *arg)
+{
+	struct options *o = c->o;
+	char *copy, *f[3];
+	uint64_t n;
+	double think;
+	int rv = -1;
+
+	copy = xstrdup(arg);
+	if (split_fields(copy, f, 3) != 3)
+		opt_fail(c, "--wsesslog", arg, "expected N,X,F");
+	else if (opt_uint(c, "--wsesslog: N", arg, f[0], 1, UINT64_MAX,
+	    &n) == 0 &&
+	    opt_double(c, "--wsesslog: X", arg, f[1], &think) == 0) {
+		if (*f[2] == '\0')
+			opt_fail(c, "--wsesslog: F", arg, "must not be empty");
+		else {
+			o->wsesslog_n = n;
+			o->wsesslog_think = think;
+			o->wsesslog_file = arg + (f[2] - copy);
+			rv = 0;
+		}
+	}
+	free(copy);
+	return rv;
+}
+
+/* Parses --wset N,X: N files, a miss rate X from 0 to 1. */
+static int
+opt_wset(const struct opt_ctx *c, const char *arg)
+{
+	struct options *o = c->o;
+	char *copy, *f[2];
+	uint64_t n;
+	double x;
+	int rv = -1;
+
+	copy = xstrdup(arg);
+	if (split_fields(copy, f, 2) != 2)
+		opt_fail(c, "--wset", arg, "expected N,X");
+	else if (opt_uint(c, "--wset: N", arg, f[0], 1, UINT64_MAX,
+	    &n) == 0 &&
+	    opt_double(c, "--wset: X", arg, f[1], &x) == 0) {
+		if (x > 1)
+			opt_fail(c, "--wset: X", arg,
+			    "must be between 0 and 1");
+		else {
+			o->wset_n = n;
+			o->wset_x = x;
+			rv = 0;
+		}
+	}
+	free(copy);
+	return rv;
+}
+
+/* Parses --wlog y|n,F; 0.9.0 took any letter and did not look for F. */
+static int
+opt_wlog(const struct opt_ctx *c, const char *arg)
+{
+	struct options *o = c->o;
+
+	if (strchr(arg, ',') == NULL)
+		return opt_fail(c, "--wlog", arg, "expected y,F or n,F");
+	if (arg[0] == '\0' || strchr("yYnN", arg[0]) == NULL ||
+	    arg[1] != ',')
+		return opt_fail(c, "--wlog", arg,
+		    "expected y or n before the comma");
+	if (arg[2] == '\0')
+		return opt_fail(c, "--wlog: F", arg, "must not be empty");
+	o->wlog_wrap = arg[0] == 'y' || arg[0] == 'Y';
+	o->wlog_file = arg + 2;
+	return 0;
+}
+
+/*
+ * Parses the optional argument of --print-request and --print-reply.
+ * 0.9.0 took any value but h... and b... to mean both; a typo is more
+ * likely than a wish for both, so it is refused here.
+ */
+static int
+opt_print(const struct opt_ctx *c, const char *opt, const char *arg,
+    int *out)
+{
+	if (arg == NULL)
+		*out = OPTIONS_PRINT_HEADER | OPTIONS_PRINT_BODY;
+	else if (arg[0] == 'h' || arg[0] == 'H')
+		*out = OPTIONS_PRINT_HEADER;
+	else if (arg[0] == 'b' || arg[0] == 'B')
+		*out = OPTIONS_PRINT_BODY;
+	else
+		return opt_fail(c, opt, arg, "expected header or body");
+	return 0;
+}
+
+/* Parses --body S: the same escapes as --add-header. */
+static int
+opt_body(const struct opt_ctx *c, const char *arg)
+{
+	struct options *o = c->o;
+	char errbuf[128], *buf;
+	size_t len;
+	unsigned nwarn = 0;
+
+	if (unescape(c, "--body", arg, &buf, &len, &nwarn, errbuf,
+	    sizeof(errbuf)) == -1)
+		return opt_fail(c, "--body", arg, "%s", errbuf);
+	free(o->body);
+	o->body = buf;
+	o->body_len = len;
+	o->body_raw = arg;
+	return 0;
+}
+
+/* Parses --body-file F: the body is F's bytes, read now and kept. */
+static int
+opt_body_file(const struct opt_ctx *c, const char *arg)
+{
+	struct options *o = c->o;
+	char *buf;
+	size_t len;
+	int e;
+
+	if (*arg == '\0')
+		return opt_fail(c, "--body-file", arg, "must not be empty");
+	if ((e = read_whole_file(arg, &buf, &len)) != 0)
+		return opt_fail_file(c, "--body-file", arg, 0, NULL, "%s",
+		    strerror(e));
+	free(o->body);
+	o->body = buf;
+	o->body_len = len;
+	o->body_file = arg;
+	return 0;
+}
+
+/*
+ * Turns the text of an --add-header-file into header lines on the wire:
+ * LF ends a line and a CR just before it (or at the very end) goes, empty
+ * lines are skipped, and every other line must be "Name: value" with a
+ * token for a name and no control character but tab; each comes out with
+ * CR LF.  Upstream sent the raw bytes, so a file saved with bare LFs gave
+ * a broken request.
+ */
+static int
+opt_header_lines(const struct opt_ctx *c, const char *path, const char *in,
+    size_t inlen, char **out, size_t *outlen)
+{
+	const char *p, *end = in + inlen, *eol, *next, *colon, *q, *why;
+	char *buf, *w, *line;
+	size_t lineno = 0;
+
+	/* Output never exceeds twice the input plus CR LF and a NUL. */
+	buf = xmalloc(2 * inlen + 3);
+	w = buf;
+	for (p = in; p < end; p = next) {
+		lineno++;
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) != NULL)
+			next = eol + 1;
+		else
+			eol = next = end;
+		if (eol > p && eol[-1] == '\r')
+			eol--;
+		if (eol == p)
+			continue;
+		why = NULL;
+		colon = memchr(p, ':', (size_t)(eol - p));
+		if (colon == NULL || colon == p)
+			why = "not a header line, expected Name: value";
+		for (q = p; why == NULL && q < colon; q++)
+			if (!is_tchar((unsigned char)*q))
+				why = "not a header line, expected Name: "
+				    "value";
+		for (q = colon; why == NULL && q < eol; q++)
+			if (((unsigned char)*q < 0x20 && *q != '\t') ||
+			    *q == 0x7f)
+				why = "control character in the value";
+		if (why != NULL) {
+			line = xmalloc((size_t)(eol - p) + 1);
+			memcpy(line, p, (size_t)(eol - p));
+			line[eol - p] = '\0';
+			opt_fail_file(c, "--add-header-file", path, lineno,
+			    line, "%s", why);
+			free(line);
+			free(buf);
+			return -1;
+		}
+		memcpy(w, p, (size_t)(eol - p));
+		w += eol - p;
+		*w++ = '\r';
+		*w++ = '\n';
+	}
+	*w = '\0';
+	*out = buf;
+	*outlen = (size_t)(w - buf);
+	return 0;
+}
+
+/* Parses --add-header-file F: read and checked now, appended at the end. */
+static int
+opt_add_header_file(struct opt_ctx *c, const char *arg)
+{
+	char *raw, *lines;
+	size_t rawlen, len;
+	int e;
+
+	if (*arg == '\0')
+		return opt_fail(c, "--add-header-file", arg,
+		    "must not be empty");
+	if ((e = read_whole_file(arg, &raw, &rawlen)) != 0)
+		return opt_fail_file(c, "--add-header-file", arg, 0, NULL,
+		    "%s", strerror(e));
+	e = opt_header_lines(c, arg, raw, rawlen, &lines, &len);
+	free(raw);
+	if (e == -1)
+		return -1;
+	free(c->hdr_file);
+	c->hdr_file = lines;
+	c->hdr_file_len = len;
+	c->o->add_header_file = arg;
+	return 0;
+}
+
+/*
+ * Checks the syntax of one --myaddr: an IPv4 address, an IPv4 range
+ * A.B.C.D-E.F.G.H with A.B.C.D <= E.F.G.H, an IPv6 address (with an
+ * optional %scope), or something that can be a host name.  Whether the
+ * name resolves is main's question.
+ */
+static int
+opt_myaddr(const struct opt_ctx *c, const char *arg)
+{
+	const char *opt = "--myaddr";
+	struct options *o = c->o;
+	struct in_addr lo, hi;
+	struct in6_addr a6;
+	const unsigned char *p;
+	char *copy, *dash, *pct;
+	int rv = -1;
+
+	if (*arg == '\0')
+		return opt_fail(c, opt, arg, "must not be empty");
+	for (p = (const unsigned char *)arg; *p != '\0'; p++)
+		if (*p <= ' ' || *p == 0x7f)
+			return opt_fail(c, opt, arg,
+			    "contains a space or control character");
+	copy = xstrdup(arg);
+	if ((dash = strchr(copy, '-')) != NULL) {
+		*dash = '\0';
+		if (inet_pton(AF_INET, copy, &lo) == 1) {
+			if (inet_pton(AF_INET, dash + 1, &hi) != 1)
+				opt_fail(c, opt, arg,
+				    "range end is not an IPv4 address");
+			else if (ntohl(lo.s_addr) > ntohl(hi.s_addr))
+				opt_fail(c, opt, arg,
+				    "range start is above its end");
+			else
+				rv = 0;
+			goto out;
+		}
+		*dash = '-';
+	}
+	if (strchr(copy, ':') != NULL) {
+		if ((pct = strchr(copy, '%')) != NULL)
+			*pct = '\0';
+		if (inet_pton(AF_INET6, copy, &a6) != 1 ||
+		    (pct != NULL && pct[1] == '\0'))
+			opt_fail(c, opt, arg, "not an IPv6 address");
+		else
+			rv = 0;
+		goto out;
+	}
+	if (copy[strspn(copy, "0123456789.")] == '\0') {
+		if (inet_pton(AF_INET, copy, &lo) != 1)
+			opt_fail(c, opt, arg, "not an IPv4 address");
+		else
+			rv = 0;
+		goto out;
+	}
+	if (!isalnum((unsigned char)copy[0]) ||
+	    copy[strspn(copy, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")] != '\0') {
+		opt_fail(c, opt, arg, "not an address, range or host name");
+		goto out;
+	}
+	rv = 0;
+out:
+	free(copy);
+	if (rv == 0) {
+		o->myaddr = xreallocarray(o->myaddr, o->n_myaddr + 1,
+		    sizeof(*o->myaddr));
+		o->myaddr[o->n_myaddr++] = arg;
+	}
+	return rv;
+}
+
 /* Applies one option; `arg' is its argument or NULL. */
 static int
-opt_apply(const struct opt_ctx *c, enum opt_id id, const char *arg)
+opt_apply(struct opt_ctx *c, enum opt_id id, const char *arg)
 {
 	struct options *o = c->o;
 	char errbuf[256];
@@ -434,7 +925,14 @@ opt_apply(const struct opt_ctx *c, enum opt_id id, const char *arg)
 	switch (id) {
 	case OPT_ADD_HEADER:
 		return opt_add_header(c, arg);
+	case OPT_ADD_HEADER_FILE:
+		return opt_add_header_file(c, arg);
+	case OPT_BODY:
+		return opt_body(c, arg);
+	case OPT_BODY_FILE:
+		return opt_body_file(c, arg);
 	case OPT_BURST_LENGTH:
+		c->burst_len_given = 1;
 		return opt_uint(c, "--burst-length", arg, arg, 1, UINT64_MAX,
 		    &o->burst_len);
 	case OPT_CLIENT:
@@ -446,6 +944,12 @@ opt_apply(const struct opt_ctx *c, enum opt_id id, const char *arg)
 		if (opt_uint(c, "--debug", arg, arg, 0, 9, &v) == -1)
 			return -1;
 		o->debug = (int)v;
+		return 0;
+	case OPT_FAILURE_STATUS:
+		if (opt_uint(c, "--failure-status", arg, arg, 100, 599,
+		    &v) == -1)
+			return -1;
+		o->failure_status = (unsigned)v;
 		return 0;
 	case OPT_HOG:
 		o->hog = 1;
@@ -459,6 +963,18 @@ opt_apply(const struct opt_ctx *c, enum opt_id id, const char *arg)
 			return opt_fail(c, "--http-version", arg,
 			    "must be 1.0 or 1.1");
 		return 0;
+	case OPT_MAX_CONNECTIONS:
+		if (opt_uint(c, "--max-connections", arg, arg, 1, UINT_MAX,
+		    &v) == -1)
+			return -1;
+		o->max_connections = (unsigned)v;
+		return 0;
+	case OPT_MAX_PIPED_CALLS:
+		if (opt_uint(c, "--max-piped-calls", arg, arg, 1, UINT_MAX,
+		    &v) == -1)
+			return -1;
+		o->max_piped = (unsigned)v;
+		return 0;
 	case OPT_METHOD:
 		if (*arg == '\0')
 			return opt_fail(c, "--method", arg,
@@ -470,13 +986,17 @@ opt_apply(const struct opt_ctx *c, enum opt_id id, const char *arg)
 				    "!#$%%&'*+-.^_`|~ only)");
 		o->method = arg;
 		return 0;
+	case OPT_MYADDR:
+		return opt_myaddr(c, arg);
 	case OPT_NO_HOST_HDR:
 		o->no_host_hdr = 1;
 		return 0;
 	case OPT_NUM_CALLS:
+		c->num_calls_given = 1;
 		return opt_uint(c, "--num-calls", arg, arg, 1, UINT64_MAX,
 		    &o->num_calls);
 	case OPT_NUM_CONNS:
+		c->num_conns_given = 1;
 		return opt_uint(c, "--num-conns", arg, arg, 1, UINT64_MAX,
 		    &o->num_conns);
 	case OPT_PERIOD:
@@ -495,8 +1015,13 @@ opt_apply(const struct opt_ctx *c, enum opt_id id, const char *arg)
 			return -1;
 		o->port = (unsigned)v;
 		return 0;
+	case OPT_PRINT_REPLY:
+		return opt_print(c, "--print-reply", arg, &o->print_reply);
+	case OPT_PRINT_REQUEST:
+		return opt_print(c, "--print-request", arg,
+		    &o->print_request);
 	case OPT_RATE:
-		if (opt_double(c, "--rate", arg, &d) == -1)
+		if (opt_double(c, "--rate", arg, arg, &d) == -1)
 			return -1;
 		rate_spec_set_rate(&o->rate, d);
 		o->rate_given = 1;
@@ -507,8 +1032,11 @@ opt_apply(const struct opt_ctx *c, enum opt_id id, const char *arg)
 			return -1;
 		o->recv_buffer = (unsigned long)v;
 		return 0;
+	case OPT_RETRY_ON_FAILURE:
+		o->retry_on_failure = 1;
+		return 0;
 	case OPT_RUNTIME:
-		return opt_double(c, "--runtime", arg, &o->runtime);
+		return opt_double(c, "--runtime", arg, arg, &o->runtime);
 	case OPT_SEND_BUFFER:
 		if (opt_uint(c, "--send-buffer", arg, arg, 1, OPT_BUF_MAX,
 		    &v) == -1)
@@ -525,11 +1053,14 @@ opt_apply(const struct opt_ctx *c, enum opt_id id, const char *arg)
 			return -1;
 		o->server_name = arg;
 		return 0;
+	case OPT_SESSION_COOKIES:
+		o->session_cookies = 1;
+		return 0;
 	case OPT_THINK_TIMEOUT:
-		return opt_double(c, "--think-timeout", arg,
+		return opt_double(c, "--think-timeout", arg, arg,
 		    &o->think_timeout);
 	case OPT_TIMEOUT:
-		return opt_double(c, "--timeout", arg, &o->timeout);
+		return opt_double(c, "--timeout", arg, arg, &o->timeout);
 	case OPT_URI:
 		if (opt_word(c, "--uri", arg) == -1)
 			return -1;
@@ -538,12 +1069,96 @@ opt_apply(const struct opt_ctx *c, enum opt_id id, const char *arg)
 	case OPT_VERBOSE:
 		o->verbose++;
 		return 0;
+	case OPT_WLOG:
+		return opt_wlog(c, arg);
+	case OPT_WSESS:
+		return opt_wsess(c, arg);
+	case OPT_WSESSLOG:
+		return opt_wsesslog(c, arg);
+	case OPT_WSET:
+		return opt_wset(c, arg);
 	case OPT_HELP:
 	case OPT_VERSION:
 	case OPT_NOPTS:
 		break;
 	}
 	return 0;
+}
+
+/*
+ * Refuses combinations that make no sense, once the whole command line is
+ * known (so the order of the options does not matter).  httperf 0.9.0
+ * silently ignored most of these, leaving the user to wonder why the test
+ * did not do what was asked.
+ */
+static int
+opt_check_together(const struct opt_ctx *c)
+{
+	static const char needs_sess[] =
+	    "requires a session workload (--wsess or --wsesslog)";
+	const struct options *o = c->o;
+	const char *sess;
+
+	if (o->wsess_n > 0 && o->wsesslog_n > 0)
+		return opt_fail(c, "--wsess", NULL,
+		    "cannot be used with --wsesslog");
+	if (o->wsesslog_n > 0 && o->wlog_file != NULL)
+		return opt_fail(c, "--wlog", NULL, "cannot be used with "
+		    "--wsesslog (its URIs come from its file)");
+	if (o->wsesslog_n > 0 && o->wset_n > 0)
+		return opt_fail(c, "--wset", NULL, "cannot be used with "
+		    "--wsesslog (its URIs come from its file)");
+	if (o->wlog_file != NULL && o->wset_n > 0)
+		return opt_fail(c, "--wlog", NULL,
+		    "cannot be used with --wset");
+	sess = o->wsesslog_n > 0 ? "--wsesslog" : "--wsess";
+	if (options_session(o) && c->num_conns_given)
+		return opt_fail(c, "--num-conns", NULL, "does not apply to a "
+		    "session workload (%s sets the number of sessions)",
+		    sess);
+	if (options_session(o) && c->num_calls_given)
+		return opt_fail(c, "--num-calls", NULL, "does not apply to a "
+		    "session workload (%s sets the calls of a session)",
+		    sess);
+	if (o->wsesslog_n > 0 && c->burst_len_given)
+		return opt_fail(c, "--burst-length", NULL, "does not apply "
+		    "to --wsesslog (bursts come from its file)");
+	if (!options_session(o)) {
+		if (o->session_cookies)
+			return opt_fail(c, "--session-cookies", NULL, "%s",
+			    needs_sess);
+		if (o->max_connections > 0)
+			return opt_fail(c, "--max-connections", NULL, "%s",
+			    needs_sess);
+		if (o->max_piped > 0)
+			return opt_fail(c, "--max-piped-calls", NULL, "%s",
+			    needs_sess);
+		if (o->failure_status > 0)
+			return opt_fail(c, "--failure-status", NULL, "%s",
+			    needs_sess);
+		if (o->retry_on_failure)
+			return opt_fail(c, "--retry-on-failure", NULL, "%s",
+			    needs_sess);
+	}
+	if (o->body_raw != NULL && o->body_file != NULL)
+		return opt_fail(c, "--body", NULL,
+		    "cannot be used with --body-file");
+	return 0;
+}
+
+/* Puts the --add-header-file lines after everything --add-header gave. */
+static void
+opt_append_header_file(struct opt_ctx *c)
+{
+	struct options *o = c->o;
+
+	if (c->hdr_file_len == 0)
+		return;
+	o->add_header = xrealloc(o->add_header,
+	    o->add_header_len + c->hdr_file_len + 1);
+	memcpy(o->add_header + o->add_header_len, c->hdr_file,
+	    c->hdr_file_len + 1);
+	o->add_header_len += c->hdr_file_len;
 }
 
 /* Maps what getopt_long() put in optopt back to a long option name. */
@@ -639,6 +1254,7 @@ options_parse(struct options *o, int argc, char **argv, FILE *out,
 {
 	struct option longopts[OPT_NOPTS + 1];
 	struct opt_ctx c = { .o = o, .err = err };
+	enum options_status st = OPTIONS_EXIT_ERR;
 	char namebuf[64];
 	const char *eq;
 	size_t i;
@@ -675,7 +1291,7 @@ options_parse(struct options *o, int argc, char **argv, FILE *out,
 		case ':':
 			opt_fail(&c, opt_name_of(optopt, namebuf,
 			    sizeof(namebuf)), NULL, "missing argument");
-			return OPTIONS_EXIT_ERR;
+			goto out;
 		case '?':
 			if (optopt >= OPT_VAL_BASE) {
 				eq = strchr(argv[optind - 1], '=');
@@ -687,32 +1303,54 @@ options_parse(struct options *o, int argc, char **argv, FILE *out,
 				    sizeof(namebuf)), NULL, "unknown option");
 			else
 				opt_fail_unknown(&c, argv[optind - 1]);
-			return OPTIONS_EXIT_ERR;
+			goto out;
 		default:
 			id = ch - OPT_VAL_BASE;
 			break;
 		}
 		if (id == OPT_HELP) {
 			options_usage(o->prog, out);
-			return OPTIONS_EXIT_OK;
+			st = OPTIONS_EXIT_OK;
+			goto out;
 		}
 		if (id == OPT_VERSION) {
 			opt_version(o, out);
-			return OPTIONS_EXIT_OK;
+			st = OPTIONS_EXIT_OK;
+			goto out;
 		}
 		if (opt_apply(&c, (enum opt_id)id, optarg) == -1)
-			return OPTIONS_EXIT_ERR;
+			goto out;
 	}
 	if (optind < argc) {
 		opt_fail(&c, NULL, argv[optind], "unexpected argument");
-		return OPTIONS_EXIT_ERR;
+		goto out;
 	}
-	return OPTIONS_RUN;
+	if (opt_check_together(&c) == -1)
+		goto out;
+	opt_append_header_file(&c);
+	st = OPTIONS_RUN;
+out:
+	free(c.hdr_file);
+	return st;
+}
+
+/* Prints " --NAME", " --NAME=header" or " --NAME=body" for a print flag. */
+static void
+echo_print(FILE *out, const char *name, int what)
+{
+	if (what == OPTIONS_PRINT_HEADER)
+		fprintf(out, " --%s=header", name);
+	else if (what == OPTIONS_PRINT_BODY)
+		fprintf(out, " --%s=body", name);
+	else if (what != 0)
+		fprintf(out, " --%s", name);
 }
 
 /*
  * The start-up line of 0.9.0, piece by piece in its order, limited to the
  * options of this release and with --server-name spelt so it can be rerun.
+ * The options 0.9.0 never echoed (--wlog, --body, --body-file, --myaddr)
+ * come last, so that the line starts exactly as it used to.
  */
 void
 options_echo(const struct options *o, FILE *out)
@@ -723,6 +1361,8 @@ options_echo(const struct options *o, FILE *out)
 	fputs(o->prog, out);
 	if (o->verbose > 0)
 		fputs(" --verbose", out);
+	echo_print(out, "print-reply", o->print_reply);
+	echo_print(out, "print-request", o->print_request);
 	if (o->hog)
 		fputs(" --hog", out);
 	if (o->close_with_reset)
@@ -739,8 +1379,14 @@ options_echo(const struct options *o, FILE *out)
 		fprintf(out, " --server-name=%s", o->server_name);
 	fprintf(out, " --port=%u", o->port);
 	fprintf(out, " --uri=%s", o->uri);
+	if (o->failure_status > 0)
+		fprintf(out, " --failure-status=%u", o->failure_status);
 	if (o->http_minor == 0)
 		fputs(" --http-version=1.0", out);
+	if (o->max_connections > 0)
+		fprintf(out, " --max-connections=%u", o->max_connections);
+	if (o->max_piped > 0)
+		fprintf(out, " --max-piped-calls=%u", o->max_piped);
 	rate = rate_spec_rate(&o->rate);
 	if (rate > 0) {
 		switch (o->rate.dist) {
@@ -763,17 +1409,47 @@ options_echo(const struct options *o, FILE *out)
 		}
 	}
 	fprintf(out, " --send-buffer=%lu", o->send_buffer);
+	if (o->retry_on_failure)
+		fputs(" --retry-on-failure", out);
 	fprintf(out, " --recv-buffer=%lu", o->recv_buffer);
+	if (o->session_cookies)
+		fputs(" --session-cookies", out);
 	for (i = 0; i < o->n_add_header; i++)
 		fprintf(out, " --add-header='%s'", o->add_header_raw[i]);
+	if (o->add_header_file != NULL)
+		fprintf(out, " --add-header-file='%s'", o->add_header_file);
 	if (o->method != NULL)
 		fprintf(out, " --method=%s", o->method);
-	fprintf(out, " --num-conns=%llu --num-calls=%llu",
-	    (unsigned long long)o->num_conns,
-	    (unsigned long long)o->num_calls);
-	if (o->burst_len != 1)
-		fprintf(out, " --burst-length=%llu",
-		    (unsigned long long)o->burst_len);
+	if (o->wsesslog_n > 0)
+		fprintf(out, " --wsesslog=%llu,%.3f,%s",
+		    (unsigned long long)o->wsesslog_n, o->wsesslog_think,
+		    o->wsesslog_file);
+	else {
+		if (o->wsess_n > 0)
+			fprintf(out, " --wsess=%llu,%llu,%.3f",
+			    (unsigned long long)o->wsess_n,
+			    (unsigned long long)o->wsess_calls,
+			    o->wsess_think);
+		else
+			fprintf(out, " --num-conns=%llu --num-calls=%llu",
+			    (unsigned long long)o->num_conns,
+			    (unsigned long long)o->num_calls);
+		if (o->burst_len != 1)
+			fprintf(out, " --burst-length=%llu",
+			    (unsigned long long)o->burst_len);
+		if (o->wset_n > 0)
+			fprintf(out, " --wset=%llu,%.3f",
+			    (unsigned long long)o->wset_n, o->wset_x);
+	}
+	if (o->wlog_file != NULL)
+		fprintf(out, " --wlog=%c,%s", o->wlog_wrap ? 'y' : 'n',
+		    o->wlog_file);
+	if (o->body_raw != NULL)
+		fprintf(out, " --body='%s'", o->body_raw);
+	else if (o->body_file != NULL)
+		fprintf(out, " --body-file=%s", o->body_file);
+	for (i = 0; i < o->n_myaddr; i++)
+		fprintf(out, " --myaddr=%s", o->myaddr[i]);
 	putc('\n', out);
 }
 
@@ -786,7 +1462,10 @@ options_usage(const char *prog, FILE *out)
 
 	col = (size_t)fprintf(out, "Usage: %s [-hdvV]", prog);
 	for (i = 0; i < nitems(opt_table); i++) {
-		if (opt_table[i].arg != NULL)
+		if (opt_table[i].has_arg == optional_argument)
+			snprintf(item, sizeof(item), "[--%s[=%s]]",
+			    opt_table[i].name, opt_table[i].arg);
+		else if (opt_table[i].arg != NULL)
 			snprintf(item, sizeof(item), "[--%s %s]",
 			    opt_table[i].name, opt_table[i].arg);
 		else

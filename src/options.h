@@ -45,13 +45,15 @@ struct options {
 	double		 think_timeout;	/* s */
 
 	/* Request body (--body S with --add-header's escapes, or
-	   --body-file F read whole); NULL when none. */
+	   --body-file F read whole); NULL when none.  An empty body is
+	   not NULL: it is sent with Content-Length: 0. */
 	const char	*body_raw;	/* --body as given, for the echo */
 	const char	*body_file;
 	char		*body;		/* owned */
 	size_t		 body_len;
-	const char	*add_header_file; /* its raw contents are appended to
-					   add_header (after --add-header) */
+	const char	*add_header_file; /* its header lines are appended to
+					   add_header (after --add-header),
+					   each ended by CR LF */
 
 	/* Sessions: --wsess N1,N2,X and --wsesslog N,X,F (exclusive). */
 	uint64_t	 wsess_n;	/* 0: not given */
@@ -76,7 +78,9 @@ struct options {
 	int		 print_request;
 	int		 print_reply;
 
-	/* --myaddr: source address specs as given, in order. */
+	/* --myaddr: source address specs as given, in order (the
+	   array is owned, the strings point into argv).  Only their
+	   syntax is checked here; main resolves them. */
 	const char	**myaddr;
 	size_t		 n_myaddr;
 
@@ -109,6 +113,12 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 /* Frees what options_parse() allocated.  The struct may then be reused. */
 void	options_free(struct options *o);
 
+/*
+ * Returns non-zero when the workload is made of sessions (--wsess or
+ * --wsesslog) rather than of connections.
+ */
+int	options_session(const struct options *o);
+
 /* Prints the start-up echo line of the original (ends with a newline). */
 void	options_echo(const struct options *o, FILE *out);
 
@@ -116,10 +126,11 @@ void	options_echo(const struct options *o, FILE *out);
 void	options_usage(const char *prog, FILE *out);
 
 /*
- * Expands --add-header escapes (\n -> CR LF, \r, \a -> LF, \\, \NNN octal,
- * up to three digits) into a newly allocated buffer *out of *outlen bytes
- * (NUL-terminated as well).  An unknown escape keeps the character and
- * bumps *nwarn.  Returns 0, or -1 with a message in errbuf.
+ * Expands the escapes of --add-header and --body (\n -> CR LF, \r,
+ * \a -> LF, \\, \NNN octal, up to three digits) into a newly allocated
+ * buffer *out of *outlen bytes (NUL-terminated as well).  An unknown
+ * escape keeps the character and bumps *nwarn.  Returns 0, or -1 with a
+ * message in errbuf.
  */
 int	options_unescape(const char *in, char **out, size_t *outlen,
 	    unsigned *nwarn, char *errbuf, size_t errlen);

@@ -56,14 +56,14 @@ struct session {
 	struct session_conn *conns;	/* cfg.max_conns slots */
 	struct call	*pend_head;	/* calls waiting for room */
 	struct call	*pend_tail;
-	struct cookie_jar *jar;		/* NULL without --session-cookies */
-	struct timer	 kick;		/* deferred work, see session_kick */
+	struct cookie_jar *jar;		/* NULL: no --session-cookies */
+	struct timer	 kick;		/* see session_kick() */
 	struct timer	 think;		/* between bursts */
 	size_t		 burst;		/* current burst */
-	size_t		 burst_left;	/* its calls not yet done */
-	size_t		 burst_rest;	/* to issue once the first is done */
-	size_t		 nabandoned;	/* calls refused, not yet counted */
-	int		 one_per_conn;	/* the server closed after a reply */
+	size_t		 burst_left;	/* its calls not done */
+	size_t		 burst_rest;	/* to issue after the first */
+	size_t		 nabandoned;	/* refused, not yet counted */
+	int		 one_per_conn;	/* server closed: no pipelining */
 	int		 failed;
 	int		 ended;		/* completed */
 	int		 wl_ref;	/* the generator's own reference */
@@ -565,14 +565,16 @@ session_create(struct session_gen *g, uint64_t now)
 static void
 session_free(struct session_gen *g, struct session *ss, uint64_t now)
 {
+	struct session_conn *sc;
 	unsigned i;
 
 	timer_cancel(&ss->kick);
 	timer_cancel(&ss->think);
-	for (i = 0; i < g->cfg.max_conns; i++)
-		while (ss->conns[i].ncalls > 0)
-			session_call_put(ss->conns[i].calls[--ss->conns[i].ncalls],
-			    now);
+	for (i = 0; i < g->cfg.max_conns; i++) {
+		sc = &ss->conns[i];
+		while (sc->ncalls > 0)
+			session_call_put(sc->calls[--sc->ncalls], now);
+	}
 	session_pend_drop(ss, now);
 	if (ss->prev != NULL)
 		ss->prev->next = ss->next;

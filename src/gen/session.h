@@ -37,7 +37,7 @@ struct session_config {
 	const struct rate_spec *rate;	/* must outlive the generator */
 	unsigned	 client_id;
 	unsigned	 max_conns;	/* per session; 0: 4 */
-	unsigned	 max_piped;	/* per connection; 0: 32, 1 if HTTP/1.0 */
+	unsigned	 max_piped;	/* per conn; 0: 32 (1 in HTTP/1.0) */
 	int		 http_minor;	/* the run's HTTP/1.x */
 	int		 cookies;	/* --session-cookies */
 	unsigned	 failure_status; /* 0: none */
@@ -73,8 +73,8 @@ struct session_gen {
 	void		*done_arg;
 
 	struct rate_gen	 rate;
-	struct timer	 seq_timer;	/* sequential mode: next session */
-	struct session	*live;		/* sessions not yet destroyed */
+	struct timer	 seq_timer;	/* sequential: next session */
+	struct session	*live;		/* not yet destroyed */
 	uint64_t	 created;
 	uint64_t	 destroyed;
 	int		 finished;	/* no more sessions */

@@ -17,7 +17,7 @@ struct core;
 
 struct wsesslog_config {
 	struct session_config sess;	/* sess.nsess = N */
-	double		 think;		/* X: default think time, seconds */
+	double		 think;		/* X: default think (s) */
 	const char	*path;		/* F */
 };
 

@@ -19,12 +19,12 @@ struct sess_stat_totals {
 	struct basic_series rate;	/* completed per sample, per second */
 	uint64_t	 completed;
 	uint64_t	 failed;
-	uint64_t	 conns;		/* connections of completed sessions */
+	uint64_t	 conns;		/* conns of completed sessions */
 	uint64_t	 lifetime_sum;	/* ns, completed sessions */
 	uint64_t	 failtime_sum;	/* ns, failed sessions */
 	/* Sessions (completed or failed) by number of replies. */
 	uint64_t	*len_hist;
-	size_t		 len_n;		/* entries in use: longest + 1 */
+	size_t		 len_n;		/* in use: longest + 1 */
 	size_t		 len_cap;
 };
 

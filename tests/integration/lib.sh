@@ -16,6 +16,9 @@ t_cleanup() {
 	for p in $T_PIDS; do
 		kill "$p" 2>/dev/null
 	done
+	for p in $T_PIDS; do
+		wait "$p" 2>/dev/null
+	done
 	rm -rf "$T_DIR"
 }
 trap t_cleanup EXIT

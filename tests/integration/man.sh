@@ -1,8 +1,10 @@
 #!/bin/sh
 #
-# The man page is the reference for the options, so it must be lint-clean
-# and must document, as an .Fl entry, every long option that
-# `httperf --help' prints.  Needs HTTPERF (the built binary) and MANPAGE
+# The man page is the reference for the options, so it must be lint-clean,
+# must document, as an .Fl entry, every long option that `httperf --help'
+# prints, must not describe in an option entry (.It Fl -name) an option
+# that --help does not know, and must have the sections that the option
+# entries point to.  Needs HTTPERF (the built binary) and MANPAGE
 # (man/httperf.1) in the environment, as automake's test harness sets them.
 # Exit status: 0 pass, 1 fail, 77 skip (no formatter to lint with).
 
@@ -15,6 +17,10 @@ fail() {
 [ -n "$MANPAGE" ] || fail "MANPAGE is not set"
 [ -x "$HTTPERF" ] || fail "$HTTPERF is not an executable"
 [ -r "$MANPAGE" ] || fail "$MANPAGE is not readable"
+
+# One collation for sort and comm.
+LC_ALL=C
+export LC_ALL
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/man.XXXXXX") || fail "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
@@ -54,6 +60,20 @@ for opt in $(cat "$tmp/opts"); do
 	fi
 done
 [ -z "$missing" ] || fail "not documented in $MANPAGE:$missing"
+
+# 3. Every option entry of the page names an option that --help lists.
+sed -n 's/^\.It .*Fl -\([a-z0-9][a-z0-9-]*\).*/--\1/p' "$MANPAGE" |
+    sort -u >"$tmp/entries"
+[ -s "$tmp/entries" ] || fail "$MANPAGE has no option entries"
+stale=$(comm -13 "$tmp/opts" "$tmp/entries" | tr '\n' ' ')
+[ -z "$stale" ] || fail "documented in $MANPAGE but not in --help: $stale"
+
+# 4. The sections that the option entries refer to with .Sx exist.
+for sec in 'OPTIONS' 'OUTPUT' 'SESSION WORKLOADS' 'URI SOURCES' \
+    'REQUEST BODIES' 'SOURCE ADDRESSES' 'TRACING' \
+    'DIFFERENCES FROM HTTPERF 0.9.0'; do
+	grep -qx "\.Sh $sec" "$MANPAGE" || fail "no section '$sec' in $MANPAGE"
+done
 
 echo "man.sh: PASS: lint clean, $(wc -l <"$tmp/opts" | tr -d ' ') long" \
     "options documented"

@@ -1,17 +1,23 @@
 /*
  * Unit tests for options.c: every option with good and bad values, getopt
- * abbreviations, defaults, the --add-header escapes, the start-up echo
- * line and the --help/--version texts.  Output streams are captured with
- * open_memstream(3) so the one-line-per-error rule can be checked.
+ * abbreviations, defaults, combinations that are refused, the --add-header
+ * escapes, the files read at parse time (--body-file, --add-header-file),
+ * the start-up echo line and the --help/--version texts.  Output streams
+ * are captured with open_memstream(3) so the one-line-per-error rule can
+ * be checked; files are made in a private temporary directory.
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <check.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "options.h"
 #include "util.h"
@@ -124,6 +130,26 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(r.o.close_with_reset, 0);
 	ck_assert_uint_eq(r.o.send_buffer, 4096);
 	ck_assert_uint_eq(r.o.recv_buffer, 16384);
+	ck_assert_ptr_null(r.o.body);
+	ck_assert_ptr_null(r.o.body_raw);
+	ck_assert_ptr_null(r.o.body_file);
+	ck_assert_uint_eq(r.o.body_len, 0);
+	ck_assert_ptr_null(r.o.add_header_file);
+	ck_assert_uint_eq(r.o.wsess_n, 0);
+	ck_assert_uint_eq(r.o.wsesslog_n, 0);
+	ck_assert_ptr_null(r.o.wsesslog_file);
+	ck_assert_uint_eq(r.o.max_connections, 0);
+	ck_assert_uint_eq(r.o.max_piped, 0);
+	ck_assert_int_eq(r.o.session_cookies, 0);
+	ck_assert_uint_eq(r.o.failure_status, 0);
+	ck_assert_int_eq(r.o.retry_on_failure, 0);
+	ck_assert_ptr_null(r.o.wlog_file);
+	ck_assert_uint_eq(r.o.wset_n, 0);
+	ck_assert_int_eq(r.o.print_request, 0);
+	ck_assert_int_eq(r.o.print_reply, 0);
+	ck_assert_ptr_null(r.o.myaddr);
+	ck_assert_uint_eq(r.o.n_myaddr, 0);
+	ck_assert_int_eq(options_session(&r.o), 0);
 	e = echo_of(&r.o);
 	ck_assert_str_eq(e, "httperf --client=0/1 --server=localhost "
 	    "--port=80 --uri=/ --send-buffer=4096 --recv-buffer=16384 "
@@ -239,6 +265,123 @@ static const struct good_case good_cases[] = {
 	{ { "--verb", NULL }, F_INT, OFF(verbose), .u = 1 },
 	{ { "--ho", NULL }, F_INT, OFF(hog), .u = 1 },
 	{ { "--th", "3", NULL }, F_DBL, OFF(think_timeout), .d = 3 },
+	/* Sessions. */
+	{ { "--wsess", "10,5,2", NULL }, F_U64, OFF(wsess_n), .u = 10 },
+	{ { "--wsess", "10,5,2", NULL }, F_U64, OFF(wsess_calls), .u = 5 },
+	{ { "--wsess", "10,5,2", NULL }, F_DBL, OFF(wsess_think), .d = 2 },
+	{ { "--wsess=1,1,0", NULL }, F_DBL, OFF(wsess_think), .d = 0 },
+	{ { "--wsess=010,1,.5", NULL }, F_U64, OFF(wsess_n), .u = 10 },
+	{ { "--wsess=010,1,.5", NULL }, F_DBL, OFF(wsess_think), .d = 0.5 },
+	{ { "--wsess=18446744073709551615,2,1e-3", NULL }, F_U64,
+	    OFF(wsess_n), .u = UINT64_MAX },
+	{ { "--wsess=3,4,5", "--burst-length=2", NULL }, F_U64,
+	    OFF(burst_len), .u = 2 },
+	{ { "--wsesslog", "100,1.5,sess.txt", NULL }, F_U64, OFF(wsesslog_n),
+	    .u = 100 },
+	{ { "--wsesslog", "100,1.5,sess.txt", NULL }, F_DBL,
+	    OFF(wsesslog_think), .d = 1.5 },
+	{ { "--wsesslog", "100,1.5,sess.txt", NULL }, F_STR,
+	    OFF(wsesslog_file), .s = "sess.txt" },
+	{ { "--wsesslog=1,0,/tmp/a,b c", NULL }, F_STR, OFF(wsesslog_file),
+	    .s = "/tmp/a,b c" },
+	{ { "--wsess=1,1,1", "--max-connections", "8", NULL }, F_UINT,
+	    OFF(max_connections), .u = 8 },
+	{ { "--wsess=1,1,1", "--max-connections=1", NULL }, F_UINT,
+	    OFF(max_connections), .u = 1 },
+	{ { "--wsess=1,1,1", "--max-piped-calls", "64", NULL }, F_UINT,
+	    OFF(max_piped), .u = 64 },
+	{ { "--wsesslog=1,0,f", "--max-piped-calls=1", NULL }, F_UINT,
+	    OFF(max_piped), .u = 1 },
+	{ { "--wsess=1,1,1", "--session-cookies", NULL }, F_INT,
+	    OFF(session_cookies), .u = 1 },
+	/* The 0.9.0 manual's spelling is a unique abbreviation. */
+	{ { "--wsess=1,1,1", "--session-cookie", NULL }, F_INT,
+	    OFF(session_cookies), .u = 1 },
+	{ { "--session-c", "--wsesslog=1,0,f", NULL }, F_INT,
+	    OFF(session_cookies), .u = 1 },
+	{ { "--wsess=1,1,1", "--failure-status", "504", NULL }, F_UINT,
+	    OFF(failure_status), .u = 504 },
+	{ { "--wsess=1,1,1", "--failure-status=100", NULL }, F_UINT,
+	    OFF(failure_status), .u = 100 },
+	{ { "--wsess=1,1,1", "--failure-status=599", NULL }, F_UINT,
+	    OFF(failure_status), .u = 599 },
+	{ { "--wsess=1,1,1", "--retry-on-failure", NULL }, F_INT,
+	    OFF(retry_on_failure), .u = 1 },
+	{ { "--wsess=1,1,1", "--retry", NULL }, F_INT,
+	    OFF(retry_on_failure), .u = 1 },
+	/* URI sources. */
+	{ { "--wlog", "y,uris.log", NULL }, F_INT, OFF(wlog_wrap), .u = 1 },
+	{ { "--wlog", "Y,uris.log", NULL }, F_INT, OFF(wlog_wrap), .u = 1 },
+	{ { "--wlog", "n,uris.log", NULL }, F_INT, OFF(wlog_wrap), .u = 0 },
+	{ { "--wlog=N,uris.log", NULL }, F_INT, OFF(wlog_wrap), .u = 0 },
+	{ { "--wlog=y,uris.log", NULL }, F_STR, OFF(wlog_file),
+	    .s = "uris.log" },
+	{ { "--wlog=n,a,b", NULL }, F_STR, OFF(wlog_file), .s = "a,b" },
+	{ { "--wlog=y,uris", "--wsess=2,2,0", NULL }, F_U64, OFF(wsess_n),
+	    .u = 2 },
+	{ { "--wset", "1024,0.25", NULL }, F_U64, OFF(wset_n), .u = 1024 },
+	{ { "--wset", "1024,0.25", NULL }, F_DBL, OFF(wset_x), .d = 0.25 },
+	{ { "--wset=1,0", NULL }, F_DBL, OFF(wset_x), .d = 0 },
+	{ { "--wset=1,1", NULL }, F_DBL, OFF(wset_x), .d = 1 },
+	{ { "--wset=15,1.0", "--wsess=1,3,0", NULL }, F_U64, OFF(wset_n),
+	    .u = 15 },
+	/* Tracing: the argument is optional, so it needs '='. */
+	{ { "--print-reply", NULL }, F_INT, OFF(print_reply),
+	    .u = OPTIONS_PRINT_HEADER | OPTIONS_PRINT_BODY },
+	{ { "--print-reply=header", NULL }, F_INT, OFF(print_reply),
+	    .u = OPTIONS_PRINT_HEADER },
+	{ { "--print-reply=H", NULL }, F_INT, OFF(print_reply),
+	    .u = OPTIONS_PRINT_HEADER },
+	{ { "--print-reply=hdr", NULL }, F_INT, OFF(print_reply),
+	    .u = OPTIONS_PRINT_HEADER },
+	{ { "--print-reply=body", NULL }, F_INT, OFF(print_reply),
+	    .u = OPTIONS_PRINT_BODY },
+	{ { "--print-reply=Body", NULL }, F_INT, OFF(print_reply),
+	    .u = OPTIONS_PRINT_BODY },
+	{ { "--print-reply", NULL }, F_INT, OFF(print_request), .u = 0 },
+	{ { "--print-request", NULL }, F_INT, OFF(print_request),
+	    .u = OPTIONS_PRINT_HEADER | OPTIONS_PRINT_BODY },
+	{ { "--print-request=header", NULL }, F_INT, OFF(print_request),
+	    .u = OPTIONS_PRINT_HEADER },
+	{ { "--print-request=b", NULL }, F_INT, OFF(print_request),
+	    .u = OPTIONS_PRINT_BODY },
+	{ { "--print-req", NULL }, F_INT, OFF(print_request),
+	    .u = OPTIONS_PRINT_HEADER | OPTIONS_PRINT_BODY },
+	{ { "--print-rep=h", NULL }, F_INT, OFF(print_reply),
+	    .u = OPTIONS_PRINT_HEADER },
+	{ { "--print-reply=body", "--print-reply", NULL }, F_INT,
+	    OFF(print_reply), .u = OPTIONS_PRINT_HEADER | OPTIONS_PRINT_BODY },
+	/* Bodies. */
+	{ { "--body", "a=1&b=2", NULL }, F_STR, OFF(body), .s = "a=1&b=2" },
+	{ { "--body", "a=1&b=2", NULL }, F_SIZE, OFF(body_len), .u = 7 },
+	{ { "--body", "a=1&b=2", NULL }, F_STR, OFF(body_raw),
+	    .s = "a=1&b=2" },
+	{ { "--body", "x\\n\\101", NULL }, F_STR, OFF(body),
+	    .s = "x\r\nA" },
+	{ { "--body", "x\\n\\101", NULL }, F_STR, OFF(body_raw),
+	    .s = "x\\n\\101" },
+	{ { "--body=", NULL }, F_STR, OFF(body), .s = "" },
+	{ { "--body=", NULL }, F_SIZE, OFF(body_len), .u = 0 },
+	{ { "--body=1", "--body=22", NULL }, F_STR, OFF(body), .s = "22" },
+	{ { "--body", "x", "--method", "PUT", NULL }, F_STR, OFF(method),
+	    .s = "PUT" },
+	/* Source addresses. */
+	{ { "--myaddr", "10.0.0.1", NULL }, F_SIZE, OFF(n_myaddr), .u = 1 },
+	{ { "--myaddr", "10.0.0.1", "--myaddr=::1", "--myaddr", "h", NULL },
+	    F_SIZE, OFF(n_myaddr), .u = 3 },
+	{ { "--myaddr=10.0.0.1-10.0.0.1", NULL }, F_SIZE, OFF(n_myaddr),
+	    .u = 1 },
+	{ { "--myaddr=10.0.0.1-10.0.1.0", NULL }, F_SIZE, OFF(n_myaddr),
+	    .u = 1 },
+	{ { "--myaddr=fe80::1%eth0", NULL }, F_SIZE, OFF(n_myaddr), .u = 1 },
+	{ { "--myaddr=2001:db8::10", NULL }, F_SIZE, OFF(n_myaddr), .u = 1 },
+	{ { "--myaddr=::ffff:192.0.2.1", NULL }, F_SIZE, OFF(n_myaddr),
+	    .u = 1 },
+	{ { "--myaddr=client-1.example.org", NULL }, F_SIZE, OFF(n_myaddr),
+	    .u = 1 },
+	{ { "--myaddr=localhost", NULL }, F_SIZE, OFF(n_myaddr), .u = 1 },
+	{ { "--myaddr=eth0", NULL }, F_SIZE, OFF(n_myaddr), .u = 1 },
+	{ { "--my=127.0.0.2", NULL }, F_SIZE, OFF(n_myaddr), .u = 1 },
 };
 
 START_TEST(test_good)
@@ -395,16 +538,195 @@ static const struct bad_case bad_cases[] = {
 	{ { "--bogus=1", NULL }, "--bogus: unknown option" },
 	{ { "-x", NULL }, "-x: unknown option" },
 	{ { "-vq", NULL }, "-q: unknown option" },
-	{ { "--wsess=1,2,3", NULL }, "--wsess: unknown option" },
 	{ { "--ssl", NULL }, "--ssl: unknown option" },
-	{ { "--print-reply", NULL }, "--print-reply: unknown option" },
-	{ { "--body", "x", NULL }, "--body: unknown option" },
+	{ { "--wsesspage=1,2,3", NULL }, "--wsesspage: unknown option" },
+	{ { "--periodic-stats", NULL }, "--periodic-stats: unknown option" },
+	{ { "--session-cookiess", NULL }, "unknown option" },
+	/* --wsess N1,N2,X. */
+	{ { "--wsess", NULL }, "--wsess: missing argument" },
+	{ { "--wsess", "", NULL }, "--wsess: expected N1,N2,X ('')" },
+	{ { "--wsess", "10", NULL }, "--wsess: expected N1,N2,X" },
+	{ { "--wsess", "10,5", NULL }, "--wsess: expected N1,N2,X" },
+	{ { "--wsess", ",5,1", NULL }, "--wsess: N1: empty number" },
+	{ { "--wsess", "10,,1", NULL }, "--wsess: N2: empty number" },
+	{ { "--wsess", "10,5,", NULL }, "--wsess: X: empty number" },
+	{ { "--wsess", "0,5,1", NULL }, "--wsess: N1: must be at least 1" },
+	{ { "--wsess", "10,0,1", NULL }, "--wsess: N2: must be at least 1" },
+	{ { "--wsess", "-1,5,1", NULL }, "--wsess: N1: must not be negative" },
+	{ { "--wsess", "1,-5,1", NULL }, "--wsess: N2: must not be negative" },
+	{ { "--wsess", "1,5,-1", NULL }, "--wsess: X: must not be negative" },
+	{ { "--wsess", "1,5,inf", NULL }, "--wsess: X: must be finite" },
+	{ { "--wsess", "1,5,nan", NULL }, "--wsess: X: not a number" },
+	{ { "--wsess", "x,5,1", NULL }, "--wsess: N1: not a number" },
+	{ { "--wsess", "1x,5,1", NULL }, "--wsess: N1: unexpected" },
+	{ { "--wsess", "0x10,5,1", NULL }, "--wsess: N1: unexpected" },
+	{ { "--wsess", "1,5.5,1", NULL }, "--wsess: N2: unexpected" },
+	{ { "--wsess", "1,5,1s", NULL }, "--wsess: X: unexpected" },
+	{ { "--wsess", "1,5,1,2", NULL }, "--wsess: X: unexpected" },
+	{ { "--wsess", "1 ,5,1", NULL }, "--wsess: N1: unexpected" },
+	{ { "--wsess", "99999999999999999999,5,1", NULL },
+	    "--wsess: N1: number too large" },
+	/* --wsesslog N,X,F. */
+	{ { "--wsesslog", "", NULL }, "--wsesslog: expected N,X,F" },
+	{ { "--wsesslog", "10,1", NULL }, "--wsesslog: expected N,X,F" },
+	{ { "--wsesslog", "10,1,", NULL }, "--wsesslog: F: must not be empty" },
+	{ { "--wsesslog", "0,1,f", NULL }, "--wsesslog: N: must be at least" },
+	{ { "--wsesslog", "-3,1,f", NULL }, "--wsesslog: N: must not be" },
+	{ { "--wsesslog", "3,-1,f", NULL }, "--wsesslog: X: must not be" },
+	{ { "--wsesslog", "n,1,f", NULL }, "--wsesslog: N: not a number" },
+	{ { "--wsesslog", "3,x,f", NULL }, "--wsesslog: X: not a number" },
+	{ { "--wsesslog", "3,,f", NULL }, "--wsesslog: X: empty number" },
+	/* --max-connections, --max-piped-calls, --failure-status. */
+	{ { "--wsess=1,1,1", "--max-connections", "0", NULL },
+	    "--max-connections: must be between 1 and" },
+	{ { "--wsess=1,1,1", "--max-connections", "-4", NULL },
+	    "--max-connections: must not be negative" },
+	{ { "--wsess=1,1,1", "--max-connections", "4294967296", NULL },
+	    "--max-connections: must be between 1 and 4294967295" },
+	{ { "--wsess=1,1,1", "--max-connections", "four", NULL },
+	    "--max-connections: not a number" },
+	{ { "--wsess=1,1,1", "--max-piped-calls", "0", NULL },
+	    "--max-piped-calls: must be between 1 and" },
+	{ { "--wsess=1,1,1", "--max-piped-calls", "", NULL },
+	    "--max-piped-calls: empty number" },
+	{ { "--wsess=1,1,1", "--max-piped-calls", "2x", NULL },
+	    "--max-piped-calls: unexpected" },
+	{ { "--wsess=1,1,1", "--failure-status", "99", NULL },
+	    "--failure-status: must be between 100 and 599" },
+	{ { "--wsess=1,1,1", "--failure-status", "600", NULL },
+	    "--failure-status: must be between 100 and 599" },
+	{ { "--wsess=1,1,1", "--failure-status", "0", NULL },
+	    "--failure-status: must be between 100 and 599" },
+	{ { "--wsess=1,1,1", "--failure-status", "5xx", NULL },
+	    "--failure-status: unexpected" },
+	{ { "--wsess=1,1,1", "--failure-status", NULL },
+	    "--failure-status: missing argument" },
+	{ { "--wsess=1,1,1", "--retry-on-failure=1", NULL },
+	    "--retry-on-failure: takes no argument" },
+	{ { "--wsess=1,1,1", "--session-cookies=yes", NULL },
+	    "--session-cookies: takes no argument" },
+	/* --wlog y|n,F. */
+	{ { "--wlog", "x,F", NULL }, "--wlog: expected y or n before" },
+	{ { "--wlog", "y", NULL }, "--wlog: expected y,F or n,F ('y')" },
+	{ { "--wlog", "", NULL }, "--wlog: expected y,F or n,F" },
+	{ { "--wlog", "yes,F", NULL }, "--wlog: expected y or n before" },
+	{ { "--wlog", ",F", NULL }, "--wlog: expected y or n before" },
+	{ { "--wlog", "y,", NULL }, "--wlog: F: must not be empty" },
+	{ { "--wlog", "uris.log", NULL }, "--wlog: expected y,F or n,F" },
+	/* --wset N,X. */
+	{ { "--wset", "", NULL }, "--wset: expected N,X" },
+	{ { "--wset", "10", NULL }, "--wset: expected N,X" },
+	{ { "--wset", "0,0.5", NULL }, "--wset: N: must be at least 1" },
+	{ { "--wset", "-1,0.5", NULL }, "--wset: N: must not be negative" },
+	{ { "--wset", "10,1.5", NULL }, "--wset: X: must be between 0 and 1" },
+	{ { "--wset", "10,-0.5", NULL }, "--wset: X: must not be negative" },
+	{ { "--wset", "10,x", NULL }, "--wset: X: not a number" },
+	{ { "--wset", "10,", NULL }, "--wset: X: empty number" },
+	{ { "--wset", "10,0.5,1", NULL }, "--wset: X: unexpected" },
+	{ { "--wset", "1e3,0.5", NULL }, "--wset: N: unexpected" },
+	/* --print-request, --print-reply. */
+	{ { "--print-reply=", NULL },
+	    "--print-reply: expected header or body ('')" },
+	{ { "--print-reply=all", NULL },
+	    "--print-reply: expected header or body ('all')" },
+	{ { "--print-reply=yes", NULL }, "--print-reply: expected header" },
+	{ { "--print-request=", NULL }, "--print-request: expected header" },
+	{ { "--print-request=1", NULL }, "--print-request: expected header" },
+	/* 0.9.0 took the word after a space as "print everything". */
+	{ { "--print-reply", "header", NULL },
+	    "unexpected argument ('header')" },
+	{ { "--print-request", "body", NULL },
+	    "unexpected argument ('body')" },
+	{ { "--print-re", NULL }, "--print-re: ambiguous" },
+	{ { "--print", NULL }, "--print: ambiguous" },
+	/* --body and its escapes. */
+	{ { "--body", NULL }, "--body: missing argument" },
+	{ { "--body", "x\\", NULL }, "--body: ends with a lone backslash" },
+	{ { "--body", "\\777", NULL }, "--body: octal escape" },
+	/* --body-file, --add-header-file (see also test_files). */
+	{ { "--body-file", "", NULL }, "--body-file: must not be empty" },
+	{ { "--body-file", "/nonexistent/body", NULL },
+	    "--body-file: /nonexistent/body: No such file or directory" },
+	{ { "--body-file", "/", NULL }, "--body-file: /: Is a directory" },
+	{ { "--add-header-file", "", NULL },
+	    "--add-header-file: must not be empty" },
+	{ { "--add-header-file", "/nonexistent/h", NULL },
+	    "--add-header-file: /nonexistent/h: No such file" },
+	/* --myaddr. */
+	{ { "--myaddr", "", NULL }, "--myaddr: must not be empty" },
+	{ { "--myaddr", "10.0.0.1 ", NULL }, "--myaddr: contains a space" },
+	{ { "--myaddr", "a b", NULL }, "--myaddr: contains a space" },
+	{ { "--myaddr", "h\tx", NULL }, "--myaddr: contains a space" },
+	{ { "--myaddr", "10.0.0.9-10.0.0.1", NULL },
+	    "--myaddr: range start is above its end" },
+	{ { "--myaddr", "10.0.0.1-10.0.0", NULL },
+	    "--myaddr: range end is not an IPv4 address" },
+	{ { "--myaddr", "10.0.0.1-", NULL },
+	    "--myaddr: range end is not an IPv4 address" },
+	{ { "--myaddr", "10.0.0.1-::1", NULL },
+	    "--myaddr: range end is not an IPv4 address" },
+	{ { "--myaddr", "10.0.0.1-h", NULL },
+	    "--myaddr: range end is not an IPv4 address" },
+	{ { "--myaddr", "10.0.0.256", NULL },
+	    "--myaddr: not an IPv4 address" },
+	{ { "--myaddr", "10.0.0", NULL }, "--myaddr: not an IPv4 address" },
+	{ { "--myaddr", "1.2.3.4.5", NULL }, "--myaddr: not an IPv4 address" },
+	{ { "--myaddr", "::1::2", NULL }, "--myaddr: not an IPv6 address" },
+	{ { "--myaddr", "::1-::2", NULL }, "--myaddr: not an IPv6 address" },
+	{ { "--myaddr", "fe80::1%", NULL }, "--myaddr: not an IPv6 address" },
+	{ { "--myaddr", "-10.0.0.1", NULL }, "--myaddr: not an address" },
+	{ { "--myaddr", "host/24", NULL }, "--myaddr: not an address" },
+	{ { "--myaddr", "[::1]", NULL }, "--myaddr: not an IPv6 address" },
+	/* Combinations that are refused. */
+	{ { "--wsess=1,1,1", "--wsesslog=1,0,f", NULL },
+	    "--wsess: cannot be used with --wsesslog" },
+	{ { "--wsesslog=1,0,f", "--wsess=1,1,1", NULL },
+	    "--wsess: cannot be used with --wsesslog" },
+	{ { "--wlog=y,u", "--wset=10,0.5", NULL },
+	    "--wlog: cannot be used with --wset" },
+	{ { "--wsesslog=1,0,f", "--wlog=y,u", NULL },
+	    "--wlog: cannot be used with --wsesslog" },
+	{ { "--wset=10,0.5", "--wsesslog=1,0,f", NULL },
+	    "--wset: cannot be used with --wsesslog" },
+	{ { "--wsess=1,1,1", "--num-conns=5", NULL },
+	    "--num-conns: does not apply to a session workload (--wsess" },
+	{ { "--num-conns=1", "--wsess=1,1,1", NULL },
+	    "--num-conns: does not apply to a session workload" },
+	{ { "--wsess=1,1,1", "--num-calls=1", NULL },
+	    "--num-calls: does not apply to a session workload (--wsess" },
+	{ { "--wsesslog=1,0,f", "--num-conns=5", NULL },
+	    "--num-conns: does not apply to a session workload (--wsesslog" },
+	{ { "--wsesslog=1,0,f", "--num-calls=2", NULL },
+	    "--num-calls: does not apply to a session workload (--wsesslog" },
+	{ { "--wsesslog=1,0,f", "--burst-length=1", NULL },
+	    "--burst-length: does not apply to --wsesslog" },
+	{ { "--session-cookies", NULL }, "--session-cookies: requires a "
+	    "session workload (--wsess or --wsesslog)" },
+	{ { "--session-cookie", NULL }, "--session-cookies: requires a "
+	    "session workload" },
+	{ { "--max-connections=4", NULL }, "--max-connections: requires a "
+	    "session workload (--wsess or --wsesslog)" },
+	{ { "--max-piped-calls=4", NULL }, "--max-piped-calls: requires a "
+	    "session workload (--wsess or --wsesslog)" },
+	{ { "--failure-status=504", NULL }, "--failure-status: requires a "
+	    "session workload (--wsess or --wsesslog)" },
+	{ { "--retry-on-failure", "--num-conns=3", NULL },
+	    "--retry-on-failure: requires a session workload" },
+	{ { "--body=x", "--body-file=/dev/null", NULL },
+	    "--body: cannot be used with --body-file" },
+	{ { "--body-file=/dev/null", "--body=", NULL },
+	    "--body: cannot be used with --body-file" },
 	/* Ambiguous abbreviations. */
 	{ { "--serv", "x", NULL }, "--serv: ambiguous" },
 	{ { "--ver", NULL }, "--ver: ambiguous" },
 	{ { "--n", "1", NULL }, "--n: ambiguous" },
 	{ { "--num-c=1", NULL }, "--num-c: ambiguous" },
 	{ { "--h", NULL }, "--h: ambiguous" },
+	/* Exact names still win over longer ones they start. */
+	{ { "--add-he=X: 1", NULL }, "--add-he: ambiguous" },
+	{ { "--body-f", NULL }, "--body-file: missing argument" },
+	{ { "--max", "1", NULL }, "--max: ambiguous" },
+	{ { "--ws=1,1,1", NULL }, "--ws: ambiguous" },
 	/* Flags given an argument. */
 	{ { "--hog=1", NULL }, "--hog: takes no argument" },
 	{ { "--verbose=2", NULL }, "--verbose: takes no argument" },
@@ -458,7 +780,7 @@ END_TEST
 START_TEST(test_add_header_all)
 {
 	static const char *const args[] = { "--add-header", "A: 1\\n",
-	    "--add-he=B: \\101\\n", NULL };
+	    "--add-header=B: \\101\\n", NULL };
 	struct run r;
 
 	run_parse(&r, NULL, args);
@@ -610,6 +932,83 @@ static const struct echo_case echo_cases[] = {
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
 	    "--send-buffer=4096 --recv-buffer=16384 "
 	    "--num-conns=18446744073709551615 --num-calls=1\n" },
+	/* The 0.9.0 manual's session example. */
+	{ NULL, { "--hog", "--server=www", "--wsess=10,5,2", "--rate", "1",
+	    "--timeout", "5", NULL },
+	    "httperf --hog --timeout=5 --client=0/1 --server=www --port=80 "
+	    "--uri=/ --rate=1 --send-buffer=4096 --recv-buffer=16384 "
+	    "--wsess=10,5,2.000\n" },
+	/* Every session option, in the places 0.9.0 printed them. */
+	{ NULL, { "--wsess", "100,50,0.5", "--burst-length", "5",
+	    "--max-connections", "2", "--max-piped-calls", "8",
+	    "--session-cookies", "--failure-status", "504",
+	    "--retry-on-failure", "--http-version", "1.0", "--period", "e2",
+	    "--add-header", "X: 1\\n", "--method", "POST", "-v", NULL },
+	    "httperf --verbose --client=0/1 --server=localhost --port=80 "
+	    "--uri=/ --failure-status=504 --http-version=1.0 "
+	    "--max-connections=2 --max-piped-calls=8 --period=e2 "
+	    "--send-buffer=4096 --retry-on-failure --recv-buffer=16384 "
+	    "--session-cookies --add-header='X: 1\\n' --method=POST "
+	    "--wsess=100,50,0.500 --burst-length=5\n" },
+	/* The log's line as 0.9.0 printed it (burst length and wset do not
+	   apply to it). */
+	{ NULL, { "--server=127.0.0.1", "--port=18080", "--rate=5",
+	    "--wsesslog=3,0.1,sess.txt", NULL },
+	    "httperf --client=0/1 --server=127.0.0.1 --port=18080 --uri=/ "
+	    "--rate=5 --send-buffer=4096 --recv-buffer=16384 "
+	    "--wsesslog=3,0.100,sess.txt\n" },
+	{ NULL, { "--wsesslog=18446744073709551615,0,a,b.txt",
+	    "--session-cookies", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --session-cookies "
+	    "--wsesslog=18446744073709551615,0.000,a,b.txt\n" },
+	/* --wset comes after --burst-length, with or without sessions. */
+	{ NULL, { "--uri", "/wset1024", "--wset", "1024,0.25",
+	    "--num-conns", "20", "--burst-length", "3", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 "
+	    "--uri=/wset1024 --send-buffer=4096 --recv-buffer=16384 "
+	    "--num-conns=20 --num-calls=1 --burst-length=3 "
+	    "--wset=1024,0.250\n" },
+	{ NULL, { "--wset=15,1", "--wsess=4,3,0", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --wsess=4,3,0.000 "
+	    "--wset=15,1.000\n" },
+	/* Print flags: reply before request, right after --verbose. */
+	{ NULL, { "--print-reply", "--print-request", "-v", "--hog", NULL },
+	    "httperf --verbose --print-reply --print-request --hog "
+	    "--client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-calls=1\n" },
+	{ NULL, { "--print-request=header", "--print-reply=body", NULL },
+	    "httperf --print-reply=body --print-request=header --client=0/1 "
+	    "--server=localhost --port=80 --uri=/ --send-buffer=4096 "
+	    "--recv-buffer=16384 --num-conns=1 --num-calls=1\n" },
+	{ NULL, { "--print-reply=h", NULL },
+	    "httperf --print-reply=header --client=0/1 --server=localhost "
+	    "--port=80 --uri=/ --send-buffer=4096 --recv-buffer=16384 "
+	    "--num-conns=1 --num-calls=1\n" },
+	{ NULL, { "--print-request=B", NULL },
+	    "httperf --print-request=body --client=0/1 --server=localhost "
+	    "--port=80 --uri=/ --send-buffer=4096 --recv-buffer=16384 "
+	    "--num-conns=1 --num-calls=1\n" },
+	/* What 0.9.0 never echoed goes last, in a fixed order. */
+	{ NULL, { "--myaddr", "10.0.0.1-10.0.0.4", "--body", "a=1\\n",
+	    "--wlog", "n,uris.log", "--myaddr", "::1", "--num-calls", "2",
+	    NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-calls=2 --wlog=n,uris.log --body='a=1\\n' "
+	    "--myaddr=10.0.0.1-10.0.0.4 --myaddr=::1\n" },
+	{ NULL, { "--wlog=Y,/var/log/u", "--body-file=/dev/null",
+	    "--wsess=2,2,1", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --wsess=2,2,1.000 "
+	    "--wlog=y,/var/log/u --body-file=/dev/null\n" },
+	{ NULL, { "--add-header-file=/dev/null", "--add-header=A: b\\n",
+	    NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --add-header='A: b\\n' "
+	    "--add-header-file='/dev/null' --num-conns=1 --num-calls=1\n" },
 };
 
 START_TEST(test_echo)
@@ -630,11 +1029,15 @@ END_TEST
 /* ---- --help and --version. ---- */
 
 static const char *const all_long[] = {
-	"add-header", "burst-length", "client", "close-with-reset", "debug",
-	"help", "hog", "http-version", "method", "no-host-hdr", "num-calls",
-	"num-conns", "period", "port", "rate", "recv-buffer", "runtime",
-	"send-buffer", "server", "server-name", "think-timeout", "timeout",
-	"uri", "verbose", "version",
+	"add-header", "add-header-file", "body", "body-file", "burst-length",
+	"client", "close-with-reset", "debug", "failure-status", "help",
+	"hog", "http-version", "max-connections", "max-piped-calls",
+	"method", "myaddr", "no-host-hdr", "num-calls", "num-conns",
+	"period", "port", "print-reply", "print-request", "rate",
+	"recv-buffer", "retry-on-failure", "runtime", "send-buffer",
+	"server", "server-name", "session-cookies", "think-timeout",
+	"timeout", "uri", "verbose", "version", "wlog", "wsess", "wsesslog",
+	"wset",
 };
 
 static const char *const help_forms[] = { "-h", "--help", "--he", "-vh" };
@@ -669,12 +1072,16 @@ START_TEST(test_help)
 }
 END_TEST
 
-/* Nothing of a later release may sneak in. */
-START_TEST(test_help_only_this_release)
+/* How each kind of argument is shown, and what is not in this release. */
+START_TEST(test_help_forms)
 {
-	static const char *const later[] = { "--wsess", "--wlog", "--wset",
-	    "--ssl", "--print-", "--body", "--session-cookies",
-	    "--max-connections", "--failure-status", "--retry-on-failure" };
+	static const char *const want[] = {
+	    "[--print-reply[=header|body]]", "[--print-request[=header|body]]",
+	    "[--wsess N1,N2,X]", "[--wsesslog N,X,F]", "[--wlog y|n,F]",
+	    "[--wset N,X]", "[--session-cookies]", "[--retry-on-failure]",
+	    "[--body-file F]", "[--add-header-file F]", "[--myaddr S]" };
+	static const char *const later[] = { "--ssl", "--wsesspage",
+	    "--periodic-stats", "--servers", "--use-timer-cache" };
 	char *out;
 	size_t i, len;
 	FILE *f;
@@ -683,6 +1090,8 @@ START_TEST(test_help_only_this_release)
 	ck_assert_ptr_nonnull(f);
 	options_usage("httperf", f);
 	fclose(f);
+	for (i = 0; i < nitems(want); i++)
+		ck_assert_msg(strstr(out, want[i]) != NULL, "%s", want[i]);
 	for (i = 0; i < nitems(later); i++)
 		ck_assert_msg(strstr(out, later[i]) == NULL, "%s", later[i]);
 	free(out);
@@ -766,6 +1175,280 @@ START_TEST(test_error_escapes_value)
 }
 END_TEST
 
+/* ---- Files read at parse time. ---- */
+
+/* A private directory per test (Check forks, so each test has its own). */
+static char	 tmp_dir[64];
+static char	 tmp_paths[16][96];
+static size_t	 tmp_n;
+
+static void
+files_setup(void)
+{
+	snprintf(tmp_dir, sizeof(tmp_dir), "%s", "/tmp/check_options.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmp_dir));
+	tmp_n = 0;
+}
+
+static void
+files_teardown(void)
+{
+	size_t i;
+
+	for (i = 0; i < tmp_n; i++)
+		(void)unlink(tmp_paths[i]);
+	(void)rmdir(tmp_dir);
+}
+
+/* Creates `name' in the test directory with `len' bytes; returns its path. */
+static const char *
+tmp_file(const char *name, const void *data, size_t len)
+{
+	char *path;
+	FILE *f;
+
+	ck_assert_uint_lt(tmp_n, nitems(tmp_paths));
+	path = tmp_paths[tmp_n++];
+	snprintf(path, sizeof(tmp_paths[0]), "%s/%s", tmp_dir, name);
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+	return path;
+}
+
+/* A large binary body, NULs included, arrives byte for byte. */
+START_TEST(test_body_file)
+{
+	const char *args[] = { "--body-file", NULL, "--method=PUT", NULL };
+	unsigned char *data;
+	size_t i, n = 100003;
+	struct run r;
+	char *e, want[160];
+
+	data = malloc(n);
+	ck_assert_ptr_nonnull(data);
+	for (i = 0; i < n; i++)
+		data[i] = (unsigned char)(i * 7);
+	args[1] = tmp_file("body.bin", data, n);
+	run_parse(&r, NULL, args);
+	ck_assert_msg(r.st == OPTIONS_RUN, "%s", r.err);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_uint_eq(r.o.body_len, n);
+	ck_assert(memcmp(r.o.body, data, n) == 0);
+	ck_assert_str_eq(r.o.body_file, args[1]);
+	ck_assert_ptr_null(r.o.body_raw);
+	e = echo_of(&r.o);
+	snprintf(want, sizeof(want), " --method=PUT --num-conns=1 "
+	    "--num-calls=1 --body-file=%s\n", args[1]);
+	ck_assert_msg(strstr(e, want) != NULL, "%s", e);
+	free(e);
+	run_free(&r);
+	free(data);
+}
+END_TEST
+
+/* An empty file is an empty body (Content-Length: 0), not no body. */
+START_TEST(test_body_file_empty)
+{
+	const char *args[] = { "--body-file", NULL, NULL };
+	struct run r;
+
+	args[1] = tmp_file("empty", "", 0);
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_RUN);
+	ck_assert_ptr_nonnull(r.o.body);
+	ck_assert_uint_eq(r.o.body_len, 0);
+	run_free(&r);
+}
+END_TEST
+
+/* The file's name and the system's reason, on one line. */
+START_TEST(test_body_file_errors)
+{
+	static const char *const missing[] = { "--body-file",
+	    "/nonexistent/b", NULL };
+	const char *args[] = { "--body-file", NULL, NULL };
+	char want[256];
+	struct run r;
+
+	run_parse(&r, NULL, missing);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+	ck_assert_str_eq(r.err, "httperf: --body-file: /nonexistent/b: "
+	    "No such file or directory\n");
+	run_free(&r);
+
+	if (geteuid() == 0)	/* root reads everything */
+		return;
+	args[1] = tmp_file("secret", "x", 1);
+	ck_assert_int_eq(chmod(args[1], 0), 0);
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+	snprintf(want, sizeof(want), "httperf: --body-file: %s: %s\n",
+	    args[1], strerror(EACCES));
+	ck_assert_str_eq(r.err, want);
+	run_free(&r);
+}
+END_TEST
+
+/* --body: an unknown escape warns under its own name. */
+START_TEST(test_body_warn)
+{
+	static const char *const args[] = { "--body", "a\\qb\\n", NULL };
+	struct run r;
+
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_RUN);
+	ck_assert_str_eq(r.err, "httperf: --body: unknown escape '\\q' "
+	    "kept\n");
+	ck_assert_uint_eq(r.o.body_len, 5);
+	ck_assert_str_eq(r.o.body, "aqb\r\n");
+	ck_assert_str_eq(r.o.body_raw, "a\\qb\\n");
+	run_free(&r);
+}
+END_TEST
+
+/*
+ * --add-header-file: LF or CR LF endings, blank lines skipped, no final
+ * line end needed, always after every --add-header whatever the order.
+ */
+START_TEST(test_header_file)
+{
+	static const char text[] = "A: 1\nB: 2\r\n\n\r\nC:\t3";
+	const char *args[] = { "--add-header-file", NULL, "--add-header",
+	    "X: 0\\n", NULL };
+	struct run r;
+
+	args[1] = tmp_file("hdrs", text, sizeof(text) - 1);
+	run_parse(&r, NULL, args);
+	ck_assert_msg(r.st == OPTIONS_RUN, "%s", r.err);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_str_eq(r.o.add_header, "X: 0\r\nA: 1\r\nB: 2\r\nC:\t3\r\n");
+	ck_assert_uint_eq(r.o.add_header_len, strlen(r.o.add_header));
+	ck_assert_str_eq(r.o.add_header_file, args[1]);
+	ck_assert_uint_eq(r.o.n_add_header, 1);
+	run_free(&r);
+}
+END_TEST
+
+/* The last --add-header-file counts; an empty one adds nothing. */
+START_TEST(test_header_file_last_and_empty)
+{
+	const char *args[] = { "--add-header-file", NULL,
+	    "--add-header-file", NULL, NULL };
+	struct run r;
+
+	args[1] = tmp_file("first", "A: 1\n", 5);
+	args[3] = tmp_file("blank", "\n\r\n\n", 4);
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_RUN);
+	ck_assert_ptr_null(r.o.add_header);
+	ck_assert_uint_eq(r.o.add_header_len, 0);
+	ck_assert_str_eq(r.o.add_header_file, args[3]);
+	run_free(&r);
+
+	args[3] = tmp_file("second", "B: 2\n", 5);
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_RUN);
+	ck_assert_str_eq(r.o.add_header, "B: 2\r\n");
+	run_free(&r);
+}
+END_TEST
+
+struct hdr_bad_case {
+	const char	*text;
+	const char	*want;		/* the error after "PATH: " */
+};
+
+static const struct hdr_bad_case hdr_bad_cases[] = {
+	{ "A: 1\nbogus\n", "line 2: not a header line, expected Name: value "
+	    "('bogus')\n" },
+	{ ": x\n", "line 1: not a header line, expected Name: value "
+	    "(': x')\n" },
+	{ "A B: x\r\n", "line 1: not a header line, expected Name: value "
+	    "('A B: x')\n" },
+	{ " A: folded\n", "line 1: not a header line, expected Name: value "
+	    "(' A: folded')\n" },
+	{ "\n\nA: 1\001\n", "line 3: control character in the value "
+	    "('A: 1\\x01')\n" },
+	{ "A: x\rB: y\n", "line 1: control character in the value "
+	    "('A: x\\rB: y')\n" },
+	{ "A: x\n\nno colon", "line 3: not a header line, expected Name: "
+	    "value ('no colon')\n" },
+};
+
+START_TEST(test_header_file_bad)
+{
+	const struct hdr_bad_case *h = &hdr_bad_cases[_i];
+	const char *args[] = { "--add-header-file", NULL, NULL };
+	char want[256];
+	struct run r;
+
+	args[1] = tmp_file("bad", h->text, strlen(h->text));
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+	snprintf(want, sizeof(want), "httperf: --add-header-file: %s: %s",
+	    args[1], h->want);
+	ck_assert_str_eq(r.err, want);
+	run_free(&r);
+}
+END_TEST
+
+/* ---- Sessions, addresses. ---- */
+
+START_TEST(test_session_helper)
+{
+	static const char *const wsess[] = { "--wsess=1,1,1", NULL };
+	static const char *const wsesslog[] = { "--wsesslog=1,1,f", NULL };
+	static const char *const conns[] = { "--num-conns=9", "--wset=2,0",
+	    NULL };
+	struct run r;
+
+	run_parse(&r, NULL, wsess);
+	ck_assert(options_session(&r.o));
+	run_free(&r);
+	run_parse(&r, NULL, wsesslog);
+	ck_assert(options_session(&r.o));
+	run_free(&r);
+	run_parse(&r, NULL, conns);
+	ck_assert(!options_session(&r.o));
+	run_free(&r);
+}
+END_TEST
+
+/* Every --myaddr is kept as typed, in order. */
+START_TEST(test_myaddr_all)
+{
+	static const char *const args[] = { "--myaddr", "192.0.2.1-192.0.2.9",
+	    "--myaddr=2001:db8::1", "--myaddr", "client.example", NULL };
+	struct run r;
+
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_RUN);
+	ck_assert_uint_eq(r.o.n_myaddr, 3);
+	ck_assert_str_eq(r.o.myaddr[0], "192.0.2.1-192.0.2.9");
+	ck_assert_str_eq(r.o.myaddr[1], "2001:db8::1");
+	ck_assert_str_eq(r.o.myaddr[2], "client.example");
+	run_free(&r);
+}
+END_TEST
+
+/* A refused combination is reported whatever the order, once. */
+START_TEST(test_conflict_once)
+{
+	static const char *const args[] = { "--session-cookies",
+	    "--failure-status=500", "--body=x", "--body-file=/dev/null",
+	    NULL };
+	struct run r;
+
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+	ck_assert_str_eq(r.err, "httperf: --session-cookies: requires a "
+	    "session workload (--wsess or --wsesslog)\n");
+	run_free(&r);
+}
+END_TEST
+
 static Suite *
 options_suite(void)
 {
@@ -783,6 +1466,21 @@ options_suite(void)
 	tcase_add_test(tc, test_reentrant);
 	tcase_add_test(tc, test_prog_name);
 	tcase_add_test(tc, test_error_escapes_value);
+	tcase_add_test(tc, test_body_warn);
+	tcase_add_test(tc, test_session_helper);
+	tcase_add_test(tc, test_myaddr_all);
+	tcase_add_test(tc, test_conflict_once);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("files");
+	tcase_add_checked_fixture(tc, files_setup, files_teardown);
+	tcase_add_test(tc, test_body_file);
+	tcase_add_test(tc, test_body_file_empty);
+	tcase_add_test(tc, test_body_file_errors);
+	tcase_add_test(tc, test_header_file);
+	tcase_add_test(tc, test_header_file_last_and_empty);
+	tcase_add_loop_test(tc, test_header_file_bad, 0,
+	    (int)nitems(hdr_bad_cases));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("unescape");
@@ -793,7 +1491,7 @@ options_suite(void)
 	tc = tcase_create("output");
 	tcase_add_loop_test(tc, test_echo, 0, (int)nitems(echo_cases));
 	tcase_add_loop_test(tc, test_help, 0, (int)nitems(help_forms));
-	tcase_add_test(tc, test_help_only_this_release);
+	tcase_add_test(tc, test_help_forms);
 	tcase_add_test(tc, test_version);
 	suite_add_tcase(s, tc);
 	return s;
