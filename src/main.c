@@ -47,10 +47,26 @@ enum run_workload {
 
 /* Everything a run needs, so callbacks can reach it. */
 struct run {
+	const struct options *o;
 	enum run_workload workload;
+	int		 have_workload;
 	struct loop	*loop;
 	struct bus	*bus;
 	struct core	 core;
+	int		 have_core;
+	struct http_req_tmpl tmpl;
+	char		*host;
+	struct sockaddr_storage *src;
+	size_t		 nsrc;
+	struct basic	 basic;
+	struct sess_stat sstat;
+	int		 have_sstat;
+	struct print	 print;
+	int		 have_print;
+	struct uri_wlog	 wlog;
+	int		 have_wlog;
+	struct uri_wset	 wset;
+	int		 have_wset;
 	struct conn_gen	 gen;
 	struct wsess	 wsess;
 	struct wsesslog	 wsesslog;
@@ -58,9 +74,6 @@ struct run {
 	uint64_t	 sample_next;
 	uint64_t	 sample_last;
 	struct timer	 runtime_timer;
-	struct uri_wlog	 wlog;
-	struct uri_wset	 wset;
-	struct print	 print;
 };
 
 static void
@@ -156,24 +169,208 @@ tv_sec(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec * 1e-6;
 }
 
+/* Resolves --server and --myaddr into the core's configuration. */
+static int
+run_addresses(struct run *r, struct core_config *cfg, char *err,
+    size_t errlen)
+{
+	const struct options *o = r->o;
+	size_t i;
+
+	if (sock_resolve(o->server, o->port, &cfg->addr, &cfg->addrlen, err,
+	    errlen) == -1) {
+		fprintf(stderr, "%s: --server: %s\n", o->prog, err);
+		return -1;
+	}
+	for (i = 0; i < o->n_myaddr; i++) {
+		if (sock_expand_src(o->myaddr[i], &r->src, &r->nsrc, err,
+		    errlen) == -1) {
+			fprintf(stderr, "%s: --myaddr: %s\n", o->prog, err);
+			return -1;
+		}
+	}
+	for (i = 0; i < r->nsrc; i++) {
+		if (r->src[i].ss_family != cfg->addr.ss_family) {
+			fprintf(stderr, "%s: --myaddr: the source addresses "
+			    "must be of the server's address family (%s)\n",
+			    o->prog, cfg->addr.ss_family == AF_INET6 ?
+			    "IPv6" : "IPv4");
+			return -1;
+		}
+	}
+	cfg->src = r->src;
+	cfg->nsrc = r->nsrc;
+	return 0;
+}
+
+/* Builds the request template shared by every call. */
+static void
+run_request(struct run *r)
+{
+	const struct options *o = r->o;
+	struct http_req_spec spec;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.method = o->method;
+	spec.uri = o->uri;
+	spec.minor = o->http_minor;
+	if (!o->no_host_hdr) {
+		r->host = http_req_host(o->server_name ? o->server_name :
+		    o->server, o->port, 80);
+		spec.host = r->host;
+	}
+	spec.extra = o->add_header;
+	spec.extra_len = o->add_header_len;
+	spec.user_agent = "httperf/" PACKAGE_VERSION;
+	spec.body = o->body;
+	spec.body_len = o->body_len;
+	http_req_tmpl_init(&r->tmpl, &spec);
+}
+
+/*
+ * Creates the collectors, the URI sources and the workload, in the order
+ * their handlers must run.  Returns 0, or -1 after printing why.
+ */
+static int
+run_modules(struct run *r, char *err, size_t errlen)
+{
+	const struct options *o = r->o;
+	struct session_config scfg;
+
+	basic_init(&r->basic, &r->core, o->verbose, stdout);
+	if (options_session(o)) {
+		sess_stat_init(&r->sstat, &r->core, o->verbose, stdout);
+		r->have_sstat = 1;
+	}
+	if (o->print_request || o->print_reply) {
+		print_init(&r->print, &r->core, o->print_request,
+		    o->print_reply, stdout);
+		r->have_print = 1;
+	}
+	if (o->wlog_file != NULL) {
+		if (uri_wlog_init(&r->wlog, &r->core, o->wlog_file,
+		    o->wlog_wrap, o->verbose, stdout, o->prog, run_done, r,
+		    err, errlen) == -1) {
+			fprintf(stderr, "%s: --wlog: %s\n", o->prog, err);
+			return -1;
+		}
+		r->have_wlog = 1;
+	}
+	if (o->wset_n > 0) {
+		uri_wset_init(&r->wset, &r->core, o->wset_n, o->wset_x,
+		    o->client_id, o->num_clients, o->uri, o->verbose, stdout,
+		    o->prog);
+		r->have_wset = 1;
+	}
+
+	memset(&scfg, 0, sizeof(scfg));
+	scfg.rate = &o->rate;
+	scfg.client_id = o->client_id;
+	scfg.max_conns = o->max_connections;
+	scfg.max_piped = o->max_piped;
+	scfg.http_minor = o->http_minor;
+	scfg.cookies = o->session_cookies;
+	scfg.failure_status = o->failure_status;
+	scfg.retry = o->retry_on_failure;
+	if (o->wsess_n > 0) {
+		struct wsess_config wc;
+
+		memset(&wc, 0, sizeof(wc));
+		wc.sess = scfg;
+		wc.sess.nsess = o->wsess_n;
+		wc.ncalls = o->wsess_calls;
+		wc.burst_len = o->burst_len;
+		wc.think = o->wsess_think;
+		r->workload = RUN_WSESS;
+		wsess_init(&r->wsess, &r->core, &wc, run_done, r);
+	} else if (o->wsesslog_n > 0) {
+		struct wsesslog_config lc;
+
+		memset(&lc, 0, sizeof(lc));
+		lc.sess = scfg;
+		lc.sess.nsess = o->wsesslog_n;
+		lc.think = o->wsesslog_think;
+		lc.path = o->wsesslog_file;
+		r->workload = RUN_WSESSLOG;
+		if (wsesslog_init(&r->wsesslog, &r->core, &lc, run_done, r,
+		    err, errlen) == -1) {
+			fprintf(stderr, "%s: --wsesslog: %s\n", o->prog, err);
+			return -1;
+		}
+	} else {
+		r->workload = RUN_CONNS;
+		conn_gen_init(&r->gen, &r->core, o->num_conns, o->num_calls,
+		    o->burst_len, &o->rate, o->client_id, run_done, r);
+	}
+	r->have_workload = 1;
+	return 0;
+}
+
+/* Starts the workload: the first arrival happens now. */
+static void
+run_start_workload(struct run *r, uint64_t now)
+{
+	switch (r->workload) {
+	case RUN_CONNS:
+		conn_gen_start(&r->gen, now);
+		break;
+	case RUN_WSESS:
+		wsess_start(&r->wsess, now);
+		break;
+	case RUN_WSESSLOG:
+		wsesslog_start(&r->wsesslog, now);
+		break;
+	}
+}
+
+/*
+ * Frees whatever the run set up.  Connections still open (--runtime,
+ * SIGINT) are closed quietly first: with an empty bus nobody counts them.
+ */
+static void
+run_teardown(struct run *r, uint64_t now)
+{
+	if (r->have_core) {
+		bus_free(r->bus);
+		r->bus = bus_new();
+		r->core.bus = r->bus;
+		core_close_all(&r->core, now);
+	}
+	if (r->have_workload && r->workload == RUN_WSESS)
+		wsess_fini(&r->wsess);
+	else if (r->have_workload && r->workload == RUN_WSESSLOG)
+		wsesslog_fini(&r->wsesslog);
+	if (r->have_sstat)
+		sess_stat_fini(&r->sstat);
+	if (r->have_print)
+		print_fini(&r->print);
+	if (r->have_wlog)
+		uri_wlog_fini(&r->wlog);
+	if (r->have_wset)
+		uri_wset_fini(&r->wset);
+	if (r->have_core) {
+		core_fini(&r->core);
+		basic_fini(&r->basic);
+	}
+	bus_free(r->bus);
+	loop_free(r->loop);
+	http_req_tmpl_free(&r->tmpl);
+	free(r->host);
+	free(r->src);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct options o;
 	struct run r;
 	struct core_config cfg;
-	struct http_req_spec spec;
-	struct http_req_tmpl tmpl;
-	struct basic basic;
-	struct sess_stat sstat;
-	struct session_config scfg;
 	struct sigaction sa;
 	struct rusage ru0, ru1;
-	char err[256], *host = NULL;
-	struct sockaddr_storage *src = NULL;
-	size_t i, nsrc = 0;
+	char err[256];
 	uint64_t start, stop, first;
 	long nofile;
+	int status = 1;
 
 	options_init(&o);
 	switch (options_parse(&o, argc, argv, stdout, stderr)) {
@@ -189,32 +386,9 @@ main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	memset(&cfg, 0, sizeof(cfg));
-	if (sock_resolve(o.server, o.port, &cfg.addr, &cfg.addrlen, err,
-	    sizeof(err)) == -1) {
-		fprintf(stderr, "%s: --server: %s\n", o.prog, err);
-		options_free(&o);
-		return 1;
-	}
-
-	/* --myaddr: every source address, of the server's family. */
-	for (i = 0; i < o.n_myaddr; i++) {
-		if (sock_expand_src(o.myaddr[i], &src, &nsrc, err,
-		    sizeof(err)) == -1) {
-			fprintf(stderr, "%s: --myaddr: %s\n", o.prog, err);
-			return 1;
-		}
-	}
-	for (i = 0; i < nsrc; i++) {
-		if (src[i].ss_family != cfg.addr.ss_family) {
-			fprintf(stderr, "%s: --myaddr: the source addresses "
-			    "must be of the server's address family (%s)\n",
-			    o.prog, cfg.addr.ss_family == AF_INET6 ? "IPv6" :
-			    "IPv4");
-			return 1;
-		}
-	}
-	cfg.src = src;
-	cfg.nsrc = nsrc;
+	r.o = &o;
+	if (run_addresses(&r, &cfg, err, sizeof(err)) == -1)
+		goto out;
 
 	options_echo(&o, stdout);
 	nofile = sock_raise_nofile();
@@ -229,27 +403,11 @@ main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 
-	/* The request bytes shared by every call. */
-	memset(&spec, 0, sizeof(spec));
-	spec.method = o.method;
-	spec.uri = o.uri;
-	spec.minor = o.http_minor;
-	if (!o.no_host_hdr) {
-		host = http_req_host(o.server_name ? o.server_name : o.server,
-		    o.port, 80);
-		spec.host = host;
-	}
-	spec.extra = o.add_header;
-	spec.extra_len = o.add_header_len;
-	spec.user_agent = "httperf/" PACKAGE_VERSION;
-	spec.body = o.body;
-	spec.body_len = o.body_len;
-	http_req_tmpl_init(&tmpl, &spec);
-
+	run_request(&r);
 	if ((r.loop = loop_new(backend_from_env(o.prog), err,
 	    sizeof(err))) == NULL) {
 		fprintf(stderr, "%s: %s\n", o.prog, err);
-		return 1;
+		goto out;
 	}
 	r.bus = bus_new();
 	cfg.sock.send_buffer = (int)o.send_buffer;
@@ -261,66 +419,11 @@ main(int argc, char **argv)
 	cfg.max_line = MAX_LINE;
 	cfg.debug = o.debug;
 	cfg.prog = o.prog;
-	cfg.req = &tmpl;
+	cfg.req = &r.tmpl;
 	core_init(&r.core, r.loop, r.bus, &cfg);
-
-	basic_init(&basic, &r.core, o.verbose, stdout);
-	if (o.print_request || o.print_reply)
-		print_init(&r.print, &r.core, o.print_request, o.print_reply,
-		    stdout);
-	/* URI sources fill in each new call. */
-	if (o.wlog_file != NULL && uri_wlog_init(&r.wlog, &r.core,
-	    o.wlog_file, o.wlog_wrap, o.verbose, stdout, o.prog, run_done,
-	    &r, err, sizeof(err)) == -1) {
-		fprintf(stderr, "%s: --wlog: %s\n", o.prog, err);
-		return 1;
-	}
-	if (o.wset_n > 0)
-		uri_wset_init(&r.wset, &r.core, o.wset_n, o.wset_x,
-		    o.client_id, o.num_clients, o.uri, o.verbose, stdout,
-		    o.prog);
-	if (options_session(&o)) {
-		sess_stat_init(&sstat, &r.core, o.verbose, stdout);
-		memset(&scfg, 0, sizeof(scfg));
-		scfg.rate = &o.rate;
-		scfg.client_id = o.client_id;
-		scfg.max_conns = o.max_connections;
-		scfg.max_piped = o.max_piped;
-		scfg.http_minor = o.http_minor;
-		scfg.cookies = o.session_cookies;
-		scfg.failure_status = o.failure_status;
-		scfg.retry = o.retry_on_failure;
-	}
-	if (o.wsess_n > 0) {
-		struct wsess_config wc;
-
-		memset(&wc, 0, sizeof(wc));
-		wc.sess = scfg;
-		wc.sess.nsess = o.wsess_n;
-		wc.ncalls = o.wsess_calls;
-		wc.burst_len = o.burst_len;
-		wc.think = o.wsess_think;
-		r.workload = RUN_WSESS;
-		wsess_init(&r.wsess, &r.core, &wc, run_done, &r);
-	} else if (o.wsesslog_n > 0) {
-		struct wsesslog_config lc;
-
-		memset(&lc, 0, sizeof(lc));
-		lc.sess = scfg;
-		lc.sess.nsess = o.wsesslog_n;
-		lc.think = o.wsesslog_think;
-		lc.path = o.wsesslog_file;
-		r.workload = RUN_WSESSLOG;
-		if (wsesslog_init(&r.wsesslog, &r.core, &lc, run_done, &r,
-		    err, sizeof(err)) == -1) {
-			fprintf(stderr, "%s: --wsesslog: %s\n", o.prog, err);
-			return 1;
-		}
-	} else {
-		r.workload = RUN_CONNS;
-		conn_gen_init(&r.gen, &r.core, o.num_conns, o.num_calls,
-		    o.burst_len, &o.rate, o.client_id, run_done, &r);
-	}
+	r.have_core = 1;
+	if (run_modules(&r, err, sizeof(err)) == -1)
+		goto out;
 	loop_on_turn(r.loop, run_turn, &r);
 
 	start = clock_now();
@@ -337,17 +440,7 @@ main(int argc, char **argv)
 		    start + clock_from_sec(o.runtime));
 
 	getrusage(RUSAGE_SELF, &ru0);
-	switch (r.workload) {
-	case RUN_CONNS:
-		conn_gen_start(&r.gen, start);
-		break;
-	case RUN_WSESS:
-		wsess_start(&r.wsess, start);
-		break;
-	case RUN_WSESSLOG:
-		wsesslog_start(&r.wsesslog, start);
-		break;
-	}
+	run_start_workload(&r, start);
 	if (loop_run(r.loop) == -1)
 		fprintf(stderr, "%s: event loop failed: %s\n", o.prog,
 		    strerror(errno));
@@ -359,39 +452,16 @@ main(int argc, char **argv)
 
 	printf("Maximum connect burst length: %llu\n",
 	    (unsigned long long)core_max_burst(&r.core));
-	basic_print(&basic, stdout, stop - start,
+	basic_print(&r.basic, stdout, stop - start,
 	    tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime),
 	    tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime));
-	if (options_session(&o))
-		sess_stat_print(&sstat, stdout, stop - start);
-	basic_print_extra(&basic, stdout);
+	if (r.have_sstat)
+		sess_stat_print(&r.sstat, stdout, stop - start);
+	basic_print_extra(&r.basic, stdout);
 	fflush(stdout);
-
-	/* Connections still open (--runtime, SIGINT) end quietly. */
-	bus_free(r.bus);
-	r.bus = bus_new();
-	r.core.bus = r.bus;
-	core_close_all(&r.core, stop);
-	if (r.workload == RUN_WSESS)
-		wsess_fini(&r.wsess);
-	else if (r.workload == RUN_WSESSLOG)
-		wsesslog_fini(&r.wsesslog);
-	if (options_session(&o))
-		sess_stat_fini(&sstat);
-
-	if (o.print_request || o.print_reply)
-		print_fini(&r.print);
-	if (o.wlog_file != NULL)
-		uri_wlog_fini(&r.wlog);
-	if (o.wset_n > 0)
-		uri_wset_fini(&r.wset);
-	core_fini(&r.core);
-	basic_fini(&basic);
-	bus_free(r.bus);
-	loop_free(r.loop);
-	http_req_tmpl_free(&tmpl);
-	free(host);
-	free(src);
+	status = 0;
+out:
+	run_teardown(&r, clock_now());
 	options_free(&o);
-	return 0;
+	return status;
 }

@@ -47,7 +47,22 @@ until "$HTTPERF" --server 127.0.0.1 --port "$PORT" --uri /1k.html \
 	[ $i -lt 100 ] || { cat "$T_DIR/nginx/stderr" >&2; fail "nginx did not start"; }
 	sleep 0.05
 done
-: > "$T_DIR/nginx/logs/access.log"
+# nginx writes its log line just after the reply: wait for the probe's.
+ALOG=$T_DIR/nginx/logs/access.log
+
+# log_count N: waits (bounded) until nginx logged N requests, then
+# gives it a moment for any extra, and prints the count.
+log_count() {
+	i=0
+	while [ "$(wc -l < "$ALOG")" -lt "$1" ] && [ $i -lt 100 ]; do
+		sleep 0.02
+		i=$((i + 1))
+	done
+	sleep 0.1
+	wc -l < "$ALOG" | tr -d ' '
+}
+
+log_count 1 > /dev/null
 
 for be in $(backends); do
 	export HTTPERF_LOOP=$be
@@ -59,21 +74,23 @@ for be in $(backends); do
 	expect_status 0 500 0 0 0
 	expect_errors 0 0 0 0 0 0 0 0 0
 	expect '^Reply size \[B\]: header [0-9.]+ content 1024\.0 footer 0\.0 '
-	n=$(wc -l < "$T_DIR/nginx/logs/access.log")
+	n=$(log_count 500)
 	[ "$n" = 500 ] || fail "nginx logged $n requests"
 	ok "$be: nginx keep-alive, exact counts"
 
+	log_count 500 > /dev/null
 	hp --num-conns 20 --num-calls 3 --burst-length 3 --uri /missing
 	expect_counts 20 60 60
 	expect_status 0 0 0 60 0
 	expect_errors 0 0 0 0 0 0 0 0 0
 	ok "$be: nginx pipelined 404s"
 
+	log_count 560 > /dev/null
 	: > "$T_DIR/nginx/logs/access.log"
 	hp --num-conns 10 --num-calls 3 --uri /close
 	expect_counts 10 10 10
 	expect_errors 0 0 0 0 0 0 0 0 0
-	n=$(wc -l < "$T_DIR/nginx/logs/access.log")
+	n=$(log_count 10)
 	[ "$n" = 10 ] || fail "nginx logged $n requests"
 	ok "$be: nginx Connection: close honoured"
 done
