@@ -461,6 +461,14 @@ session_on_reply(struct session_gen *g, struct call *call, uint64_t now)
 	 */
 	if (c != NULL && c->draining)
 		ss->one_per_conn = 1;
+	/*
+	 * HTTP/1.0 sessions use a connection per call, as 0.9.0 does: the
+	 * connection closes once its reply is in (its successor opens when
+	 * the next call is issued).
+	 */
+	if (g->cfg.http_minor == 0 && c != NULL && c->owner == g &&
+	    c->state != CONN_CLOSED && conn_pending(c) == 0)
+		conn_close(c, now);
 	if (g->cfg.failure_status != 0 &&
 	    call->status == (int)g->cfg.failure_status) {
 		if (!g->cfg.retry) {

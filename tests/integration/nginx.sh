@@ -94,3 +94,28 @@ for be in $(backends); do
 	[ "$n" = 10 ] || fail "nginx logged $n requests"
 	ok "$be: nginx Connection: close honoured"
 done
+
+# Sessions against nginx: counts, and what nginx logged.
+export HTTPERF_LOOP=epoll
+log_count 10 > /dev/null
+: > "$ALOG"
+hp --wsess 10,5,0.01 --burst-length 2 --rate 100 --uri /1k.html
+expect_rc 0
+expect "^Session rate \[sess/s\]: .* \(10/10\)\$"
+expect_counts 10 50 50
+expect_errors 0 0 0 0 0 0 0 0 0
+n=$(log_count 50)
+[ "$n" = 50 ] || fail "nginx logged $n requests"
+ok "nginx --wsess"
+
+printf '/1k.html\n\t/missing\n\t/1k.html\n/close think=0.01\n/1k.html\n\n/1k.html method=HEAD\n' \
+    > "$T_DIR/s.log"
+: > "$ALOG"
+hp --wsesslog 6,0,"$T_DIR/s.log" --rate 50
+expect "^Session rate \[sess/s\]: .* \(6/6\)\$"
+expect_counts 9 18 18
+expect_status 0 15 0 3 0
+expect_errors 0 0 0 0 0 0 0 0 0
+n=$(log_count 18)
+[ "$n" = 18 ] || fail "nginx logged $n requests"
+ok "nginx --wsesslog with Connection: close mid-session"
