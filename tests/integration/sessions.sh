@@ -117,6 +117,48 @@ n=$(awk -v h="b=$want" '$3 == "/echo-body" && $4 == 14 && $5 == h' "$T_DIR/srv.l
 [ "$n" = 2 ] || fail "POST bodies: $(grep echo-body "$T_DIR/srv.log")"
 ok "--wsesslog: bursts, methods, bodies, round-robin"
 
+# The example file of httperf 0.9.0's manual, as printed there.
+cat > "$T_DIR/manual.sess" <<'SESS'
+# Comment lines start with a ``#'' as the first
+# character.  Lines with only whitespace delimit
+# sessions (multiple blank lines do not generate
+# ``null'' sessions).  All other lines specify a
+# uri-sequence (1 uri per line).  If the first
+# character of the line is whitespace (e.g. space
+# or tab), the uri is considered to be part of a
+# burst that is sent out after the previous
+# non-burst uri.
+
+# session 1 definition (this is a comment)
+/foo.html think=2.0
+     /pict1.gif
+     /pict2.gif
+/foo2.html method=POST contents='Post data'
+     /pict3.gif
+     /pict4.gif
+
+# session 2 definition
+/foo3.html method=POST contents="Multiline\ndata"
+/foo4.html method=HEAD
+SESS
+: > "$T_DIR/srv.log"
+hp --wsesslog 4,0,"$T_DIR/manual.sess" --rate 10
+expect_rc 0
+expect_sessions 4 4
+expect_counts 4 16 16
+expect_status 0 0 0 16 0
+expect '^Session length histogram: 0 0 2 0 0 0 2$'
+life=$(sed -n 's/^Session lifetime \[s\]: //p' "$OUT")
+awk -v l="$life" 'BEGIN { exit !(l >= 1.0 && l < 3) }' || \
+    fail "mean session lifetime $life: the 2 s think time is missing"
+wait_for_log 16
+methods=$(srv_field 2 | sort | uniq -c | awk '{ printf "%s%s,", $1, $2 }')
+[ "$methods" = "10GET,2HEAD,4POST," ] || fail "methods: $methods"
+posts=$(awk '$2 == "POST" { print $3, $4 }' "$T_DIR/srv.log" | sort | uniq -c |
+    awk '{ printf "%s %s %s,", $1, $2, $3 }')
+[ "$posts" = "2 /foo2.html 9,2 /foo3.html 14," ] || fail "POSTs: $posts"
+ok "--wsesslog with the manual's example file"
+
 # Cookies: 30 cookies of 3 KB each, set by the first reply, must come back
 # intact on every later request of the session (the fixture checks them).
 cat > "$T_DIR/cookie.sess" <<'SESS'
