@@ -62,9 +62,8 @@ basic_total_replies(const struct basic_totals *t)
 	return sum;
 }
 
-/* Returns a / b, or 0 when b is 0 (or the result is not finite). */
-static double
-ratio(double a, double b)
+double
+basic_ratio(double a, double b)
 {
 	double r;
 
@@ -74,12 +73,8 @@ ratio(double a, double b)
 	return isfinite(r) ? r : 0.0;
 }
 
-/*
- * Returns the sample standard deviation from n, sum and sum of squares;
- * 0 when n < 2 or rounding makes the variance non-positive.
- */
-static double
-sample_stddev(uint64_t n, double sum, double sum2)
+double
+basic_stddev(uint64_t n, double sum, double sum2)
 {
 	double var;
 
@@ -125,8 +120,8 @@ print_conns(FILE *out, const struct basic_totals *t, double d,
 
 	fprintf(out, "Connection rate: %.1f conn/s (%.1f ms/conn, "
 	    "<=%llu concurrent connections)\n",
-	    ratio((double)t->conns_issued, d),
-	    1e3 * ratio(d, (double)t->conns_issued),
+	    basic_ratio((double)t->conns_issued, d),
+	    1e3 * basic_ratio(d, (double)t->conns_issued),
 	    (unsigned long long)t->max_concurrent);
 
 	if (n > 0) {
@@ -134,7 +129,7 @@ print_conns(FILE *out, const struct basic_totals *t, double d,
 		lmin = (double)t->lifetime_min / NS_PER_MSEC;
 		lmax = (double)t->lifetime_max / NS_PER_MSEC;
 		lavg = 1e3 * lsum / (double)n;
-		lsd = 1e3 * sample_stddev(n, lsum, t->lifetime_sum2);
+		lsd = 1e3 * basic_stddev(n, lsum, t->lifetime_sum2);
 	}
 	if (t->lifetime_hist != NULL && hist_count(t->lifetime_hist) > 0)
 		lmed = (double)hist_quantile(t->lifetime_hist, 0.5) /
@@ -142,10 +137,10 @@ print_conns(FILE *out, const struct basic_totals *t, double d,
 	fprintf(out, "Connection time [ms]: min %.1f avg %.1f max %.1f "
 	    "median %.1f stddev %.1f\n", lmin, lavg, lmax, lmed, lsd);
 	fprintf(out, "Connection time [ms]: connect %.1f\n",
-	    1e3 * ratio((double)t->connect_sum / NS_PER_SEC,
+	    1e3 * basic_ratio((double)t->connect_sum / NS_PER_SEC,
 	    (double)t->connects_n));
 	fprintf(out, "Connection length [replies/conn]: %.3f\n",
-	    ratio((double)replies, (double)n));
+	    basic_ratio((double)replies, (double)n));
 }
 
 /* Prints the Request and Reply blocks. */
@@ -158,27 +153,27 @@ print_calls(FILE *out, const struct basic_totals *t, double d,
 
 	fprintf(out, "\n");
 	fprintf(out, "Request rate: %.1f req/s (%.1f ms/req)\n",
-	    ratio((double)t->reqs_sent, d),
-	    1e3 * ratio(d, (double)t->reqs_sent));
+	    basic_ratio((double)t->reqs_sent, d),
+	    1e3 * basic_ratio(d, (double)t->reqs_sent));
 	fprintf(out, "Request size [B]: %.1f\n",
-	    ratio((double)t->req_bytes, (double)t->reqs_sent));
+	    basic_ratio((double)t->req_bytes, (double)t->reqs_sent));
 	fprintf(out, "\n");
 
 	fprintf(out, "Reply rate [replies/s]: min %.1f avg %.1f max %.1f "
 	    "stddev %.1f (%llu samples)\n",
 	    rr->n > 0 ? rr->min : 0.0,
-	    ratio(rr->sum, (double)rr->n),
+	    basic_ratio(rr->sum, (double)rr->n),
 	    rr->n > 0 ? rr->max : 0.0,
-	    sample_stddev(rr->n, rr->sum, rr->sum2),
+	    basic_stddev(rr->n, rr->sum, rr->sum2),
 	    (unsigned long long)rr->n);
 	fprintf(out, "Reply time [ms]: response %.1f transfer %.1f\n",
-	    1e3 * ratio((double)t->response_sum / NS_PER_SEC,
+	    1e3 * basic_ratio((double)t->response_sum / NS_PER_SEC,
 	    (double)t->responses_n),
-	    1e3 * ratio((double)t->transfer_sum / NS_PER_SEC,
+	    1e3 * basic_ratio((double)t->transfer_sum / NS_PER_SEC,
 	    (double)replies));
-	hdr = ratio((double)t->hdr_bytes, (double)replies);
-	content = ratio((double)t->content_bytes, (double)replies);
-	footer = ratio((double)t->footer_bytes, (double)replies);
+	hdr = basic_ratio((double)t->hdr_bytes, (double)replies);
+	content = basic_ratio((double)t->content_bytes, (double)replies);
+	footer = basic_ratio((double)t->footer_bytes, (double)replies);
 	fprintf(out, "Reply size [B]: header %.1f content %.1f footer %.1f "
 	    "(total %.1f)\n", hdr, content, footer, hdr + content + footer);
 	fprintf(out, "Reply status: 1xx=%llu 2xx=%llu 3xx=%llu 4xx=%llu "
@@ -202,12 +197,12 @@ print_system(FILE *out, const struct basic_totals *t, double d)
 	fprintf(out, "CPU time [s]: user %.2f system %.2f "
 	    "(user %.1f%% system %.1f%% total %.1f%%)\n",
 	    t->cpu_user, t->cpu_sys,
-	    100.0 * ratio(t->cpu_user, d),
-	    100.0 * ratio(t->cpu_sys, d),
-	    100.0 * ratio(t->cpu_user + t->cpu_sys, d));
+	    100.0 * basic_ratio(t->cpu_user, d),
+	    100.0 * basic_ratio(t->cpu_sys, d),
+	    100.0 * basic_ratio(t->cpu_user + t->cpu_sys, d));
 	fprintf(out, "Net I/O: %.1f KB/s (%.1f*10^6 bps)\n",
-	    ratio((double)t->net_bytes, d) / 1024.0,
-	    8e-6 * ratio((double)t->net_bytes, d));
+	    basic_ratio((double)t->net_bytes, d) / 1024.0,
+	    8e-6 * basic_ratio((double)t->net_bytes, d));
 	fprintf(out, "\n");
 
 	for (i = 0; i < BASIC_ERR_COUNT; i++)

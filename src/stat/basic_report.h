@@ -21,6 +21,15 @@ struct basic_series {
 	double		sum2;
 };
 
+/* Returns a / b, or 0 when b is 0 or the result is not finite. */
+double	basic_ratio(double a, double b);
+
+/*
+ * Returns the sample standard deviation from n, sum and sum of squares;
+ * 0 when n < 2 or rounding makes the variance non-positive.
+ */
+double	basic_stddev(uint64_t n, double sum, double sum2);
+
 /* Adds one sample to a series. */
 void	basic_series_add(struct basic_series *s, double v);
 

@@ -100,32 +100,6 @@ sess_stat_fini(struct sess_stat *st)
 	st->t.len_n = st->t.len_cap = 0;
 }
 
-/* Returns a / b, or 0 when b is 0 (or the result is not finite). */
-static double
-sess_ratio(double a, double b)
-{
-	double r;
-
-	if (b == 0)
-		return 0.0;
-	r = a / b;
-	return isfinite(r) ? r : 0.0;
-}
-
-/* Returns the sample standard deviation of a series, 0 below 2 samples. */
-static double
-sess_stddev(const struct basic_series *s)
-{
-	double var;
-
-	if (s->n < 2)
-		return 0.0;
-	var = (s->sum2 - s->sum * s->sum / (double)s->n) / (double)(s->n - 1);
-	if (!(var > 0) || !isfinite(var))
-		return 0.0;
-	return sqrt(var);
-}
-
 void
 sess_stat_report(FILE *out, const struct sess_stat_totals *t,
     uint64_t duration)
@@ -136,18 +110,18 @@ sess_stat_report(FILE *out, const struct sess_stat_totals *t,
 	fprintf(out, "\nSession rate [sess/s]: min %.2f avg %.2f max %.2f "
 	    "stddev %.2f (%llu/%llu)\n",
 	    t->rate.n > 0 ? t->rate.min : 0.0,
-	    sess_ratio((double)t->completed, d),
+	    basic_ratio((double)t->completed, d),
 	    t->rate.n > 0 && t->rate.max > 0 ? t->rate.max : 0.0,
-	    sess_stddev(&t->rate),
+	    basic_stddev(t->rate.n, t->rate.sum, t->rate.sum2),
 	    (unsigned long long)t->completed,
 	    (unsigned long long)(t->completed + t->failed));
 	fprintf(out, "Session: avg %.2f connections/session\n",
-	    sess_ratio((double)t->conns, (double)t->completed));
+	    basic_ratio((double)t->conns, (double)t->completed));
 	fprintf(out, "Session lifetime [s]: %.1f\n",
-	    sess_ratio((double)t->lifetime_sum / NS_PER_SEC,
+	    basic_ratio((double)t->lifetime_sum / NS_PER_SEC,
 	    (double)t->completed));
 	fprintf(out, "Session failtime [s]: %.1f\n",
-	    sess_ratio((double)t->failtime_sum / NS_PER_SEC,
+	    basic_ratio((double)t->failtime_sum / NS_PER_SEC,
 	    (double)t->failed));
 	/* Entries 0 to the longest session; " 0" when there was none. */
 	fprintf(out, "Session length histogram:");
