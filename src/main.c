@@ -27,10 +27,12 @@
 #include "gen/wsesslog.h"
 #include "net/http_req.h"
 #include "net/sock.h"
+#include "net/tls.h"
 #include "options.h"
 #include "stat/basic.h"
 #include "stat/print.h"
 #include "stat/sess_stat.h"
+#include "stat/tls_stat.h"
 #include "util.h"
 
 #define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
@@ -61,6 +63,9 @@ struct run {
 	struct basic	 basic;
 	struct sess_stat sstat;
 	int		 have_sstat;
+	struct tls_ctx	*tls;
+	struct tls_stat	 tstat;
+	int		 have_tstat;
 	struct print	 print;
 	int		 have_print;
 	struct uri_wlog	 wlog;
@@ -216,7 +221,7 @@ run_request(struct run *r)
 	spec.minor = o->http_minor;
 	if (!o->no_host_hdr) {
 		r->host = http_req_host(o->server_name ? o->server_name :
-		    o->server, o->port, 80);
+		    o->server, o->port, o->ssl ? 443 : 80);
 		spec.host = r->host;
 	}
 	spec.extra = o->add_header;
@@ -225,6 +230,78 @@ run_request(struct run *r)
 	spec.body = o->body;
 	spec.body_len = o->body_len;
 	http_req_tmpl_init(&r->tmpl, &spec);
+}
+
+/*
+ * Returns the host part of a Host-style name: without brackets around an
+ * IPv6 literal and without ":port".  The caller frees it.
+ */
+static char *
+run_host_only(const char *name)
+{
+	const char *end, *colon;
+	size_t len;
+	char *s;
+
+	if (name[0] == '[') {
+		end = strchr(name, ']');
+		len = end != NULL ? (size_t)(end - name - 1) : strlen(name + 1);
+		s = xmalloc(len + 1);
+		memcpy(s, name + 1, len);
+		s[len] = '\0';
+		return s;
+	}
+	colon = strchr(name, ':');
+	/* One colon is a port; more make an IPv6 literal. */
+	if (colon != NULL && strchr(colon + 1, ':') == NULL) {
+		len = (size_t)(colon - name);
+		s = xmalloc(len + 1);
+		memcpy(s, name, len);
+		s[len] = '\0';
+		return s;
+	}
+	return xstrdup(name);
+}
+
+/*
+ * --ssl: builds the TLS context.  SNI goes to --tls-server-name, else the
+ * --server-name or --server host, unless that is an IP literal; with
+ * --ssl-verify the certificate must match that name (or the literal).
+ * Returns 0, or -1 after printing why.
+ */
+static int
+run_tls(struct run *r, char *err, size_t errlen)
+{
+	const struct options *o = r->o;
+	struct tls_config tc;
+	struct sockaddr_storage ss;
+	char *name;
+	int literal;
+
+	if (!o->ssl)
+		return 0;
+	name = run_host_only(o->tls_server_name ? o->tls_server_name :
+	    o->server_name ? o->server_name : o->server);
+	literal = sock_parse_addr(name, &ss) == 0;
+	memset(&tc, 0, sizeof(tc));
+	tc.min_version = (enum tls_version)o->ssl_min_version;
+	tc.max_version = (enum tls_version)o->ssl_max_version;
+	tc.ciphers = o->ssl_ciphers;
+	tc.ciphersuites = o->ssl_ciphersuites;
+	tc.verify = o->ssl_verify;
+	tc.ca_file = o->ssl_ca_file;
+	tc.ca_path = o->ssl_ca_path;
+	tc.cert_file = o->ssl_certificate;
+	tc.key_file = o->ssl_key;
+	tc.sni = literal ? NULL : name;
+	tc.verify_name = name;
+	r->tls = tls_ctx_new(&tc, err, errlen);
+	free(name);
+	if (r->tls == NULL) {
+		fprintf(stderr, "%s: %s\n", o->prog, err);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -238,6 +315,10 @@ run_modules(struct run *r, char *err, size_t errlen)
 	struct session_config scfg;
 
 	basic_init(&r->basic, &r->core, o->verbose, stdout);
+	if (o->ssl) {
+		tls_stat_init(&r->tstat, &r->core);
+		r->have_tstat = 1;
+	}
 	if (options_session(o)) {
 		sess_stat_init(&r->sstat, &r->core, o->verbose, stdout);
 		r->have_sstat = 1;
@@ -342,6 +423,8 @@ run_teardown(struct run *r, uint64_t now)
 		wsesslog_fini(&r->wsesslog);
 	if (r->have_sstat)
 		sess_stat_fini(&r->sstat);
+	if (r->have_tstat)
+		tls_stat_fini(&r->tstat);
 	if (r->have_print)
 		print_fini(&r->print);
 	if (r->have_wlog)
@@ -354,6 +437,7 @@ run_teardown(struct run *r, uint64_t now)
 	}
 	bus_free(r->bus);
 	loop_free(r->loop);
+	tls_ctx_free(r->tls);
 	http_req_tmpl_free(&r->tmpl);
 	free(r->host);
 	free(r->src);
@@ -404,6 +488,8 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 
 	run_request(&r);
+	if (run_tls(&r, err, sizeof(err)) == -1)
+		goto out;
 	if ((r.loop = loop_new(backend_from_env(o.prog), err,
 	    sizeof(err))) == NULL) {
 		fprintf(stderr, "%s: %s\n", o.prog, err);
@@ -420,6 +506,8 @@ main(int argc, char **argv)
 	cfg.debug = o.debug;
 	cfg.prog = o.prog;
 	cfg.req = &r.tmpl;
+	cfg.tls = r.tls;
+	cfg.tls_reuse = !o.ssl_no_reuse;
 	core_init(&r.core, r.loop, r.bus, &cfg);
 	r.have_core = 1;
 	if (run_modules(&r, err, sizeof(err)) == -1)
@@ -458,6 +546,8 @@ main(int argc, char **argv)
 	if (r.have_sstat)
 		sess_stat_print(&r.sstat, stdout, stop - start);
 	basic_print_extra(&r.basic, stdout);
+	if (r.have_tstat)
+		tls_stat_print(&r.tstat, stdout);
 	fflush(stdout);
 	status = 0;
 out:

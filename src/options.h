@@ -20,7 +20,8 @@ struct options {
 	/* Target and request. */
 	const char	*server;	/* default "localhost" */
 	const char	*server_name;	/* Host header value, NULL: server */
-	unsigned	 port;		/* default 80 */
+	unsigned	 port;		/* default 80, 443 with --ssl */
+	int		 port_given;	/* --port was given */
 	const char	*uri;		/* default "/" */
 	const char	*method;	/* NULL: GET */
 	int		 http_minor;	/* HTTP/1.x: 0 or 1 (default 1) */
@@ -89,7 +90,34 @@ struct options {
 	int		 close_with_reset;
 	unsigned long	 send_buffer;	/* default 4096 */
 	unsigned long	 recv_buffer;	/* default 16384 */
+
+	/*
+	 * TLS.  Only the syntax is checked here; the TLS module opens the
+	 * files and lets the library judge the cipher lists at start-up.
+	 * The versions use the values of enum tls_version (net/tls.h):
+	 * OPTIONS_TLS_ANY .. OPTIONS_TLS_1_3.
+	 */
+	int		 ssl;		/* --ssl (or --ssl-protocol) */
+	const char	*ssl_ciphers;	/* TLS 1.2 and below, or NULL */
+	const char	*ssl_ciphersuites; /* TLS 1.3, or NULL */
+	int		 ssl_min_version; /* 0: the library's bound */
+	int		 ssl_max_version;
+	const char	*ssl_protocol_raw; /* --ssl-protocol as given */
+	int		 ssl_no_reuse;	/* full handshake every time */
+	const char	*tls_server_name; /* SNI and verification name */
+	int		 ssl_verify;	/* check the server's certificate */
+	const char	*ssl_ca_file;
+	const char	*ssl_ca_path;
+	const char	*ssl_certificate; /* client certificate (PEM) */
+	const char	*ssl_key;	/* its key (PEM); NULL: in the cert */
 };
+
+/* Values of ssl_min_version and ssl_max_version (= enum tls_version). */
+#define OPTIONS_TLS_ANY	0
+#define OPTIONS_TLS_1_0	1
+#define OPTIONS_TLS_1_1	2
+#define OPTIONS_TLS_1_2	3
+#define OPTIONS_TLS_1_3	4
 
 #define OPTIONS_PRINT_HEADER	0x1
 #define OPTIONS_PRINT_BODY	0x2
@@ -118,6 +146,12 @@ void	options_free(struct options *o);
  * --wsesslog) rather than of connections.
  */
 int	options_session(const struct options *o);
+
+/*
+ * Returns the canonical name of a protocol version ("TLSv1.2"), "auto"
+ * for OPTIONS_TLS_ANY, or NULL for a value that is none of them.
+ */
+const char *options_tls_version_name(int version);
 
 /* Prints the start-up echo line of the original (ends with a newline). */
 void	options_echo(const struct options *o, FILE *out);

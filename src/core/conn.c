@@ -31,6 +31,7 @@
 
 #define CORE_RBUF_SIZE	(64 * 1024)
 #define CONN_WRITE_IOV	64	/* iovecs gathered per writev */
+#define CONN_TLS_WRITE	(16 * 1024)	/* plaintext per TLS write: a record */
 
 /* What the parser callbacks need to know. */
 struct conn_parse_ctx {
@@ -42,6 +43,7 @@ struct conn_parse_ctx {
 static void	conn_io(struct loop *, int, int, void *, uint64_t);
 static void	conn_timer_fired(struct timer *, uint64_t);
 static void	conn_fail(struct conn *, int, uint64_t);
+static void	conn_tls_fail(struct conn *, int, const char *, uint64_t);
 
 static const union bus_arg conn_noarg = { .i = 0 };
 
@@ -59,6 +61,10 @@ core_init(struct core *core, struct loop *loop, struct bus *bus,
 	core->rbuf = xmalloc(core->rbuf_size);
 	core->burst_turn = UINT64_MAX;
 	core->hog = xcalloc(cfg->nsrc > 0 ? cfg->nsrc : 1, sizeof(*core->hog));
+	if (cfg->tls != NULL) {
+		core->wbuf_size = CONN_TLS_WRITE;
+		core->wbuf = xmalloc(core->wbuf_size);
+	}
 }
 
 void
@@ -76,6 +82,9 @@ core_fini(struct core *core)
 	core->rbuf = NULL;
 	free(core->hog);
 	core->hog = NULL;
+	free(core->wbuf);
+	core->wbuf = NULL;
+	tls_slot_clear(&core->tls_slot);
 }
 
 void
@@ -126,6 +135,8 @@ conn_new(struct core *core, uint64_t now)
 	c->fd = -1;
 	c->state = CONN_NEW;
 	timer_init(&c->timer, conn_timer_fired);
+	if (core->cfg.tls != NULL && core->cfg.tls_reuse)
+		c->tls_slot = &core->tls_slot;
 	core->open_conns++;
 	c->live_prev = NULL;
 	c->live_next = core->live;
@@ -190,7 +201,7 @@ conn_set_mask(struct conn *c, int mask)
 static int
 conn_busy(const struct conn *c)
 {
-	return c->state == CONN_CONNECTING ||
+	return c->state == CONN_CONNECTING || c->state == CONN_HANDSHAKE ||
 	    (c->state == CONN_CONNECTED && c->head != NULL);
 }
 
@@ -422,20 +433,116 @@ conn_pop(struct conn *c)
 }
 
 /*
+ * Accounts for `n' request bytes just written: advances the unsent calls
+ * and signals the end of each request completed.  Returns -1 if an event
+ * handler closed the connection.
+ */
+static int
+conn_advance(struct conn *c, size_t n, uint64_t now)
+{
+	struct core *core = c->core;
+	struct call *call;
+
+	core->bytes_out += (uint64_t)n;
+	c->last_progress = now;
+	while ((call = c->unsent) != NULL) {
+		while (call->iov_idx < call->iovcnt) {
+			struct iovec *v = &call->iov[call->iov_idx];
+
+			if (v->iov_len > n) {
+				v->iov_base = (char *)v->iov_base + n;
+				v->iov_len -= n;
+				call->req_sent += n;
+				n = 0;
+				break;
+			}
+			n -= v->iov_len;
+			call->req_sent += v->iov_len;
+			v->iov_len = 0;
+			call->iov_idx++;
+		}
+		if (call->iov_idx < call->iovcnt)
+			break;
+		call->t_send_stop = now;
+		c->unsent = call->next;
+		bus_signal(core->bus, BUS_CALL_SEND_STOP, call, conn_noarg, now);
+		if (c->state != CONN_CONNECTED)
+			return -1;
+		if (c->unsent != NULL)
+			conn_send_start(c, c->unsent, now);
+		if (c->state != CONN_CONNECTED)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * TLS: copies up to one record of unsent request bytes into the shared
+ * write buffer (always starting at the first unsent byte, so a retry
+ * after WANT_WRITE offers the same bytes again) and writes them.
+ * Returns 1 to go on, 0 to wait for the socket, -1 if closed.
+ */
+static int
+conn_flush_tls(struct conn *c, uint64_t now)
+{
+	struct core *core = c->core;
+	struct call *call;
+	enum tls_io io;
+	size_t len = 0, i, k, n;
+
+	for (call = c->unsent; call != NULL && len < core->wbuf_size;
+	    call = call->next)
+		for (i = call->iov_idx; i < call->iovcnt &&
+		    len < core->wbuf_size; i++) {
+			k = call->iov[i].iov_len;
+			if (k > core->wbuf_size - len)
+				k = core->wbuf_size - len;
+			memcpy(core->wbuf + len, call->iov[i].iov_base, k);
+			len += k;
+		}
+	n = tls_write(c->tls, core->wbuf, len, &io);
+	switch (io) {
+	case TLS_IO_OK:
+		return conn_advance(c, n, now) == -1 ? -1 : 1;
+	case TLS_IO_WANT_WRITE:
+		conn_set_mask(c, LOOP_READ | LOOP_WRITE);
+		return 0;
+	case TLS_IO_WANT_READ:
+		/* The library must read first (a key update): the next read
+		   event flushes again. */
+		conn_set_mask(c, LOOP_READ);
+		return 0;
+	case TLS_IO_EOF:
+		conn_fail(c, EPIPE, now);
+		return -1;
+	case TLS_IO_ERROR:
+		conn_tls_fail(c, tls_conn_error(c->tls),
+		    tls_conn_strerror(c->tls), now);
+		return -1;
+	}
+	return -1;
+}
+
+/*
  * Writes as much of the unsent requests as the socket takes, in one
- * writev per CONN_WRITE_IOV iovecs.  Watches for writability only when
- * the kernel refuses more.
+ * writev per CONN_WRITE_IOV iovecs (through TLS with --ssl).  Watches for
+ * writability only when the kernel refuses more.
  */
 static void
 conn_flush(struct conn *c, uint64_t now)
 {
-	struct core *core = c->core;
 	struct iovec iov[CONN_WRITE_IOV];
 	struct call *call;
-	size_t n, i, left, want;
+	size_t n, i, want;
 	ssize_t w;
+	int rc;
 
 	while (c->state == CONN_CONNECTED && c->unsent != NULL) {
+		if (c->tls != NULL) {
+			if ((rc = conn_flush_tls(c, now)) <= 0)
+				return;
+			continue;
+		}
 		n = 0;
 		want = 0;
 		for (call = c->unsent; call != NULL && n < CONN_WRITE_IOV;
@@ -456,40 +563,8 @@ conn_flush(struct conn *c, uint64_t now)
 			conn_fail(c, errno, now);
 			return;
 		}
-		core->bytes_out += (uint64_t)w;
-		c->last_progress = now;
-		left = (size_t)w;
-		/* Advance through the calls the bytes belong to. */
-		while ((call = c->unsent) != NULL) {
-			while (call->iov_idx < call->iovcnt) {
-				struct iovec *v = &call->iov[call->iov_idx];
-
-				if (v->iov_len > left) {
-					v->iov_base = (char *)v->iov_base +
-					    left;
-					v->iov_len -= left;
-					call->req_sent += left;
-					left = 0;
-					break;
-				}
-				left -= v->iov_len;
-				call->req_sent += v->iov_len;
-				v->iov_len = 0;
-				call->iov_idx++;
-			}
-			if (call->iov_idx < call->iovcnt)
-				break;
-			call->t_send_stop = now;
-			c->unsent = call->next;
-			bus_signal(core->bus, BUS_CALL_SEND_STOP, call,
-			    conn_noarg, now);
-			if (c->state != CONN_CONNECTED)
-				return;
-			if (c->unsent != NULL)
-				conn_send_start(c, c->unsent, now);
-			if (c->state != CONN_CONNECTED)
-				return;
-		}
+		if (conn_advance(c, (size_t)w, now) == -1)
+			return;
 		if ((size_t)w < want) {
 			/* A short write: the socket buffer is full. */
 			conn_set_mask(c, LOOP_READ | LOOP_WRITE);
@@ -527,6 +602,10 @@ conn_close(struct conn *c, uint64_t now)
 	conn_ref(c);
 	conn_drop_calls(c, now, NULL);
 	bus_signal(core->bus, BUS_CONN_CLOSED, c, conn_noarg, now);
+	if (c->tls != NULL) {
+		tls_conn_free(c->tls);
+		c->tls = NULL;
+	}
 	if (c->fd >= 0) {
 		loop_del(core->loop, c->fd);
 		close(c->fd);
@@ -555,24 +634,19 @@ conn_fail(struct conn *c, int err, uint64_t now)
 	conn_unref(c, now);
 }
 
-/* The connect finished (successfully or not). */
+/* The connection is ready for requests (after TCP, and TLS if any). */
 static void
-conn_connected(struct conn *c, uint64_t now)
+conn_established(struct conn *c, uint64_t now)
 {
-	int err;
-
-	if ((err = sock_error(c->fd)) != 0) {
-		conn_fail(c, err, now);
-		return;
-	}
 	c->state = CONN_CONNECTED;
 	c->t_connected = now;
 	c->last_progress = now;
 	conn_set_mask(c, LOOP_READ);
 	if (c->sess != NULL)
 		c->sess->nconns++;
-	core_debug(c->core, 2, "conn %llu: connected",
-	    (unsigned long long)c->id);
+	core_debug(c->core, 2, "conn %llu: connected%s",
+	    (unsigned long long)c->id, c->tls == NULL ? "" :
+	    c->tls_resumed ? " (TLS, resumed)" : " (TLS)");
 	bus_signal(c->core->bus, BUS_CONN_CONNECTED, c, conn_noarg, now);
 	if (c->state != CONN_CONNECTED)
 		return;
@@ -585,6 +659,68 @@ conn_connected(struct conn *c, uint64_t now)
 	}
 	if (c->state == CONN_CONNECTED)
 		conn_watch(c);
+}
+
+/* A TLS failure: counted as the cause `err', flagged as a TLS failure. */
+static void
+conn_tls_fail(struct conn *c, int err, const char *what, uint64_t now)
+{
+	c->tls_failed = c->state == CONN_HANDSHAKE;
+	core_debug(c->core, 1, "conn %llu: TLS: %s",
+	    (unsigned long long)c->id, what);
+	conn_fail(c, err, now);
+}
+
+/* Moves the TLS handshake on as far as the socket allows. */
+static void
+conn_tls_step(struct conn *c, uint64_t now)
+{
+	switch (tls_handshake(c->tls)) {
+	case TLS_IO_OK:
+		c->tls_resumed = tls_resumed(c->tls);
+		conn_established(c, now);
+		break;
+	case TLS_IO_WANT_READ:
+		conn_set_mask(c, LOOP_READ);
+		break;
+	case TLS_IO_WANT_WRITE:
+		conn_set_mask(c, LOOP_WRITE);
+		break;
+	case TLS_IO_EOF:
+		conn_tls_fail(c, ECONNRESET, "the server closed the "
+		    "connection during the handshake", now);
+		break;
+	case TLS_IO_ERROR:
+		conn_tls_fail(c, tls_conn_error(c->tls),
+		    tls_conn_strerror(c->tls), now);
+		break;
+	}
+}
+
+/* The TCP connect finished (successfully or not). */
+static void
+conn_connected(struct conn *c, uint64_t now)
+{
+	struct core *core = c->core;
+	int err;
+
+	if ((err = sock_error(c->fd)) != 0) {
+		conn_fail(c, err, now);
+		return;
+	}
+	c->t_tcp_connected = now;
+	if (core->cfg.tls == NULL) {
+		conn_established(c, now);
+		return;
+	}
+	c->last_progress = now;
+	if ((c->tls = tls_conn_new(core->cfg.tls, c->fd, c->tls_slot)) ==
+	    NULL) {
+		conn_fail(c, errno ? errno : ENOMEM, now);
+		return;
+	}
+	c->state = CONN_HANDSHAKE;
+	conn_tls_step(c, now);
 }
 
 static void
@@ -783,52 +919,110 @@ conn_eof(struct conn *c, uint64_t now)
 	conn_fail(c, ECONNRESET, now);
 }
 
+/*
+ * Parses `n' reply bytes just read into the shared buffer, after the
+ * bytes of a line cut by the previous read.  Returns -1 if the
+ * connection was closed.
+ */
+static int
+conn_consume(struct conn *c, size_t n, uint64_t now)
+{
+	struct core *core = c->core;
+	const char *data;
+	size_t len;
+	ssize_t left;
+
+	core->bytes_in += (uint64_t)n;
+	c->last_progress = now;
+	if (c->keep_len > 0) {
+		/* Complete the line that the previous read cut. */
+		if (c->keep_len + n > c->keep_cap) {
+			while (c->keep_len + n > c->keep_cap)
+				c->keep_cap *= 2;
+			c->keep = xrealloc(c->keep, c->keep_cap);
+		}
+		memcpy(c->keep + c->keep_len, core->rbuf, n);
+		c->keep_len += n;
+		data = c->keep;
+		len = c->keep_len;
+	} else {
+		data = core->rbuf;
+		len = n;
+	}
+	left = conn_parse(c, data, len, now);
+	if (left < 0)
+		return -1;
+	conn_keep(c, data == c->keep ? c->keep : data + (len - (size_t)left),
+	    (size_t)left);
+	return 0;
+}
+
+/*
+ * TLS: reads and parses records until the library has nothing decrypted
+ * left (the socket's readiness does not show what it already holds).
+ */
+static void
+conn_read_tls(struct conn *c, uint64_t now)
+{
+	struct core *core = c->core;
+	enum tls_io io;
+	size_t n;
+
+	do {
+		n = tls_read(c->tls, core->rbuf, core->rbuf_size, &io);
+		switch (io) {
+		case TLS_IO_OK:
+			if (conn_consume(c, n, now) == -1)
+				return;
+			break;
+		case TLS_IO_WANT_READ:
+			return;
+		case TLS_IO_WANT_WRITE:
+			conn_set_mask(c, LOOP_READ | LOOP_WRITE);
+			return;
+		case TLS_IO_EOF:
+			conn_eof(c, now);
+			return;
+		case TLS_IO_ERROR:
+			conn_tls_fail(c, tls_conn_error(c->tls),
+			    tls_conn_strerror(c->tls), now);
+			return;
+		}
+	} while (c->state == CONN_CONNECTED && tls_pending(c->tls) > 0);
+}
+
 /* Reads what the socket has and parses it. */
 static void
 conn_read(struct conn *c, uint64_t now)
 {
 	struct core *core = c->core;
-	const char *data;
-	size_t len;
-	ssize_t n, left;
+	ssize_t n;
 
-	for (;;) {
-		n = read(c->fd, core->rbuf, core->rbuf_size);
-		if (n >= 0)
-			break;
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK)
-			return;
-		conn_fail(c, errno, now);
-		return;
-	}
-	if (n == 0) {
-		conn_eof(c, now);
-		return;
-	}
-	core->bytes_in += (uint64_t)n;
-	c->last_progress = now;
-	if (c->keep_len > 0) {
-		/* Complete the line that the previous read cut. */
-		if (c->keep_len + (size_t)n > c->keep_cap) {
-			while (c->keep_len + (size_t)n > c->keep_cap)
-				c->keep_cap *= 2;
-			c->keep = xrealloc(c->keep, c->keep_cap);
-		}
-		memcpy(c->keep + c->keep_len, core->rbuf, (size_t)n);
-		c->keep_len += (size_t)n;
-		data = c->keep;
-		len = c->keep_len;
+	if (c->tls != NULL) {
+		conn_read_tls(c, now);
+		/* A write that waited for the library to read goes on. */
+		if (c->state == CONN_CONNECTED && c->unsent != NULL &&
+		    !(c->mask & LOOP_WRITE))
+			conn_flush(c, now);
 	} else {
-		data = core->rbuf;
-		len = (size_t)n;
+		for (;;) {
+			n = read(c->fd, core->rbuf, core->rbuf_size);
+			if (n >= 0)
+				break;
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			conn_fail(c, errno, now);
+			return;
+		}
+		if (n == 0) {
+			conn_eof(c, now);
+			return;
+		}
+		if (conn_consume(c, (size_t)n, now) == -1)
+			return;
 	}
-	left = conn_parse(c, data, len, now);
-	if (left < 0)
-		return;
-	conn_keep(c, data == c->keep ? c->keep : data + (len - (size_t)left),
-	    (size_t)left);
 	if (c->state == CONN_CONNECTED)
 		conn_watch(c);
 }
@@ -843,6 +1037,10 @@ conn_io(struct loop *l, int fd, int events, void *arg, uint64_t now)
 	if (c->state == CONN_CONNECTING) {
 		if (events & (LOOP_WRITE | LOOP_ERROR))
 			conn_connected(c, now);
+	} else if (c->state == CONN_HANDSHAKE) {
+		conn_tls_step(c, now);
+		if (c->state == CONN_HANDSHAKE)
+			conn_watch(c);
 	} else if (c->state == CONN_CONNECTED) {
 		if (events & (LOOP_READ | LOOP_ERROR))
 			conn_read(c, now);

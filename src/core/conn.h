@@ -20,6 +20,7 @@
 #include "net/http_req.h"
 #include "net/http_resp.h"
 #include "net/sock.h"
+#include "net/tls.h"
 
 struct bus;
 struct call;
@@ -41,6 +42,8 @@ struct core_config {
 	int		 debug;		/* -d level */
 	const char	*prog;		/* prefix of debug lines */
 	const struct http_req_tmpl *req;
+	struct tls_ctx	*tls;		/* --ssl: TLS on every connection */
+	int		 tls_reuse;	/* offer earlier sessions */
 };
 
 /* The core context shared by all connections and calls of a run. */
@@ -72,11 +75,16 @@ struct core {
 
 	struct sock_hog	*hog;		/* one cursor per source address */
 	size_t		 next_src;
+
+	char		*wbuf;		/* TLS: requests gathered for a write */
+	size_t		 wbuf_size;
+	struct tls_slot	 tls_slot;	/* TLS: the run's resumption slot */
 };
 
 enum conn_state {
 	CONN_NEW,
 	CONN_CONNECTING,
+	CONN_HANDSHAKE,		/* TLS handshake in progress */
 	CONN_CONNECTED,
 	CONN_CLOSED,
 };
@@ -109,7 +117,16 @@ struct conn {
 	uint64_t	 last_progress;
 
 	uint64_t	 t_connect_start;
-	uint64_t	 t_connected;
+	uint64_t	 t_tcp_connected; /* TCP connect done (TLS starts) */
+	uint64_t	 t_connected;	/* ready for requests */
+
+	/* TLS (with --ssl). */
+	struct tls_conn	*tls;
+	struct tls_slot	*tls_slot;	/* where sessions come from and go;
+					   the owner may change it before
+					   conn_connect(), NULL: no reuse */
+	int		 tls_resumed;	/* the handshake resumed a session */
+	int		 tls_failed;	/* the handshake failed */
 	uint64_t	 nreplies;	/* replies completed */
 
 	struct sess	*sess;		/* session it serves, or NULL; not a

@@ -46,6 +46,7 @@ sess_unref(struct sess *s, uint64_t now)
 	if (--s->refs > 0)
 		return;
 	bus_signal(core->bus, BUS_SESS_DESTROYED, s, sess_noarg, now);
+	tls_slot_clear(&s->tls_slot);
 	s->next_free = core->free_sess;
 	core->free_sess = s;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net/tls.h"
+
 struct core;
 
 struct sess {
@@ -23,6 +25,7 @@ struct sess {
 	uint64_t	 nreplies;	/* replies completed for it */
 	void		*owner;		/* the workload that made it */
 	void		*priv;		/* the workload's state, owned by it */
+	struct tls_slot	 tls_slot;	/* TLS session its connections resume */
 };
 
 /*

@@ -263,6 +263,9 @@ session_connect(struct session *ss, int i, uint64_t now)
 	c = conn_new(g->core, now);
 	c->owner = g;
 	c->sess = ss->sess;
+	/* TLS: a session's connections resume the session's TLS session. */
+	if (c->tls_slot != NULL)
+		c->tls_slot = &ss->sess->tls_slot;
 	c->owner_data[SC_SLOT] = (uint64_t)i;
 	ss->conns[i].conn = c;
 	ss->conns[i].ncalls = 0;

@@ -70,7 +70,7 @@ stale=$(comm -13 "$tmp/opts" "$tmp/entries" | tr '\n' ' ')
 
 # 4. The sections that the option entries refer to with .Sx exist.
 for sec in 'OPTIONS' 'OUTPUT' 'SESSION WORKLOADS' 'URI SOURCES' \
-    'REQUEST BODIES' 'SOURCE ADDRESSES' 'TRACING' \
+    'REQUEST BODIES' 'SOURCE ADDRESSES' 'TRACING' 'TLS' \
     'DIFFERENCES FROM HTTPERF 0.9.0'; do
 	grep -qx "\.Sh $sec" "$MANPAGE" || fail "no section '$sec' in $MANPAGE"
 done

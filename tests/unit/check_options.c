@@ -149,6 +149,20 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(r.o.print_reply, 0);
 	ck_assert_ptr_null(r.o.myaddr);
 	ck_assert_uint_eq(r.o.n_myaddr, 0);
+	ck_assert_int_eq(r.o.port_given, 0);
+	ck_assert_int_eq(r.o.ssl, 0);
+	ck_assert_ptr_null(r.o.ssl_ciphers);
+	ck_assert_ptr_null(r.o.ssl_ciphersuites);
+	ck_assert_int_eq(r.o.ssl_min_version, OPTIONS_TLS_ANY);
+	ck_assert_int_eq(r.o.ssl_max_version, OPTIONS_TLS_ANY);
+	ck_assert_ptr_null(r.o.ssl_protocol_raw);
+	ck_assert_int_eq(r.o.ssl_no_reuse, 0);
+	ck_assert_ptr_null(r.o.tls_server_name);
+	ck_assert_int_eq(r.o.ssl_verify, 0);
+	ck_assert_ptr_null(r.o.ssl_ca_file);
+	ck_assert_ptr_null(r.o.ssl_ca_path);
+	ck_assert_ptr_null(r.o.ssl_certificate);
+	ck_assert_ptr_null(r.o.ssl_key);
 	ck_assert_int_eq(options_session(&r.o), 0);
 	e = echo_of(&r.o);
 	ck_assert_str_eq(e, "httperf --client=0/1 --server=localhost "
@@ -382,6 +396,104 @@ static const struct good_case good_cases[] = {
 	{ { "--myaddr=localhost", NULL }, F_SIZE, OFF(n_myaddr), .u = 1 },
 	{ { "--myaddr=eth0", NULL }, F_SIZE, OFF(n_myaddr), .u = 1 },
 	{ { "--my=127.0.0.2", NULL }, F_SIZE, OFF(n_myaddr), .u = 1 },
+	/* TLS: --ssl moves the default port, wherever --port stands. */
+	{ { "--ssl", NULL }, F_INT, OFF(ssl), .u = 1 },
+	{ { "--ssl", NULL }, F_UINT, OFF(port), .u = 443 },
+	{ { "--ssl", NULL }, F_INT, OFF(port_given), .u = 0 },
+	{ { "--ssl", "--port=8443", NULL }, F_UINT, OFF(port), .u = 8443 },
+	{ { "--port=8443", "--ssl", NULL }, F_UINT, OFF(port), .u = 8443 },
+	{ { "--port", "80", "--ssl", NULL }, F_UINT, OFF(port), .u = 80 },
+	{ { "--port", "80", NULL }, F_INT, OFF(port_given), .u = 1 },
+	{ { "--ssl", "--ssl", NULL }, F_INT, OFF(ssl), .u = 1 },
+	/* --ssl-protocol: any case, both spellings, implies --ssl. */
+	{ { "--ssl-protocol=auto", NULL }, F_INT, OFF(ssl), .u = 1 },
+	{ { "--ssl-protocol=auto", NULL }, F_UINT, OFF(port), .u = 443 },
+	{ { "--ssl-protocol=AUTO", NULL }, F_INT, OFF(ssl_min_version),
+	    .u = OPTIONS_TLS_ANY },
+	{ { "--ssl-protocol=Auto", NULL }, F_INT, OFF(ssl_max_version),
+	    .u = OPTIONS_TLS_ANY },
+	{ { "--ssl-protocol=auto", NULL }, F_STR, OFF(ssl_protocol_raw),
+	    .s = "auto" },
+	{ { "--ssl-protocol", "TLSv1.2", NULL }, F_INT, OFF(ssl_min_version),
+	    .u = OPTIONS_TLS_1_2 },
+	{ { "--ssl-protocol", "TLSv1.2", NULL }, F_INT, OFF(ssl_max_version),
+	    .u = OPTIONS_TLS_1_2 },
+	{ { "--ssl-protocol=tlsv1_2", NULL }, F_INT, OFF(ssl_min_version),
+	    .u = OPTIONS_TLS_1_2 },
+	{ { "--ssl-protocol=tlsv1_2", NULL }, F_STR, OFF(ssl_protocol_raw),
+	    .s = "tlsv1_2" },
+	{ { "--ssl-protocol=TLSv1.3", NULL }, F_INT, OFF(ssl_min_version),
+	    .u = OPTIONS_TLS_1_3 },
+	{ { "--ssl-protocol=TLSV1_3", NULL }, F_INT, OFF(ssl_max_version),
+	    .u = OPTIONS_TLS_1_3 },
+	{ { "--ssl-protocol=TLSv1", NULL }, F_INT, OFF(ssl_min_version),
+	    .u = OPTIONS_TLS_1_0 },
+	{ { "--ssl-protocol=tlsv1.0", NULL }, F_INT, OFF(ssl_max_version),
+	    .u = OPTIONS_TLS_1_0 },
+	{ { "--ssl-protocol=TLSv1_0", NULL }, F_INT, OFF(ssl_min_version),
+	    .u = OPTIONS_TLS_1_0 },
+	{ { "--ssl-protocol=TLSv1.1", NULL }, F_INT, OFF(ssl_min_version),
+	    .u = OPTIONS_TLS_1_1 },
+	{ { "--ssl-protocol=TLSv1_1", NULL }, F_INT, OFF(ssl_max_version),
+	    .u = OPTIONS_TLS_1_1 },
+	{ { "--ssl-protocol=TLSv1.3", "--ssl-protocol=auto", NULL }, F_INT,
+	    OFF(ssl_min_version), .u = OPTIONS_TLS_ANY },
+	{ { "--ssl-protocol=TLSv1.2", "--port=80", NULL }, F_UINT, OFF(port),
+	    .u = 80 },
+	{ { "--ssl-p=TLSv1.3", NULL }, F_INT, OFF(ssl_min_version),
+	    .u = OPTIONS_TLS_1_3 },
+	/* Cipher lists go to the library as they are. */
+	{ { "--ssl", "--ssl-ciphers", "ECDHE-RSA-AES128-GCM-SHA256:!aNULL",
+	    NULL }, F_STR, OFF(ssl_ciphers),
+	    .s = "ECDHE-RSA-AES128-GCM-SHA256:!aNULL" },
+	{ { "--ssl-ciphers=HIGH !aNULL", "--ssl", NULL }, F_STR,
+	    OFF(ssl_ciphers), .s = "HIGH !aNULL" },
+	{ { "--ssl", "--ssl-ciphersuites=TLS_AES_128_GCM_SHA256", NULL },
+	    F_STR, OFF(ssl_ciphersuites), .s = "TLS_AES_128_GCM_SHA256" },
+	{ { "--ssl-protocol=TLSv1.3", "--ssl-ciphersuites", "X:Y", NULL },
+	    F_STR, OFF(ssl_ciphersuites), .s = "X:Y" },
+	{ { "--ssl-ciphers", "A", "--ssl-ciphersuites", "B", "--ssl", NULL },
+	    F_STR, OFF(ssl_ciphers), .s = "A" },
+	/* Session reuse. */
+	{ { "--ssl-no-reuse", "--ssl", NULL }, F_INT, OFF(ssl_no_reuse),
+	    .u = 1 },
+	{ { "--ssl-no", "--ssl", NULL }, F_INT, OFF(ssl_no_reuse), .u = 1 },
+	/* The server name: with auto and before --ssl-protocol too. */
+	{ { "--ssl", "--tls-server-name", "www.example.org", NULL }, F_STR,
+	    OFF(tls_server_name), .s = "www.example.org" },
+	{ { "--tls-server-name=a.example", "--ssl-protocol=auto", NULL },
+	    F_STR, OFF(tls_server_name), .s = "a.example" },
+	{ { "--tls=b.example", "--ssl-protocol=TLSv1.2", NULL }, F_STR,
+	    OFF(tls_server_name), .s = "b.example" },
+	/* Verification: off unless asked for. */
+	{ { "--ssl", NULL }, F_INT, OFF(ssl_verify), .u = 0 },
+	{ { "--ssl", "--ssl-verify", NULL }, F_INT, OFF(ssl_verify), .u = 1 },
+	{ { "--ssl", "--ssl-verify=yes", NULL }, F_INT, OFF(ssl_verify),
+	    .u = 1 },
+	{ { "--ssl", "--ssl-verify=Y", NULL }, F_INT, OFF(ssl_verify),
+	    .u = 1 },
+	{ { "--ssl", "--ssl-verify=no", NULL }, F_INT, OFF(ssl_verify),
+	    .u = 0 },
+	{ { "--ssl", "--ssl-verify=NO", NULL }, F_INT, OFF(ssl_verify),
+	    .u = 0 },
+	{ { "--ssl", "--ssl-verify", "--ssl-verify=n", NULL }, F_INT,
+	    OFF(ssl_verify), .u = 0 },
+	{ { "--ssl-v", "--ssl", NULL }, F_INT, OFF(ssl_verify), .u = 1 },
+	/* Files: only named here; trust anchors need no --ssl-verify. */
+	{ { "--ssl", "--ssl-ca-file", "/etc/ssl/ca.pem", NULL }, F_STR,
+	    OFF(ssl_ca_file), .s = "/etc/ssl/ca.pem" },
+	{ { "--ssl", "--ssl-ca-path=/etc/ssl/certs", NULL }, F_STR,
+	    OFF(ssl_ca_path), .s = "/etc/ssl/certs" },
+	{ { "--ssl", "--ssl-certificate", "c.pem", NULL }, F_STR,
+	    OFF(ssl_certificate), .s = "c.pem" },
+	{ { "--ssl", "--ssl-cert=c.pem", NULL }, F_STR, OFF(ssl_certificate),
+	    .s = "c.pem" },
+	{ { "--ssl-key=k.pem", "--ssl-certificate=c.pem", "--ssl", NULL },
+	    F_STR, OFF(ssl_key), .s = "k.pem" },
+	{ { "--ssl", "--ssl-certificate=both.pem", NULL }, F_STR,
+	    OFF(ssl_certificate), .s = "both.pem" },
+	{ { "--ssl", "--ssl-ca-file=/nonexistent", NULL }, F_STR,
+	    OFF(ssl_ca_file), .s = "/nonexistent" },
 };
 
 START_TEST(test_good)
@@ -538,7 +650,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "--bogus=1", NULL }, "--bogus: unknown option" },
 	{ { "-x", NULL }, "-x: unknown option" },
 	{ { "-vq", NULL }, "-q: unknown option" },
-	{ { "--ssl", NULL }, "--ssl: unknown option" },
+	{ { "--sslv3", NULL }, "--sslv3: unknown option" },
 	{ { "--wsesspage=1,2,3", NULL }, "--wsesspage: unknown option" },
 	{ { "--periodic-stats", NULL }, "--periodic-stats: unknown option" },
 	{ { "--session-cookiess", NULL }, "unknown option" },
@@ -639,6 +751,79 @@ static const struct bad_case bad_cases[] = {
 	    "unexpected argument ('body')" },
 	{ { "--print-re", NULL }, "--print-re: ambiguous" },
 	{ { "--print", NULL }, "--print: ambiguous" },
+	/* TLS. */
+	{ { "--ssl=1", NULL }, "--ssl: takes no argument ('1')" },
+	{ { "--ssl", "--ssl-no-reuse=yes", NULL },
+	    "--ssl-no-reuse: takes no argument" },
+	{ { "--ssl", "--ssl-ciphers", NULL }, "--ssl-ciphers: missing" },
+	{ { "--ssl", "--ssl-ciphers", "", NULL },
+	    "--ssl-ciphers: must not be empty ('')" },
+	{ { "--ssl", "--ssl-ciphers", "HIGH\n", NULL },
+	    "--ssl-ciphers: contains a control character ('HIGH\\n')" },
+	{ { "--ssl", "--ssl-ciphersuites=", NULL },
+	    "--ssl-ciphersuites: must not be empty" },
+	{ { "--ssl", "--ssl-ciphersuites=A\tB", NULL },
+	    "--ssl-ciphersuites: contains a control character" },
+	{ { "--ssl", "--ssl-ca-file=", NULL },
+	    "--ssl-ca-file: must not be empty" },
+	{ { "--ssl", "--ssl-ca-path=", NULL },
+	    "--ssl-ca-path: must not be empty" },
+	{ { "--ssl", "--ssl-certificate=", NULL },
+	    "--ssl-certificate: must not be empty" },
+	{ { "--ssl", "--ssl-certificate=c", "--ssl-key=", NULL },
+	    "--ssl-key: must not be empty" },
+	{ { "--ssl", "--ssl-key", NULL }, "--ssl-key: missing argument" },
+	{ { "--ssl", "--tls-server-name=", NULL },
+	    "--tls-server-name: must not be empty" },
+	{ { "--ssl", "--tls-server-name", "a b", NULL },
+	    "--tls-server-name: contains a space or control character" },
+	{ { "--ssl", "--tls-server-name", "h\r", NULL },
+	    "--tls-server-name: contains" },
+	{ { "--ssl-protocol=SSLv3", NULL },
+	    "--ssl-protocol: not supported (use TLSv1.0 or later) ('SSLv3')" },
+	{ { "--ssl-protocol=sslv2", NULL }, "--ssl-protocol: not supported" },
+	{ { "--ssl-protocol=TLSv1.4", NULL }, "--ssl-protocol: expected auto, "
+	    "TLSv1.0, TLSv1.1, TLSv1.2 or TLSv1.3 ('TLSv1.4')" },
+	{ { "--ssl-protocol=", NULL }, "--ssl-protocol: expected auto" },
+	{ { "--ssl-protocol=TLS1.2", NULL }, "--ssl-protocol: expected" },
+	{ { "--ssl-protocol=TLSv1.2 ", NULL }, "--ssl-protocol: expected" },
+	{ { "--ssl-protocol=TLSv1.", NULL }, "--ssl-protocol: expected" },
+	{ { "--ssl-protocol", NULL }, "--ssl-protocol: missing argument" },
+	{ { "--ssl", "--ssl-verify=maybe", NULL },
+	    "--ssl-verify: expected yes or no ('maybe')" },
+	{ { "--ssl", "--ssl-verify=", NULL },
+	    "--ssl-verify: expected yes or no ('')" },
+	{ { "--ssl", "--ssl-verify=1", NULL }, "--ssl-verify: expected yes" },
+	/* The value is optional, so it must be attached. */
+	{ { "--ssl", "--ssl-verify", "yes", NULL },
+	    "unexpected argument ('yes')" },
+	/* TLS options need TLS. */
+	{ { "--ssl-ciphers=HIGH", NULL }, "--ssl-ciphers: requires --ssl" },
+	{ { "--ssl-ciphersuites=X", NULL },
+	    "--ssl-ciphersuites: requires --ssl" },
+	{ { "--tls-server-name=h", NULL },
+	    "--tls-server-name: requires --ssl" },
+	{ { "--ssl-no-reuse", NULL }, "--ssl-no-reuse: requires --ssl" },
+	{ { "--ssl-certificate=c", NULL },
+	    "--ssl-certificate: requires --ssl" },
+	{ { "--ssl-key=k", NULL }, "--ssl-key: requires --ssl" },
+	{ { "--ssl-ca-file=f", NULL }, "--ssl-ca-file: requires --ssl" },
+	{ { "--ssl-ca-path=d", NULL }, "--ssl-ca-path: requires --ssl" },
+	{ { "--ssl-verify", NULL }, "--ssl-verify: requires --ssl" },
+	{ { "--ssl-verify=no", NULL }, "--ssl-verify: requires --ssl" },
+	{ { "--ssl", "--ssl-key=k", NULL },
+	    "--ssl-key: requires --ssl-certificate" },
+	{ { "--ssl-key=k", "--ssl-protocol=TLSv1.3", NULL },
+	    "--ssl-key: requires --ssl-certificate" },
+	/* Abbreviations that name several TLS options. */
+	{ { "--ss", NULL }, "--ss: ambiguous" },
+	{ { "--ssl-c=x", NULL }, "--ssl-c: ambiguous" },
+	{ { "--ssl-ca=x", NULL },
+	    "--ssl-ca: ambiguous abbreviation (--ssl-ca-file, --ssl-ca-path)" },
+	{ { "--ssl-cipher=x", NULL },
+	    "--ssl-cipher: ambiguous abbreviation "
+	    "(--ssl-ciphers, --ssl-ciphersuites)" },
+	{ { "--t", "1", NULL }, "--t: ambiguous" },
 	/* --body and its escapes. */
 	{ { "--body", NULL }, "--body: missing argument" },
 	{ { "--body", "x\\", NULL }, "--body: ends with a lone backslash" },
@@ -1009,6 +1194,47 @@ static const struct echo_case echo_cases[] = {
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
 	    "--send-buffer=4096 --recv-buffer=16384 --add-header='A: b\\n' "
 	    "--add-header-file='/dev/null' --num-conns=1 --num-calls=1\n" },
+	/* TLS: the default port follows, the pieces go before the headers. */
+	{ NULL, { "--ssl", NULL },
+	    "httperf --client=0/1 --server=localhost --port=443 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --ssl --num-conns=1 "
+	    "--num-calls=1\n" },
+	{ NULL, { "--port=8443", "--ssl", "--ssl-verify=no", NULL },
+	    "httperf --client=0/1 --server=localhost --port=8443 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --ssl --num-conns=1 "
+	    "--num-calls=1\n" },
+	/* auto is not printed: it is what --ssl alone gives. */
+	{ NULL, { "--ssl-protocol=AUTO", NULL },
+	    "httperf --client=0/1 --server=localhost --port=443 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --ssl --num-conns=1 "
+	    "--num-calls=1\n" },
+	/* A chosen protocol appears under its canonical name. */
+	{ NULL, { "--server=192.0.2.7", "--ssl-protocol=tlsv1", NULL },
+	    "httperf --client=0/1 --server=192.0.2.7 --port=443 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --ssl "
+	    "--ssl-protocol=TLSv1.0 --num-conns=1 --num-calls=1\n" },
+	{ NULL, { "--ssl-protocol=TLSv1.3", "--ssl-protocol=tlsv1_2", NULL },
+	    "httperf --client=0/1 --server=localhost --port=443 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --ssl "
+	    "--ssl-protocol=TLSv1.2 --num-conns=1 --num-calls=1\n" },
+	/* Every TLS option, in reverse: the echo has its own order. */
+	{ NULL, { "--wsess=2,2,1", "--session-cookies", "--method=POST",
+	    "--add-header=X: 1\\n", "--ssl-protocol=tlsv1_3",
+	    "--ssl-verify", "--ssl-ca-path=/etc/ssl/certs",
+	    "--ssl-ca-file=ca.pem", "--ssl-key=k.pem",
+	    "--ssl-certificate=c.pem", "--ssl-no-reuse",
+	    "--tls-server-name=www.example",
+	    "--ssl-ciphersuites=TLS_AES_256_GCM_SHA384",
+	    "--ssl-ciphers=HIGH:!aNULL", "--port=8443", NULL },
+	    "httperf --client=0/1 --server=localhost --port=8443 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --session-cookies --ssl "
+	    "--ssl-ciphers=HIGH:!aNULL "
+	    "--ssl-ciphersuites=TLS_AES_256_GCM_SHA384 "
+	    "--tls-server-name=www.example --ssl-no-reuse "
+	    "--ssl-certificate=c.pem --ssl-key=k.pem --ssl-ca-file=ca.pem "
+	    "--ssl-ca-path=/etc/ssl/certs --ssl-verify "
+	    "--ssl-protocol=TLSv1.3 --add-header='X: 1\\n' --method=POST "
+	    "--wsess=2,2,1.000\n" },
 };
 
 START_TEST(test_echo)
@@ -1026,6 +1252,67 @@ START_TEST(test_echo)
 }
 END_TEST
 
+/*
+ * The TLS part of the echo runs again as it is: parsing the words of the
+ * line gives the same options, hence the same line.
+ */
+START_TEST(test_echo_rerun)
+{
+	static const char *const args[] = { "--ssl-protocol=TLSv1_2",
+	    "--server=www", "--ssl-certificate=c.pem", "--ssl-verify=yes",
+	    "--ssl-ca-file=ca.pem", "--tls-server-name=t.example",
+	    "--ssl-ciphers=HIGH:!aNULL", "--ssl-ciphersuites=A:B",
+	    "--ssl-key=k.pem", "--ssl-no-reuse", "--ssl-ca-path=/c", NULL };
+	const char *words[MAXARGS + 1];
+	char *e1, *e2, *p;
+	size_t n = 0;
+	struct run r;
+
+	run_parse(&r, NULL, args);
+	ck_assert_msg(r.st == OPTIONS_RUN, "%s", r.err);
+	e1 = echo_of(&r.o);
+	run_free(&r);
+	ck_assert_ptr_nonnull(strstr(e1, " --ssl-certificate=c.pem "));
+	e1[strlen(e1) - 1] = '\0';
+	/* Skip the program name; the rest are single words. */
+	for (p = strtok(e1, " "), p = strtok(NULL, " "); p != NULL;
+	    p = strtok(NULL, " ")) {
+		ck_assert_uint_lt(n, MAXARGS);
+		words[n++] = p;
+	}
+	words[n] = NULL;
+	run_parse(&r, NULL, words);
+	ck_assert_msg(r.st == OPTIONS_RUN, "%s", r.err);
+	ck_assert_int_eq(r.o.ssl_min_version, OPTIONS_TLS_1_2);
+	ck_assert_int_eq(r.o.ssl_verify, 1);
+	e2 = echo_of(&r.o);
+	run_free(&r);
+	run_parse(&r, NULL, args);
+	free(e1);
+	e1 = echo_of(&r.o);
+	ck_assert_str_eq(e2, e1);
+	run_free(&r);
+	free(e1);
+	free(e2);
+}
+END_TEST
+
+START_TEST(test_tls_version_name)
+{
+	ck_assert_str_eq(options_tls_version_name(OPTIONS_TLS_ANY), "auto");
+	ck_assert_str_eq(options_tls_version_name(OPTIONS_TLS_1_0),
+	    "TLSv1.0");
+	ck_assert_str_eq(options_tls_version_name(OPTIONS_TLS_1_1),
+	    "TLSv1.1");
+	ck_assert_str_eq(options_tls_version_name(OPTIONS_TLS_1_2),
+	    "TLSv1.2");
+	ck_assert_str_eq(options_tls_version_name(OPTIONS_TLS_1_3),
+	    "TLSv1.3");
+	ck_assert_ptr_null(options_tls_version_name(-1));
+	ck_assert_ptr_null(options_tls_version_name(OPTIONS_TLS_1_3 + 1));
+}
+END_TEST
+
 /* ---- --help and --version. ---- */
 
 static const char *const all_long[] = {
@@ -1035,9 +1322,11 @@ static const char *const all_long[] = {
 	"method", "myaddr", "no-host-hdr", "num-calls", "num-conns",
 	"period", "port", "print-reply", "print-request", "rate",
 	"recv-buffer", "retry-on-failure", "runtime", "send-buffer",
-	"server", "server-name", "session-cookies", "think-timeout",
-	"timeout", "uri", "verbose", "version", "wlog", "wsess", "wsesslog",
-	"wset",
+	"server", "server-name", "session-cookies", "ssl", "ssl-ca-file",
+	"ssl-ca-path", "ssl-certificate", "ssl-ciphers", "ssl-ciphersuites",
+	"ssl-key", "ssl-no-reuse", "ssl-protocol", "ssl-verify",
+	"think-timeout", "timeout", "tls-server-name", "uri", "verbose",
+	"version", "wlog", "wsess", "wsesslog", "wset",
 };
 
 static const char *const help_forms[] = { "-h", "--help", "--he", "-vh" };
@@ -1079,9 +1368,14 @@ START_TEST(test_help_forms)
 	    "[--print-reply[=header|body]]", "[--print-request[=header|body]]",
 	    "[--wsess N1,N2,X]", "[--wsesslog N,X,F]", "[--wlog y|n,F]",
 	    "[--wset N,X]", "[--session-cookies]", "[--retry-on-failure]",
-	    "[--body-file F]", "[--add-header-file F]", "[--myaddr S]" };
-	static const char *const later[] = { "--ssl", "--wsesspage",
-	    "--periodic-stats", "--servers", "--use-timer-cache" };
+	    "[--body-file F]", "[--add-header-file F]", "[--myaddr S]",
+	    "[--ssl]", "[--ssl-ciphers L]", "[--ssl-ciphersuites L]",
+	    "[--ssl-protocol S]", "[--ssl-verify[=yes|no]]",
+	    "[--ssl-ca-path D]", "[--tls-server-name S]",
+	    "[--ssl-certificate F]", "[--ssl-no-reuse]" };
+	static const char *const later[] = { "--wsesspage",
+	    "--periodic-stats", "--servers", "--use-timer-cache",
+	    "--ssl-cert " };
 	char *out;
 	size_t i, len;
 	FILE *f;
@@ -1433,6 +1727,21 @@ START_TEST(test_myaddr_all)
 }
 END_TEST
 
+/* The first TLS option without --ssl is named, and only it. */
+START_TEST(test_tls_conflict_once)
+{
+	static const char *const args[] = { "--ssl-key=k", "--ssl-verify",
+	    "--ssl-ciphers=x", NULL };
+	struct run r;
+
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_eq(r.err, "httperf: --ssl-ciphers: requires --ssl\n");
+	run_free(&r);
+}
+END_TEST
+
 /* A refused combination is reported whatever the order, once. */
 START_TEST(test_conflict_once)
 {
@@ -1470,6 +1779,8 @@ options_suite(void)
 	tcase_add_test(tc, test_session_helper);
 	tcase_add_test(tc, test_myaddr_all);
 	tcase_add_test(tc, test_conflict_once);
+	tcase_add_test(tc, test_tls_conflict_once);
+	tcase_add_test(tc, test_tls_version_name);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("files");
@@ -1490,6 +1801,7 @@ options_suite(void)
 
 	tc = tcase_create("output");
 	tcase_add_loop_test(tc, test_echo, 0, (int)nitems(echo_cases));
+	tcase_add_test(tc, test_echo_rerun);
 	tcase_add_loop_test(tc, test_help, 0, (int)nitems(help_forms));
 	tcase_add_test(tc, test_help_forms);
 	tcase_add_test(tc, test_version);

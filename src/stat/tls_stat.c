@@ -1,0 +1,83 @@
+/*
+ * TLS statistics collector (see tls_stat.h).  A connection counts as
+ * handshaken when it is connected with TLS; its handshake time runs from
+ * the end of the TCP connect to that moment.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/bus.h"
+#include "core/conn.h"
+#include "net/tls.h"
+#include "stat/basic_report.h"
+#include "stat/hist.h"
+#include "stat/tls_stat.h"
+
+static void
+tls_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
+    uint64_t now)
+{
+	struct tls_stat *st = ctx;
+	struct conn *c = obj;
+	uint64_t t;
+
+	if (ev == BUS_CONN_FAILED) {
+		if (c->tls_failed)
+			st->failed++;
+		return;
+	}
+	if (ev != BUS_CONN_CONNECTED || c->tls == NULL)
+		return;
+	t = c->t_connected - c->t_tcp_connected;
+	if (st->handshakes == 0 || t < st->time_min)
+		st->time_min = t;
+	if (t > st->time_max)
+		st->time_max = t;
+	st->time_sum += t;
+	st->handshakes++;
+	st->resumed += c->tls_resumed != 0;
+	hist_add(st->time, t);
+	snprintf(st->version, sizeof(st->version), "%s",
+	    tls_conn_version(c->tls));
+	snprintf(st->cipher, sizeof(st->cipher), "%s",
+	    tls_conn_cipher(c->tls));
+}
+
+void
+tls_stat_init(struct tls_stat *st, struct core *core)
+{
+	memset(st, 0, sizeof(*st));
+	st->time = hist_new();
+	bus_subscribe(core->bus, BUS_CONN_CONNECTED, tls_stat_event, st);
+	bus_subscribe(core->bus, BUS_CONN_FAILED, tls_stat_event, st);
+}
+
+void
+tls_stat_print(const struct tls_stat *st, FILE *out)
+{
+	fprintf(out, "TLS: handshakes %llu resumed %llu (%.1f%%) "
+	    "failed %llu\n", (unsigned long long)st->handshakes,
+	    (unsigned long long)st->resumed,
+	    100.0 * basic_ratio((double)st->resumed, (double)st->handshakes),
+	    (unsigned long long)st->failed);
+	fprintf(out, "TLS handshake time [ms]: min %.1f avg %.1f max %.1f "
+	    "median %.1f p90 %.1f p99 %.1f\n",
+	    (double)st->time_min * 1e-6,
+	    basic_ratio((double)st->time_sum, (double)st->handshakes) * 1e-6,
+	    (double)st->time_max * 1e-6,
+	    (double)hist_quantile(st->time, 0.50) * 1e-6,
+	    (double)hist_quantile(st->time, 0.90) * 1e-6,
+	    (double)hist_quantile(st->time, 0.99) * 1e-6);
+	fprintf(out, "TLS: protocol %s cipher %s\n",
+	    st->version[0] ? st->version : "none",
+	    st->cipher[0] ? st->cipher : "none");
+}
+
+void
+tls_stat_fini(struct tls_stat *st)
+{
+	hist_free(st->time);
+	st->time = NULL;
+}
