@@ -130,9 +130,12 @@ stop_srv
 
 # Client certificates required by the server.
 start_srv -s "$C/srv.pem" -k "$C/srv.key" -c "$C/ca.pem"
+# With TLS 1.3 the client finishes its handshake before the server checks
+# the certificate, so the refusal arrives as an alert or a reset on the
+# first read: every connection fails, no reply is counted.
 hp --ssl --num-conns 3 --uri /size/10
 expect_rc 0
-expect_counts 3 0 0
+expect '^Total: connections 3 requests [0-3] replies 0 '
 [ "$(value 'Errors: total' total)" = 3 ] || fail "failures not counted"
 : > "$T_DIR/srv.log"
 hp --ssl --num-conns 3 --uri /size/10 --ssl-certificate "$C/client.pem" \
@@ -169,7 +172,7 @@ expect_counts 4 0 0
 expect_tls 0 0 4
 [ "$(value 'Errors: total' total)" = 4 ] || fail "failures not counted"
 stop_srv
-start_srv -s "$C/srv.pem" -k "$C/srv.key" -G
+start_srv -G
 hp --ssl --num-conns 4 --rate 100
 expect_rc 0
 expect_counts 4 0 0
