@@ -21,6 +21,22 @@
 #                            keep-alive connections, a new connection per
 #                            request.  The "user part" rows show how much
 #                            of it is user-space work (info only).
+#   TLS client CPU/request   the same, over TLS (--ssl) to a second nginx
+#                            server block (self-signed EC P-256 certificate
+#                            made at run time with the openssl CLI; TLS 1.2
+#                            and 1.3; shared session cache).  Two workloads:
+#                            50 keep-alive connections x 1000 requests, and
+#                            a new connection per request (1000 at 500/s,
+#                            a rate the one nginx worker sustains even with
+#                            full handshakes only).
+#                            In the second, ours resumes sessions (its
+#                            default); the original never resumes in this
+#                            mode, so every one of its handshakes is a full
+#                            one.  An info row shows ours with
+#                            --ssl-no-reuse (full handshakes too), the
+#                            like-for-like comparison; the notes give
+#                            ours' resumption rate.  Skipped when openssl,
+#                            nginx's ssl module or our --ssl is missing.
 #   CPU use at --rate 100    (user+sys) / test-duration over 1,000
 #                            connections at 100 conn/s (10 s).
 #   achieved rate            connections / test-duration at --rate 100 and
@@ -51,8 +67,9 @@
 #   /usr/bin/httperf), WRK (default: wrk in PATH), NGINX (default: nginx in
 #   PATH or /usr/sbin/nginx), TESTSRV (default <tree>/tests/fixture/testsrv;
 #   built with `make tests/fixture/testsrv` in the tree when missing).
-#   Needs bash, nginx, strace; taskset is used when present.  Every load run
-#   is bounded by a count and by `timeout`.  Takes about 2 minutes.
+#   Needs bash, nginx, strace; taskset is used when present; openssl (the
+#   CLI) for the TLS rows.  Every load run is bounded by a count and by
+#   `timeout`.  Takes about 2 minutes.
 #
 set -u
 
@@ -100,6 +117,21 @@ if [ -z "$WRK" ] || [ ! -x "$WRK" ]; then
 fi
 HAVE_STRACE=1
 command -v strace >/dev/null 2>&1 || { HAVE_STRACE=0; note "strace not installed: syscall row skipped"; }
+# TLS rows: need the openssl CLI (certificate), nginx's ssl module and --ssl
+# in ours; the original's TLS column needs --ssl in it.
+HAVE_TLS=1
+if ! command -v openssl >/dev/null 2>&1; then
+	HAVE_TLS=0; note "openssl CLI not installed: TLS rows skipped"
+elif ! "$NGINX" -V 2>&1 | grep -q http_ssl_module; then
+	HAVE_TLS=0; note "nginx has no ssl module: TLS rows skipped"
+elif ! "$HTTPERF" --help 2>&1 | grep -q -e '--ssl\]'; then
+	HAVE_TLS=0; note "$HTTPERF has no --ssl: TLS rows skipped"
+fi
+TLS_ORIG=$ORIG
+if [ "$HAVE_TLS" = 1 ] && [ -n "$ORIG" ] && ! "$ORIG" --help 2>&1 | grep -q -e '--ssl\]'; then
+	TLS_ORIG=
+	note "original httperf has no --ssl: its TLS column skipped"
+fi
 
 if command -v taskset >/dev/null 2>&1 && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 	PIN_SRV="taskset -c 1"
@@ -157,16 +189,42 @@ progress() { echo "... $*" >&2; }
 NG=$WORK/nginx
 mkdir -p "$NG/html" "$NG/logs" "$NG/tmp"
 head -c 1024 /dev/zero | tr '\0' 'x' > "$NG/html/1k.html"
+# Self-signed EC P-256 certificate for the TLS server block.
+if [ "$HAVE_TLS" = 1 ]; then
+	logcmd openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+	    -nodes -days 2 -subj /CN=localhost -keyout "$NG/key.pem" -out "$NG/cert.pem"
+	if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+	    -nodes -days 2 -subj /CN=localhost -keyout "$NG/key.pem" \
+	    -out "$NG/cert.pem" > "$NG/openssl.out" 2>&1; then
+		HAVE_TLS=0
+		note "openssl could not make a certificate ($(tail -n 1 "$NG/openssl.out")): TLS rows skipped"
+	fi
+fi
+SPORT=
 port_in_use() {
 	local hex
 	hex=$(printf '%04X' "$1")
 	grep -qi ":$hex 00000000:0000 0A" /proc/net/tcp 2>/dev/null
 }
 start_nginx() {
-	local try port
+	local try port sport tls_block=
 	for try in 1 2 3 4 5 6 7 8 9 10; do
 		port=$((20000 + (RANDOM % 20000)))
 		port_in_use "$port" && continue
+		sport=
+		if [ "$HAVE_TLS" = 1 ]; then
+			sport=$((20000 + (RANDOM % 20000)))
+			{ [ "$sport" = "$port" ] || port_in_use "$sport"; } && continue
+			tls_block="server {
+		listen 127.0.0.1:$sport ssl backlog=4096;
+		ssl_certificate $NG/cert.pem;
+		ssl_certificate_key $NG/key.pem;
+		ssl_protocols TLSv1.2 TLSv1.3;
+		ssl_session_cache shared:S:10m;
+		keepalive_requests 1000000;
+		root $NG/html;
+	}"
+		fi
 		cat > "$NG/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -188,6 +246,7 @@ http {
 		listen 127.0.0.1:$port backlog=4096;
 		root $NG/html;
 	}
+	$tls_block
 }
 CONF
 		logcmd $PIN_SRV "$NGINX" -p "$NG" -c "$NG/nginx.conf"
@@ -196,8 +255,10 @@ CONF
 		local i=0
 		while [ $i -lt 50 ]; do
 			kill -0 "$NGINX_PID" 2>/dev/null || break
-			if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+			if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null &&
+			    { [ -z "$sport" ] || (exec 3<>"/dev/tcp/127.0.0.1/$sport") 2>/dev/null; }; then
 				NPORT=$port
+				SPORT=$sport
 				return 0
 			fi
 			sleep 0.1
@@ -259,14 +320,17 @@ fmt() { awk -v v="$1" -v p="${2:-2}" 'BEGIN { if (v == "") print "-"; else print
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 <= b + 0) }'; }
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 < b + 0) }'; }
 
-# Check an httperf report for errors / missing replies; echo "!" if bad.
+# Check an httperf report for errors / missing replies; sets HPF to "!" if
+# bad (and adds a note), to "" if not.  Not to be run in a subshell: the
+# note would be lost.
 hp_flag() {	# FILE LABEL EXPECTED-REPLIES
 	local e r
+	HPF=
 	e=$(num_or "$(hp_errors "$1")" "?")
 	r=$(num_or "$(hp_total "$1" replies)" 0)
 	if [ "$e" != 0 ] || [ "$r" != "$3" ]; then
 		note "$2: $r of $3 replies, $e errors (see $(basename "$1"))"
-		echo "!"
+		HPF="!"
 	fi
 }
 
@@ -277,7 +341,7 @@ TOTAL=0
 SKIPPED=0
 # row METRIC OURS ORIG WRK TARGET RESULT   (RESULT: PASS|FAIL|SKIP|"")
 row() {
-	ROWS+=("$(printf '%-46s %15s %17s %11s %-16s %s' "$1" "$2" "$3" "$4" "$5" "$6")")
+	ROWS+=("$(printf '%-50s %15s %17s %11s %-16s %s' "$1" "$2" "$3" "$4" "$5" "$6")")
 	case $6 in
 	PASS) MET=$((MET + 1)); TOTAL=$((TOTAL + 1)) ;;
 	FAIL) TOTAL=$((TOTAL + 1)) ;;
@@ -311,7 +375,7 @@ if [ "$HAVE_STRACE" = 1 ]; then
 		r=$(num_or "$(hp_total "$out" replies)" 0)
 		if [ -n "$t" ] && [ "$r" -gt 0 ]; then
 			v=$(awk -v t="$t" -v r="$r" 'BEGIN { printf "%.6f", t / r }')
-			f=$(hp_flag "$out" "syscalls run, $who" $SC_REQS)
+			hp_flag "$out" "syscalls run, $who" $SC_REQS; f=$HPF
 			if [ $who = ours ]; then sc_ours=$v; sc_flag_ours=$f; else sc_orig=$v; sc_flag_orig=$f; fi
 		else
 			note "syscalls run, $who: no result (strace or httperf failed)"
@@ -338,22 +402,34 @@ fi
 # ------------------------------------------------------ CPU per request ---
 # cpu_per_req NAME EXPECTED-REPLIES TIMEOUT ARGS...  (httperf args after
 # --server/--port).  Sets CPR_ours, CPR_orig (median total us/req),
-# CPU_ours/CPU_orig (median user us/req), FLAG_ours/FLAG_orig, RATE_*.
+# CPU_ours/CPU_orig (median user us/req), FLAG_ours/FLAG_orig, RPS_*, and
+# for TLS runs TLSRES_* (median % of handshakes resumed, from the report's
+# "TLS: handshakes" line; empty when there is none).  CPR_PORT (default
+# the plain nginx port) and CPR_WHO (default "ours orig") change the port
+# and which clients run.
 cpu_per_req() {
-	local name=$1 expect=$2 lim=$3 rep who bin out r u s f
+	local name=$1 expect=$2 lim=$3 rep who bin out r u s f tf
 	shift 3
 	: > "$WORK/$name.ours.tot"; : > "$WORK/$name.ours.usr"; : > "$WORK/$name.ours.rps"
 	: > "$WORK/$name.orig.tot"; : > "$WORK/$name.orig.usr"; : > "$WORK/$name.orig.rps"
+	: > "$WORK/$name.ours.tlsres"; : > "$WORK/$name.orig.tlsres"
 	FLAG_ours= FLAG_orig=
 	for rep in $(seq 1 "$REPS"); do
-		for who in ours orig; do
+		for who in ${CPR_WHO:-ours orig}; do
 			bin=$HTTPERF
 			[ $who = orig ] && bin=$ORIG
 			[ -n "$bin" ] || continue
 			out=$WORK/$name.$who.$rep
-			cpu_run "$out" "$lim" "$bin" "${HP_COMMON[@]}" "$NPORT" "$@"
-			f=$(hp_flag "$out" "$name run $rep, $who" "$expect")
+			cpu_run "$out" "$lim" "$bin" "${HP_COMMON[@]}" "${CPR_PORT:-$NPORT}" "$@"
+			hp_flag "$out" "$name run $rep, $who" "$expect"; f=$HPF
 			[ -n "$f" ] && eval "FLAG_$who=!"
+			# "TLS: handshakes N resumed N (P%) failed N"
+			awk '/^TLS: handshakes/ { gsub(/[(%)]/, "", $6); print $6 }' "$out" >> "$WORK/$name.$who.tlsres"
+			tf=$(awk '/^TLS: handshakes/ { print $8 }' "$out")
+			if [ -n "$tf" ] && [ "$tf" != 0 ]; then
+				note "$name run $rep, $who: $tf TLS handshakes failed (see $(basename "$out"))"
+				eval "FLAG_$who=!"
+			fi
 			r=$(num_or "$(hp_total "$out" replies)" 0)
 			[ "$r" -gt 0 ] || continue
 			u=$(cpu_user "$out")
@@ -369,8 +445,10 @@ cpu_per_req() {
 	CPU_orig=$(median < "$WORK/$name.orig.usr")
 	RPS_ours=$(median < "$WORK/$name.ours.rps")
 	RPS_orig=$(median < "$WORK/$name.orig.rps")
+	TLSRES_ours=$(median < "$WORK/$name.ours.tlsres")
+	TLSRES_orig=$(median < "$WORK/$name.orig.tlsres")
 }
-cpu_rows() {	# LABEL WRK-TOTAL WRK-USER
+cpu_rows() {	# LABEL WRK-TOTAL WRK-USER [PREFIX]
 	local res
 	if [ -z "$ORIG" ]; then
 		res=SKIP
@@ -381,7 +459,7 @@ cpu_rows() {	# LABEL WRK-TOTAL WRK-USER
 	else
 		res=$(verdict le "$CPR_ours" "$CPR_orig")
 	fi
-	row "client CPU/request, $1 [us]" "$(fmt "$CPR_ours")$FLAG_ours" \
+	row "${4:-}client CPU/request, $1 [us]" "$(fmt "$CPR_ours")$FLAG_ours" \
 	    "$( [ -n "$ORIG" ] && echo "$(fmt "$CPR_orig")$FLAG_orig" || echo n/a)" \
 	    "${2:-}" "<= orig" $res
 	row "  of which user space [us]" "$(fmt "$CPU_ours")" \
@@ -415,6 +493,58 @@ progress "client CPU per request, new connection per request (10000 at 5000/s), 
 cpu_per_req newconn 10000 60 --uri /1k.html --num-conns 10000 --num-calls 1 --rate 5000
 cpu_rows "new conn per request" "" ""
 
+# -------------------------------------------------- TLS CPU per request ---
+# The same measurement against the TLS server block.  The original's column
+# uses TLS_ORIG (empty when it has no --ssl).
+if [ "$HAVE_TLS" = 1 ] && [ -n "$SPORT" ]; then
+	SAVED_ORIG=$ORIG
+	ORIG=$TLS_ORIG
+	CPR_PORT=$SPORT
+
+	progress "TLS client CPU per request, 50 keep-alive connections x 1000 requests, $REPS runs"
+	cpu_per_req tls_ka50 50000 60 --ssl --uri /1k.html --num-conns 50 --num-calls 1000 --rate 50000
+	tls_ka_res=$TLSRES_ours
+	w_tot= w_usr= w_rps=
+	if [ -n "$WRK" ]; then
+		out=$WORK/wrk.tls_ka50
+		cpu_run "$out" 30 "$WRK" -t 1 -c 50 -d 3s "https://127.0.0.1:$SPORT/1k.html"
+		r=$(awk '/requests in/ {print $1}' "$out")
+		if [ -n "$r" ] && [ "$r" -gt 0 ]; then
+			w_tot=$(awk -v u="$(cpu_user "$out")" -v s="$(cpu_sys "$out")" -v r="$r" 'BEGIN { printf "%.2f", (u + s) * 1e6 / r }')
+			w_usr=$(awk -v u="$(cpu_user "$out")" -v r="$r" 'BEGIN { printf "%.2f", u * 1e6 / r }')
+			w_rps=$(awk '/^Requests\/sec:/ {printf "%.1f", $2}' "$out")
+		fi
+		grep -q 'Non-2xx\|Socket errors' "$out" && note "wrk TLS run: $(grep 'Non-2xx\|Socket errors' "$out" | tr -s ' ')"
+	fi
+	cpu_rows "50 keep-alive" "$w_tot" "$w_usr" "TLS "
+	row "  request rate [req/s]" "$(fmt "$RPS_ours" 0)" \
+	    "$( [ -n "$ORIG" ] && fmt "$RPS_orig" 0 || echo n/a)" \
+	    "$( [ -n "$WRK" ] && fmt "$w_rps" 0 || echo n/a)" "(info)" ""
+
+	progress "TLS client CPU per request, new connection per request (1000 at 500/s), $REPS runs"
+	cpu_per_req tls_new 1000 60 --ssl --uri /1k.html --num-conns 1000 --num-calls 1 --rate 500
+	cpu_rows "new conn per request" "" "" "TLS "
+	tls_new_res=$TLSRES_ours
+	tls_cpr_orig=$CPR_orig tls_flag_orig=$FLAG_orig
+	tls_rps_ours=$RPS_ours tls_rps_orig=$RPS_orig
+	# ours with full handshakes only: the like-for-like comparison with
+	# the original, which cannot resume sessions in this mode
+	progress "TLS client CPU per request, new connection per request, ours --ssl-no-reuse, $REPS runs"
+	CPR_WHO=ours
+	cpu_per_req tls_new_full 1000 60 --ssl --ssl-no-reuse --uri /1k.html --num-conns 1000 --num-calls 1 --rate 500
+	CPR_WHO=
+	row "  ours --ssl-no-reuse (full handshakes) [us]" "$(fmt "$CPR_ours")$FLAG_ours" \
+	    "$( [ -n "$ORIG" ] && echo "$(fmt "$tls_cpr_orig")$tls_flag_orig" || echo n/a)" "" "(info)" ""
+	row "  request rate [req/s]" "$(fmt "$tls_rps_ours" 0)" \
+	    "$( [ -n "$ORIG" ] && fmt "$tls_rps_orig" 0 || echo n/a)" "" "(info)" ""
+	tls_note="TLS: ours resumes sessions by default (median $(fmt "$tls_new_res" 1)% of its handshakes resumed with a new conn per request, $(fmt "$tls_ka_res" 1)% with 50 keep-alive)"
+	[ -n "$ORIG" ] && tls_note="$tls_note; the original cannot resume in this mode, so all its handshakes are full ones -- ours with --ssl-no-reuse (full handshakes too, $(fmt "$RPS_ours" 0) req/s) is the like-for-like comparison"
+	note "$tls_note"
+
+	CPR_PORT=
+	ORIG=$SAVED_ORIG
+fi
+
 # ------------------------------------------------------------ rate 100 ---
 progress "CPU use at --rate 100 (1000 connections, 10 s each)"
 r100_pct_ours= r100_pct_orig= r100_rate_ours= r100_rate_orig= r100_dev_ours= r100_dev_orig=
@@ -428,7 +558,7 @@ for who in ours orig; do
 	    --num-conns 1000 --rate 100
 	d=$(hp_total "$out" duration)
 	c=$(hp_total "$out" conns)
-	f=$(hp_flag "$out" "rate-100 run, $who" 1000)
+	hp_flag "$out" "rate-100 run, $who" 1000; f=$HPF
 	if [ -n "$d" ]; then
 		pct=$(awk -v u="$(cpu_user "$out")" -v s="$(cpu_sys "$out")" -v d="$d" 'BEGIN { printf "%.3f", (u + s) * 100 / d }')
 		rt=$(awk -v c="$c" -v d="$d" 'BEGIN { printf "%.3f", c / d }')
@@ -535,8 +665,8 @@ echo "httperf efficiency report  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc 2>/d
 echo "ours: $HTTPERF"
 echo "orig: ${ORIG:-(not installed)}    wrk: ${WRK:-(not installed)}    CPU runs: median of $REPS"
 echo
-printf '%-46s %15s %17s %11s %-16s %s\n' metric ours orig wrk target result
-printf '%s\n' "$(printf '%.0s-' $(seq 1 114))"
+printf '%-50s %15s %17s %11s %-16s %s\n' metric ours orig wrk target result
+printf '%s\n' "$(printf '%.0s-' $(seq 1 118))"
 printf '%s\n' "${ROWS[@]}"
 echo
 if [ ${#NOTES[@]} -gt 0 ]; then

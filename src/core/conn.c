@@ -32,6 +32,7 @@
 #define CORE_RBUF_SIZE	(64 * 1024)
 #define CONN_WRITE_IOV	64	/* iovecs gathered per writev */
 #define CONN_TLS_WRITE	(16 * 1024)	/* plaintext per TLS write: a record */
+#define CONN_MAX_INTERIM 100	/* 1xx replies accepted before one reply */
 
 /* What the parser callbacks need to know. */
 struct conn_parse_ctx {
@@ -850,7 +851,7 @@ conn_parse(struct conn *c, const char *data, size_t len, uint64_t now)
 		if (!c->resp_active) {
 			http_resp_reset(&c->resp, c->head->head_method);
 			c->resp.max_line = c->core->cfg.max_line;
-			c->resp.max_interim = 0;
+			c->resp.max_interim = CONN_MAX_INTERIM;
 			c->resp_active = 1;
 		}
 		pc.conn = c;
