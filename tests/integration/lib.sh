@@ -63,9 +63,19 @@ srv_requests() {
 
 # hp [options]: runs httperf against the fixture, bounded to 60 s; the
 # report goes to $OUT, stderr to $OUT.err, the status to $RC.
+# With HTTPERF_VALGRIND set, httperf runs under valgrind's memcheck: any
+# memory error or definitely lost block makes it exit 99.
 hp() {
-	timeout 60 "$HTTPERF" --server "${HP_SERVER:-127.0.0.1}" \
-	    --port "$PORT" "$@" > "$OUT" 2> "$OUT.err"
+	if [ -n "${HTTPERF_VALGRIND:-}" ]; then
+		timeout 300 valgrind --quiet --error-exitcode=99 \
+		    --leak-check=full --errors-for-leak-kinds=definite \
+		    --show-leak-kinds=definite "$HTTPERF" \
+		    --server "${HP_SERVER:-127.0.0.1}" --port "$PORT" "$@" \
+		    > "$OUT" 2> "$OUT.err"
+	else
+		timeout 60 "$HTTPERF" --server "${HP_SERVER:-127.0.0.1}" \
+		    --port "$PORT" "$@" > "$OUT" 2> "$OUT.err"
+	fi
 	RC=$?
 	T_LAST="httperf $*"
 }
