@@ -474,13 +474,6 @@ main(int argc, char **argv)
 	if (run_addresses(&r, &cfg, err, sizeof(err)) == -1)
 		goto out;
 
-	options_echo(&o, stdout);
-	nofile = sock_raise_nofile();
-	if (o.verbose > 0)
-		printf("%s: maximum number of open descriptors = %ld\n",
-		    o.prog, nofile);
-	fflush(stdout);
-
 	signal(SIGPIPE, SIG_IGN);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
@@ -513,6 +506,14 @@ main(int argc, char **argv)
 	if (run_modules(&r, err, sizeof(err)) == -1)
 		goto out;
 	loop_on_turn(r.loop, run_turn, &r);
+
+	/* Everything is checked: the report starts. */
+	options_echo(&o, stdout);
+	nofile = sock_raise_nofile();
+	if (o.verbose > 0)
+		printf("%s: maximum number of open descriptors = %ld\n",
+		    o.prog, nofile);
+	fflush(stdout);
 
 	start = clock_now();
 	/* The first sample is offset by --client, as in 0.9.0. */

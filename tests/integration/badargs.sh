@@ -1,0 +1,131 @@
+#!/bin/sh
+# Bad command lines, table-driven: every option with bad values (missing,
+# empty, negative, non-numeric, overflowing, out of range), unknown and
+# ambiguous options, conflicts and unreadable files.  Each must give
+# exactly one line on stderr naming the option, and exit status 1.
+. "$TESTLIB"
+
+: > "$T_DIR/empty"
+n=0
+# Each row: the word the message must contain, a tab, the arguments
+# (split on spaces; "@" stands for an empty argument, _SPACE_ for a space
+# inside one, DIR for the test's directory).
+while IFS='	' read -r word args; do
+	case $word in ''|'#'*) continue ;; esac
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	set -- $args
+	for a; do
+		shift
+		case $a in
+		@) set -- "$@" "" ;;
+		*) set -- "$@" "$(printf '%s' "$a" |
+		    sed "s|DIR|$T_DIR|g; s|_SPACE_| |g")" ;;
+		esac
+	done
+	timeout 10 "$HTTPERF" "$@" > "$OUT" 2> "$OUT.err"
+	RC=$?
+	T_LAST="httperf $*"
+	expect_rc 1
+	[ "$(wc -l < "$OUT.err")" = 1 ] ||
+	    fail "not one line on stderr: $(cat "$OUT.err")"
+	grep -q -e "$word" "$OUT.err" ||
+	    fail "message does not name $word: $(cat "$OUT.err")"
+	[ ! -s "$OUT" ] || fail "something on stdout: $(cat "$OUT")"
+done <<'TABLE'
+--num-conns	--num-conns 0
+--num-conns	--num-conns -1
+--num-conns	--num-conns abc
+--num-conns	--num-conns 99999999999999999999999
+--num-conns	--num-conns @
+--num-conns	--num-conns
+--num-calls	--num-calls 0
+--num-calls	--num-calls 1x
+--burst-length	--burst-length 0
+--burst-length	--burst-length -3
+--rate	--rate -1
+--rate	--rate abc
+--rate	--rate inf
+--rate	--rate 1e999
+--period	--period x1
+--period	--period u1
+--period	--period e-1
+--period	--period v1,2,3
+--period	--period @
+--port	--port 0
+--port	--port 65536
+--port	--port 80x
+--client	--client 2/2
+--client	--client 1
+--client	--client 0/0
+--client	--client a/b
+--http-version	--http-version 2.0
+--http-version	--http-version 1
+--timeout	--timeout -1
+--timeout	--timeout nan
+--think-timeout	--think-timeout -0.5
+--runtime	--runtime -1
+--send-buffer	--send-buffer 0
+--send-buffer	--send-buffer 4294967296
+--recv-buffer	--recv-buffer -5
+--uri	--uri @
+--uri	--uri /a_SPACE_b
+--server	--server @
+--server-name	--server-name @
+--method	--method @
+--method	--method GE(T
+--add-header	--add-header a\
+--debug	--debug 99
+--debug	-d x
+--wsess	--wsess 1,2
+--wsess	--wsess 0,1,0
+--wsess	--wsess 1,0,0
+--wsess	--wsess 1,1,-1
+--wsesslog	--wsesslog 1,0
+--wsesslog	--wsesslog 0,0,DIR/empty
+--wsesslog	--wsesslog 1,x,DIR/empty
+--wsesslog	--wsesslog 1,0,DIR/missing
+--wsesslog	--wsesslog 1,0,DIR/empty
+--max-connections	--max-connections 0 --wsess 1,1,0
+--max-piped-calls	--max-piped-calls 0 --wsess 1,1,0
+--failure-status	--failure-status 700 --wsess 1,1,0
+--failure-status	--failure-status 0 --wsess 1,1,0
+--session-cookies	--session-cookies
+--max-connections	--max-connections 2
+--retry-on-failure	--retry-on-failure
+--wsess	--wsess 1,1,0 --wsesslog 1,0,DIR/empty
+--num-calls	--num-calls 2 --wsess 1,1,0
+--burst-length	--burst-length 2 --wsesslog 1,0,DIR/empty
+--wlog	--wlog x,DIR/empty
+--wlog	--wlog y
+--wlog	--wlog y,DIR/missing
+--wlog	--wlog y,DIR/empty
+--wset	--wset 0,0.5
+--wset	--wset 10,1.5
+--wset	--wset 10
+--wset	--wlog y,DIR/empty --wset 10,0.5
+--print-reply	--print-reply=foo
+--print-request	--print-request=@
+--body-file	--body-file DIR/missing
+--body	--body a --body-file DIR/empty
+--add-header-file	--add-header-file DIR/missing
+--myaddr	--myaddr @
+--myaddr	--myaddr 10.0.0.9-10.0.0.1
+--myaddr	--myaddr no-such-host.invalid
+--ssl-protocol	--ssl-protocol SSLv3
+--ssl-protocol	--ssl-protocol TLSv9
+--ssl-ciphers	--ssl-ciphers ALL
+--ssl-key	--ssl --ssl-key DIR/empty
+--ssl-verify	--ssl --ssl-verify=maybe
+--ssl-ciphers	--ssl --ssl-ciphers NO-SUCH-CIPHER
+--ssl-ciphersuites	--ssl --ssl-ciphersuites NOPE
+--ssl-ca-file	--ssl --ssl-verify --ssl-ca-file DIR/missing
+--ssl-certificate	--ssl --ssl-certificate DIR/missing
+--bogus	--bogus
+--serv	--serv x
+--ssl-ca	--ssl --ssl-ca x
+stray	--num-conns 1 stray
+header	--print-reply header
+--server	--server no-such-host.invalid
+TABLE
+ok "$n bad command lines: one line naming the option, exit 1"

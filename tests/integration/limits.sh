@@ -1,0 +1,76 @@
+#!/bin/sh
+# Resource exhaustion: too few file descriptors, an exhausted source port
+# range, and out-of-memory on a huge session file.  Each is counted or
+# reported; the run finishes and the report is right.
+. "$TESTLIB"
+
+start_srv
+
+# ulimit -n 256 and a run that wants 1,000 connections open at once: the
+# connections beyond the limit count as fd-unavail, the others complete.
+(ulimit -n 256 && exec timeout 60 "$HTTPERF" --server 127.0.0.1 \
+    --port "$PORT" --num-conns 1000 --rate 20000 --uri /delay/1500/10 \
+    --timeout 10) > "$OUT" 2> "$OUT.err"
+RC=$?
+T_LAST="(ulimit -n 256) httperf --num-conns 1000 --rate 20000"
+expect_rc 0
+expect_classic
+conns=$(sed -n 's/^Total: connections \([0-9]*\) .*/\1/p' "$OUT")
+[ "$conns" -gt 100 ] && [ "$conns" -lt 256 ] || fail "$conns connections"
+expect_counts "$conns" "$conns" "$conns"
+fd=$((1000 - conns))
+expect_errors $fd 0 0 0 0 $fd 0 0 0
+ok "ulimit -n 256: $conns connections, $fd fd-unavail"
+stop_srv
+
+# An exhausted source port range, in a network namespace of our own
+# with ten ephemeral ports: the rest count as addrunavail.
+if unshare -n true 2>/dev/null && command -v ip >/dev/null 2>&1; then
+	unshare -n sh -c '
+		ip link set lo up &&
+		sysctl -q -w net.ipv4.ip_local_port_range="40000 40009" ||
+		exit 77
+		"$TESTSRV" -P "$1/nsport" -t 60 -p 18080 &
+		i=0
+		while [ ! -s "$1/nsport" ] && [ $i -lt 100 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		timeout 60 "$HTTPERF" --server 127.0.0.1 --port 18080 \
+		    --num-conns 20 --rate 1000 --uri /delay/1000/10 --timeout 5
+		rc=$?
+		kill $!
+		exit $rc
+	' sh "$T_DIR" > "$OUT" 2> "$OUT.err"
+	RC=$?
+	T_LAST="(10 local ports) httperf --num-conns 20 --rate 1000"
+	if [ $RC = 77 ]; then
+		echo "note: cannot narrow the port range here; not checked"
+	else
+		expect_rc 0
+		expect_classic
+		expect_counts 20 10 10
+		expect_errors 10 0 0 0 0 0 10 0 0
+		ok "10 local ports for 20 connections: 10 addrunavail"
+	fi
+else
+	echo "note: no network namespaces here; port exhaustion not checked"
+fi
+
+# Out of memory while reading a huge session file: one clear line, exit 1,
+# no crash.  (Not under AddressSanitizer, which needs the address space.)
+if ldd "$HTTPERF" 2>/dev/null | grep -q libasan; then
+	echo "note: sanitizer build, out-of-memory not checked"
+else
+	{ printf '/a contents="'; head -c 120000000 /dev/zero | tr '\0' 'b'; \
+	    printf '"\n'; } > "$T_DIR/huge.sess"
+	(ulimit -v 150000 && exec "$HTTPERF" --server 127.0.0.1 --port 1 \
+	    --wsesslog 1,0,"$T_DIR/huge.sess") > "$OUT" 2> "$OUT.err"
+	RC=$?
+	T_LAST="(ulimit -v 150000) httperf --wsesslog 1,0,huge.sess"
+	expect_rc 1
+	[ "$(wc -l < "$OUT.err")" = 1 ] || fail "stderr: $(cat "$OUT.err")"
+	grep -q 'out of memory' "$OUT.err" || fail "stderr: $(cat "$OUT.err")"
+	rm -f "$T_DIR/huge.sess"
+	ok "out of memory on a huge session file: one line, exit 1"
+fi
