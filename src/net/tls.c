@@ -519,8 +519,10 @@ tls_handshake(struct tls_conn *tc)
 	return tls_conn_result(tc, ret, saved);
 }
 
-size_t
-tls_read(struct tls_conn *tc, void *buf, size_t len, enum tls_io *io)
+/* Reads (wbuf NULL) or writes (rbuf NULL) once; see tls_read/tls_write. */
+static size_t
+tls_transfer(struct tls_conn *tc, void *rbuf, const void *wbuf, size_t len,
+    enum tls_io *io)
 {
 	size_t n = 0;
 	int ret, saved;
@@ -534,7 +536,10 @@ tls_read(struct tls_conn *tc, void *buf, size_t len, enum tls_io *io)
 		return 0;
 	ERR_clear_error();
 	errno = 0;
-	ret = SSL_read_ex(tc->ssl, buf, len, &n);
+	if (rbuf != NULL)
+		ret = SSL_read_ex(tc->ssl, rbuf, len, &n);
+	else
+		ret = SSL_write_ex(tc->ssl, wbuf, len, &n);
 	saved = errno;
 	if (ret == 1 && n > 0)
 		return n;
@@ -543,26 +548,15 @@ tls_read(struct tls_conn *tc, void *buf, size_t len, enum tls_io *io)
 }
 
 size_t
+tls_read(struct tls_conn *tc, void *buf, size_t len, enum tls_io *io)
+{
+	return tls_transfer(tc, buf, NULL, len, io);
+}
+
+size_t
 tls_write(struct tls_conn *tc, const void *buf, size_t len, enum tls_io *io)
 {
-	size_t n = 0;
-	int ret, saved;
-
-	*io = TLS_IO_OK;
-	if (tc->dead) {
-		*io = TLS_CONN_DEAD(tc);
-		return 0;
-	}
-	if (len == 0)
-		return 0;
-	ERR_clear_error();
-	errno = 0;
-	ret = SSL_write_ex(tc->ssl, buf, len, &n);
-	saved = errno;
-	if (ret == 1 && n > 0)
-		return n;
-	*io = tls_conn_result(tc, ret, saved);
-	return 0;
+	return tls_transfer(tc, NULL, buf, len, io);
 }
 
 size_t
