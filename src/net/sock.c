@@ -31,7 +31,7 @@ int
 sock_resolve(const char *host, unsigned port, struct sockaddr_storage *ss,
     socklen_t *sslen, char *errbuf, size_t errlen)
 {
-	struct addrinfo hints, *res;
+	struct addrinfo hints, *res, *ai;
 	char portstr[16];
 	int rc;
 
@@ -58,14 +58,23 @@ sock_resolve(const char *host, unsigned port, struct sockaddr_storage *ss,
 		    gai_strerror(rc));
 		return -1;
 	}
-	if (res->ai_addrlen > sizeof(*ss)) {
+	/*
+	 * A name with IPv4 and IPv6 addresses: take IPv4, as 0.9.0 did, so
+	 * "localhost" keeps reaching servers that listen on 127.0.0.1 only.
+	 * IPv6 is used for literals and names with only IPv6 addresses.
+	 */
+	for (ai = res; ai != NULL && ai->ai_family != AF_INET; ai = ai->ai_next)
+		;
+	if (ai == NULL)
+		ai = res;
+	if (ai->ai_addrlen > sizeof(*ss)) {
 		freeaddrinfo(res);
 		snprintf(errbuf, errlen, "cannot resolve '%s': address too "
 		    "long", host);
 		return -1;
 	}
-	memcpy(ss, res->ai_addr, res->ai_addrlen);
-	*sslen = res->ai_addrlen;
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	*sslen = ai->ai_addrlen;
 	freeaddrinfo(res);
 	return 0;
 }
