@@ -109,6 +109,10 @@ START_TEST(test_resolve)
 	ck_assert_int_eq(sock_resolve("[::1]", 81, &ss, &len, err,
 	    sizeof(err)), 0);
 	ck_assert_int_eq(ss.ss_family, AF_INET6);
+	/* A name with IPv4 (and maybe IPv6) addresses is reached over IPv4. */
+	ck_assert_int_eq(sock_resolve("localhost", 80, &ss, &len, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(ss.ss_family, AF_INET);
 	ck_assert_int_eq(sock_resolve("no-such-host.invalid", 80, &ss, &len,
 	    err, sizeof(err)), -1);
 	ck_assert_ptr_ne(strstr(err, "no-such-host.invalid"), NULL);
