@@ -167,33 +167,40 @@ session_release(struct session *ss, uint64_t now)
 	}
 }
 
-/* Every call is done: the session is complete. */
+/*
+ * Ends the session, completed or failed (then BUS_SESS_FAILED is
+ * signalled): closes its connections and lets go of everything it had.
+ */
 static void
-session_end(struct session *ss, uint64_t now)
+session_finish(struct session *ss, int failed, uint64_t now)
 {
 	if (ss->ended || ss->failed)
 		return;
-	ss->ended = 1;
+	if (failed)
+		ss->failed = 1;
+	else
+		ss->ended = 1;
 	sess_ref(ss->sess);
+	if (failed)
+		sess_fail(ss->sess, now);
 	session_close_conns(ss, now);
 	session_pend_drop(ss, now);
 	session_release(ss, now);
 	sess_unref(ss->sess, now);
 }
 
-/* The session failed: signal it and let go of everything it had. */
+/* Every call is done: the session is complete. */
+static void
+session_end(struct session *ss, uint64_t now)
+{
+	session_finish(ss, 0, now);
+}
+
+/* The session failed. */
 static void
 session_fail_now(struct session *ss, uint64_t now)
 {
-	if (ss->ended || ss->failed)
-		return;
-	ss->failed = 1;
-	sess_ref(ss->sess);
-	sess_fail(ss->sess, now);
-	session_close_conns(ss, now);
-	session_pend_drop(ss, now);
-	session_release(ss, now);
-	sess_unref(ss->sess, now);
+	session_finish(ss, 1, now);
 }
 
 /*
