@@ -545,56 +545,6 @@ opt_fail_file(const struct opt_ctx *c, const char *opt, const char *path,
 }
 
 /*
- * Reads all of `path', whatever its size or content, into a new buffer of
- * *outlen bytes plus a NUL.  Pipes and character devices work too: only
- * read(2) tells where the end is.  Returns 0 or an errno value.
- */
-static int
-read_whole_file(const char *path, char **out, size_t *outlen)
-{
-	char *buf;
-	size_t cap = 4096, len = 0;
-	ssize_t n;
-	int fd, e;
-
-	do
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	while (fd == -1 && errno == EINTR);
-	if (fd == -1)
-		return errno;
-	buf = xmalloc(cap);
-	for (;;) {
-		if (cap - len < 2) {
-			if (cap > SIZE_MAX / 2) {
-				e = EFBIG;
-				goto fail;
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			e = errno;
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	(void)close(fd);
-	buf[len] = '\0';
-	*out = buf;
-	*outlen = len;
-	return 0;
-fail:
-	free(buf);
-	(void)close(fd);
-	return e;
-}
-
-/*
  * Splits `s' in place at its first n - 1 commas into f[0..n-1]; the last
  * field keeps any further commas (a file name may have them).  Returns the
  * number of fields found.
@@ -769,7 +719,7 @@ opt_body_file(const struct opt_ctx *c, const char *arg)
 
 	if (*arg == '\0')
 		return opt_fail(c, "--body-file", arg, "must not be empty");
-	if ((e = read_whole_file(arg, &buf, &len)) != 0)
+	if ((e = util_read_file(arg, &buf, &len)) != 0)
 		return opt_fail_file(c, "--body-file", arg, 0, NULL, "%s",
 		    strerror(e));
 	free(o->body);
@@ -852,7 +802,7 @@ opt_add_header_file(struct opt_ctx *c, const char *arg)
 	if (*arg == '\0')
 		return opt_fail(c, "--add-header-file", arg,
 		    "must not be empty");
-	if ((e = read_whole_file(arg, &raw, &rawlen)) != 0)
+	if ((e = util_read_file(arg, &raw, &rawlen)) != 0)
 		return opt_fail_file(c, "--add-header-file", arg, 0, NULL,
 		    "%s", strerror(e));
 	e = opt_header_lines(c, arg, raw, rawlen, &lines, &len);

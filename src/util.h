@@ -25,4 +25,11 @@ void	*xrealloc(void *p, size_t size);
 void	*xreallocarray(void *p, size_t n, size_t size);
 char	*xstrdup(const char *s);
 
+/*
+ * Reads all of `path', whatever its size or content, into a new buffer
+ * (*out, freed by the caller) of *outlen bytes followed by a NUL.  Returns
+ * 0 or an errno value.
+ */
+int	util_read_file(const char *path, char **out, size_t *outlen);
+
 #endif

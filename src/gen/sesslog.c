@@ -502,61 +502,18 @@ sesslog_parse(struct sesslog *log, const char *data, size_t len,
 	return rv;
 }
 
-/*
- * Reads the whole file at `path' into a malloc'd buffer; returns 0, or -1
- * with errno set.
- */
-static int
-sl_read_file(const char *path, char **datap, size_t *lenp)
-{
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-	int fd, saved;
-
-	do
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	while (fd == -1 && errno == EINTR);
-	if (fd == -1)
-		return -1;
-	for (;;) {
-		if (len == cap) {
-			cap = cap == 0 ? 65536 : cap * 2;
-			buf = xrealloc(buf, cap);
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			saved = errno;
-			free(buf);
-			close(fd);
-			errno = saved;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	*datap = buf;
-	*lenp = len;
-	return 0;
-}
-
 int
 sesslog_load(struct sesslog *log, const char *path, char *errbuf,
     size_t errlen)
 {
 	char *data;
 	size_t len;
-	int rv;
+	int rv, e;
 
 	memset(log, 0, sizeof(*log));
-	if (sl_read_file(path, &data, &len) == -1) {
+	if ((e = util_read_file(path, &data, &len)) != 0) {
 		if (errbuf != NULL && errlen > 0)
-			snprintf(errbuf, errlen, "%s: %s", path,
-			    strerror(errno));
+			snprintf(errbuf, errlen, "%s: %s", path, strerror(e));
 		return -1;
 	}
 	rv = sesslog_parse(log, data, len, path, errbuf, errlen);

@@ -25,50 +25,6 @@
 #include "gen/uri_wlog.h"
 #include "util.h"
 
-#define URI_WLOG_CHUNK	65536
-
-/* Reads the whole file `path' into *datap (one spare byte at the end). */
-static int
-uri_wlog_read(const char *path, char **datap, size_t *sizep, char *errbuf,
-    size_t errlen)
-{
-	char *data = NULL;
-	size_t size = 0, cap = 0;
-	ssize_t n;
-	int fd, saved;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		if (cap - size < URI_WLOG_CHUNK) {
-			cap = cap == 0 ? URI_WLOG_CHUNK + 1 : cap * 2;
-			data = xrealloc(data, cap);
-		}
-		/* Keep one byte free for the terminating NUL. */
-		n = read(fd, data + size, cap - size - 1);
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			saved = errno;
-			snprintf(errbuf, errlen, "%s: %s", path,
-			    strerror(saved));
-			free(data);
-			close(fd);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		size += (size_t)n;
-	}
-	close(fd);
-	data[size] = '\0';
-	*datap = data;
-	*sizep = size;
-	return 0;
-}
-
 /* Returns non-zero if the byte cannot appear in a request target. */
 static int
 uri_wlog_bad_char(unsigned char ch)
@@ -159,6 +115,8 @@ uri_wlog_init(struct uri_wlog *w, struct core *core, const char *path,
     int wrap, int verbose, FILE *out, const char *prog,
     uri_wlog_done_cb *done, void *done_arg, char *errbuf, size_t errlen)
 {
+	int e;
+
 	memset(w, 0, sizeof(*w));
 	w->core = core;
 	w->wrap = wrap;
@@ -167,8 +125,10 @@ uri_wlog_init(struct uri_wlog *w, struct core *core, const char *path,
 	w->prog = prog;
 	w->done = done;
 	w->done_arg = done_arg;
-	if (uri_wlog_read(path, &w->data, &w->size, errbuf, errlen) == -1)
+	if ((e = util_read_file(path, &w->data, &w->size)) != 0) {
+		snprintf(errbuf, errlen, "%s: %s", path, strerror(e));
 		return -1;
+	}
 	if (w->size == 0) {
 		snprintf(errbuf, errlen, "%s: file is empty", path);
 		uri_wlog_fini(w);
