@@ -324,6 +324,7 @@ conn_connect(struct conn *c, uint64_t now)
 	core->burst_cur++;
 
 	c->state = CONN_CONNECTING;
+	now = loop_clock(core->loop);
 	c->t_connect_start = now;
 	c->last_progress = now;
 	bus_signal(core->bus, BUS_CONN_CONNECTING, c, conn_noarg, now);
@@ -375,6 +376,7 @@ conn_prepare_call(struct conn *c, struct call *call)
 static void
 conn_send_start(struct conn *c, struct call *call, uint64_t now)
 {
+	now = loop_clock(c->core->loop);
 	call->t_send_start = now;
 	bus_signal(c->core->bus, BUS_CALL_SEND_START, call, conn_noarg, now);
 }
@@ -504,6 +506,7 @@ conn_flush_tls(struct conn *c, uint64_t now)
 	n = tls_write(c->tls, core->wbuf, len, &io);
 	switch (io) {
 	case TLS_IO_OK:
+		now = loop_clock(core->loop);
 		return conn_advance(c, n, now) == -1 ? -1 : 1;
 	case TLS_IO_WANT_WRITE:
 		conn_set_mask(c, LOOP_READ | LOOP_WRITE);
@@ -564,6 +567,7 @@ conn_flush(struct conn *c, uint64_t now)
 			conn_fail(c, errno, now);
 			return;
 		}
+		now = loop_clock(c->core->loop);
 		if (conn_advance(c, (size_t)w, now) == -1)
 			return;
 		if ((size_t)w < want) {
@@ -679,7 +683,7 @@ conn_tls_step(struct conn *c, uint64_t now)
 	switch (tls_handshake(c->tls)) {
 	case TLS_IO_OK:
 		c->tls_resumed = tls_resumed(c->tls);
-		conn_established(c, now);
+		conn_established(c, loop_clock(c->core->loop));
 		break;
 	case TLS_IO_WANT_READ:
 		conn_set_mask(c, LOOP_READ);
@@ -705,6 +709,7 @@ conn_connected(struct conn *c, uint64_t now)
 	struct core *core = c->core;
 	int err;
 
+	now = loop_clock(core->loop);
 	if ((err = sock_error(c->fd)) != 0) {
 		conn_fail(c, err, now);
 		return;
@@ -973,6 +978,7 @@ conn_read_tls(struct conn *c, uint64_t now)
 		n = tls_read(c->tls, core->rbuf, core->rbuf_size, &io);
 		switch (io) {
 		case TLS_IO_OK:
+			now = loop_clock(core->loop);
 			if (conn_consume(c, n, now) == -1)
 				return;
 			break;
@@ -982,7 +988,7 @@ conn_read_tls(struct conn *c, uint64_t now)
 			conn_set_mask(c, LOOP_READ | LOOP_WRITE);
 			return;
 		case TLS_IO_EOF:
-			conn_eof(c, now);
+			conn_eof(c, loop_clock(core->loop));
 			return;
 		case TLS_IO_ERROR:
 			conn_tls_fail(c, tls_conn_error(c->tls),
@@ -1017,6 +1023,7 @@ conn_read(struct conn *c, uint64_t now)
 			conn_fail(c, errno, now);
 			return;
 		}
+		now = loop_clock(core->loop);
 		if (n == 0) {
 			conn_eof(c, now);
 			return;

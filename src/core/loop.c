@@ -213,6 +213,16 @@ loop_now(const struct loop *l)
 }
 
 uint64_t
+loop_clock(struct loop *l)
+{
+	uint64_t t = clock_now();
+
+	if (t > l->now)
+		l->now = t;
+	return l->now;
+}
+
+uint64_t
 loop_turns(const struct loop *l)
 {
 	return l->turns;

@@ -71,6 +71,14 @@ struct timer_wheel *loop_timers(struct loop *l);
 /* Returns the time read at the start of the current turn. */
 uint64_t	 loop_now(const struct loop *l);
 
+/*
+ * Reads the clock now, makes it the turn's time from here on, and
+ * returns it.  For the moments that are measured (a phase of a call or
+ * connection ending): the time read after the wait is stale by whatever
+ * the callbacks before took.
+ */
+uint64_t	 loop_clock(struct loop *l);
+
 /* Returns the number of turns run so far. */
 uint64_t	 loop_turns(const struct loop *l);
 
