@@ -51,6 +51,11 @@ struct call {
 
 	/* The reply, valid once `replied' is set. */
 	int		 replied;
+	/* The reply came before the request was completely written: the
+	   rest is still written when the server keeps the connection, and
+	   never (`cut') when the reply closes it. */
+	int		 early;
+	int		 cut;
 	int		 status;
 	uint64_t	 hdr_bytes;
 	uint64_t	 body_bytes;

@@ -203,7 +203,8 @@ static int
 conn_busy(const struct conn *c)
 {
 	return c->state == CONN_CONNECTING || c->state == CONN_HANDSHAKE ||
-	    (c->state == CONN_CONNECTED && c->head != NULL);
+	    (c->state == CONN_CONNECTED &&
+	    (c->head != NULL || c->unsent != NULL));
 }
 
 /*
@@ -218,7 +219,8 @@ conn_limit(const struct conn *c)
 	uint64_t limit = cfg->timeout;
 
 	if (c->state == CONN_CONNECTED && c->head != NULL &&
-	    c->unsent != c->head && !c->resp_active && c->keep_len == 0)
+	    c->unsent != c->head && (c->unsent == NULL || !c->unsent->early) &&
+	    !c->resp_active && c->keep_len == 0)
 		limit += cfg->think_timeout;
 	return limit;
 }
@@ -400,6 +402,8 @@ conn_send(struct conn *c, struct call *call, uint64_t now)
 	else
 		c->head = call;
 	c->tail = call;
+	if (c->unsent != NULL && c->unsent->early)
+		c->unsent->next = c->head;
 	bus_signal(core->bus, BUS_CALL_ISSUE, call, conn_noarg, now);
 	if (c->state == CONN_CLOSED)
 		return 0;
@@ -468,7 +472,15 @@ conn_advance(struct conn *c, size_t n, uint64_t now)
 			break;
 		call->t_send_stop = now;
 		c->unsent = call->next;
-		bus_signal(core->bus, BUS_CALL_SEND_STOP, call, conn_noarg, now);
+		if (call->early) {
+			/* Replied to already: only its bytes were left. */
+			call->next = NULL;
+			bus_signal(core->bus, BUS_CALL_SEND_STOP, call,
+			    conn_noarg, now);
+			call_unref(call, now);
+		} else
+			bus_signal(core->bus, BUS_CALL_SEND_STOP, call,
+			    conn_noarg, now);
 		if (c->state != CONN_CONNECTED)
 			return -1;
 		if (c->unsent != NULL)
@@ -586,6 +598,12 @@ conn_drop_calls(struct conn *c, uint64_t now, int *sent_err)
 {
 	struct call *call;
 
+	if ((call = c->unsent) != NULL && call->early) {
+		/* Replied to, its last bytes never written. */
+		c->unsent = NULL;
+		call->next = NULL;
+		call_unref(call, now);
+	}
 	while (c->head != NULL) {
 		call = conn_pop(c);
 		if (call->req_sent > 0 && sent_err != NULL)
@@ -798,13 +816,48 @@ conn_end_draining(struct conn *c, uint64_t now)
 		conn_close(c, now);
 }
 
+/*
+ * The server answered the head call before its request was completely
+ * written (a 401 or 413 to a large body, an nginx `return').  Never reuse
+ * the connection with a request half-sent: if the server keeps the
+ * connection, the rest of the request is still written (the server reads
+ * and discards it) before the next one; if the reply closes it, nothing
+ * more is written and the call is cut short.  Takes the call off the
+ * reply queue either way.
+ */
+static void
+conn_reply_early(struct conn *c, struct call *call, int keep_alive)
+{
+	core_debug(c->core, 1, "conn %llu: call %llu: reply after %zu of "
+	    "%zu request bytes%s", (unsigned long long)c->id,
+	    (unsigned long long)call->id, call->req_sent, call->req_len,
+	    keep_alive ? "" : "; the rest is not sent");
+	call->early = 1;
+	if (!keep_alive) {
+		call->cut = 1;
+		conn_pop(c);
+		c->unsent = NULL;
+		return;
+	}
+	/* Off the reply queue, still first to write: a reference of its
+	   own until conn_advance() or conn_drop_calls() drops it. */
+	call_ref(call);
+	c->head = call->next;
+	if (c->head == NULL)
+		c->tail = NULL;
+}
+
 /* The head call's reply is complete. */
 static void
 conn_reply_done(struct conn *c, uint64_t now)
 {
-	struct call *call = conn_pop(c);
+	struct call *call = c->head;
 	const struct http_resp *r = &c->resp;
 
+	if (c->unsent == call)
+		conn_reply_early(c, call, r->keep_alive);
+	else
+		conn_pop(c);
 	c->resp_active = 0;
 	call->replied = 1;
 	call->status = r->status;

@@ -76,6 +76,8 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		break;
 	case BUS_CALL_SEND_STOP:
 		call = obj;
+		if (call->early)
+			break;		/* counted with its reply */
 		t->reqs_sent++;
 		t->req_bytes += call->req_len;
 		break;
@@ -90,6 +92,22 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		if (status >= 100 && status <= 599)
 			t->replies[status / 100]++;
 		b->interval_replies++;
+		if (call->early) {
+			/*
+			 * Answered before it was all written: a request all
+			 * the same, counted now (its last bytes may never go
+			 * if the connection ends first).  Cut short: only
+			 * the bytes that went out.
+			 */
+			t->early++;
+			t->reqs_sent++;
+			t->req_bytes += call->cut ? call->req_sent :
+			    call->req_len;
+		}
+		if (call->cut) {
+			t->cut++;
+			t->unsent_bytes += call->req_len - call->req_sent;
+		}
 		t->transfer_sum += call->t_recv_stop - call->t_recv_start;
 		t->hdr_bytes += call->hdr_bytes;
 		t->content_bytes += call->body_bytes;
@@ -175,4 +193,10 @@ basic_print_extra(struct basic *b, FILE *out)
 	fputc('\n', out);
 	basic_print_pct(out, "Connection time", b->lifetime);
 	basic_print_pct(out, "Reply time", b->reply_time);
+	if (b->t.early > 0)
+		fprintf(out, "Early replies: %llu (requests cut short %llu, "
+		    "request bytes not sent %llu)\n",
+		    (unsigned long long)b->t.early,
+		    (unsigned long long)b->t.cut,
+		    (unsigned long long)b->t.unsent_bytes);
 }

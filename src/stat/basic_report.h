@@ -71,6 +71,9 @@ struct basic_totals {
 
 	uint64_t	reqs_sent;
 	uint64_t	req_bytes;
+	uint64_t	early;		/* replies before the request's end */
+	uint64_t	cut;		/* of which the rest was never sent */
+	uint64_t	unsent_bytes;	/* request bytes those never sent */
 
 	struct basic_series reply_rate;		/* per 5 s sample */
 

@@ -33,6 +33,8 @@ http {
 		listen 127.0.0.1:$NPORT;
 		root $T_DIR/nginx/html;
 		location = /close { keepalive_timeout 0; return 200 "bye"; }
+		location = /post { return 200 "ok"; }
+		location = /small { client_max_body_size 1k; }
 	}
 }
 CONF
@@ -119,3 +121,33 @@ expect_errors 0 0 0 0 0 0 0 0 0
 n=$(log_count 18)
 [ "$n" = 18 ] || fail "nginx logged $n requests"
 ok "nginx --wsesslog with Connection: close mid-session"
+
+# A reply before the request body is all sent (nginx's return, and its 413
+# for a body over client_max_body_size): the rest of the body still goes
+# out when nginx keeps the connection, none when it closes it; a request
+# is never sent inside the previous one's body.
+head -c 102400 /dev/zero | tr '\0' 'b' > "$T_DIR/body100k"
+: > "$ALOG"
+hp --num-conns 20 --num-calls 5 --uri /post --method POST \
+    --body-file "$T_DIR/body100k" --timeout 10
+expect_counts 20 100 100
+expect_status 0 100 0 0 0
+expect_errors 0 0 0 0 0 0 0 0 0
+n=$(log_count 100)
+[ "$n" = 100 ] || fail "nginx logged $n requests"
+[ "$(awk '$9 == 200' "$ALOG" | wc -l)" = 100 ] ||
+    fail "nginx logged statuses other than 200: $(awk '{ print $9 }' "$ALOG" | sort | uniq -c)"
+ok "nginx: early replies to POST bodies, connections reused cleanly"
+
+: > "$ALOG"
+head -c 8388608 /dev/zero | tr '\0' 'b' > "$T_DIR/body8m"
+hp --num-conns 10 --num-calls 3 --uri /small --method POST \
+    --body-file "$T_DIR/body8m" --timeout 10
+expect_counts 10 10 10
+expect_status 0 0 0 10 0
+expect_errors 0 0 0 0 0 0 0 0 0
+expect '^Early replies: 10 \(requests cut short 10, request bytes not sent [0-9]+\)$'
+n=$(log_count 10)
+[ "$n" = 10 ] || fail "nginx logged $n requests"
+[ "$(awk '$9 == 413' "$ALOG" | wc -l)" = 10 ] || fail "nginx did not log 10 413s"
+ok "nginx: 413 before the body ends, connection closed, counted"
