@@ -115,8 +115,8 @@ run_stop_workload(struct run *r)
 }
 
 /*
- * The workload is complete (or its URI list ran out): create nothing
- * more, and end the run at the end of this loop turn.
+ * The workload is complete: create nothing more, and end the run at the
+ * end of this loop turn.
  */
 static void
 run_done(void *arg, uint64_t now)
@@ -125,6 +125,23 @@ run_done(void *arg, uint64_t now)
 
 	run_stop_workload(r);
 	loop_stop(r->loop);
+}
+
+/*
+ * --wlog n ran out of URIs.  Connections: create no more, but let those
+ * under way finish, so the replies in flight count, and end the run with
+ * the last of them.  Sessions cannot be drained from here yet: the run
+ * ends at once, as in 0.9.0.
+ */
+static void
+run_wlog_done(void *arg, uint64_t now)
+{
+	struct run *r = arg;
+
+	if (r->workload == RUN_CONNS)
+		conn_gen_drain(&r->gen, now);
+	else
+		run_done(r, now);
 }
 
 /* --runtime expired. */
@@ -330,8 +347,8 @@ run_modules(struct run *r, char *err, size_t errlen)
 	}
 	if (o->wlog_file != NULL) {
 		if (uri_wlog_init(&r->wlog, &r->core, o->wlog_file,
-		    o->wlog_wrap, o->verbose, stdout, o->prog, run_done, r,
-		    err, errlen) == -1) {
+		    o->wlog_wrap, o->verbose, stdout, o->prog, run_wlog_done,
+		    r, err, errlen) == -1) {
 			fprintf(stderr, "%s: --wlog: %s\n", o->prog, err);
 			return -1;
 		}
