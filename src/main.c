@@ -185,6 +185,18 @@ backend_from_env(const char *prog)
 	exit(1);
 }
 
+/*
+ * Converts an option's seconds (at most OPTIONS_MAX_SEC, so no deadline
+ * wraps) to nanoseconds; a positive time stays positive, as 0 means none.
+ */
+static uint64_t
+run_ns(double sec)
+{
+	uint64_t ns = clock_from_sec(sec);
+
+	return sec > 0 && ns == 0 ? 1 : ns;
+}
+
 static double
 tv_sec(const struct timeval *tv)
 {
@@ -510,8 +522,8 @@ main(int argc, char **argv)
 	cfg.sock.recv_buffer = (int)o.recv_buffer;
 	cfg.sock.close_with_reset = o.close_with_reset;
 	cfg.hog = o.hog;
-	cfg.timeout = clock_from_sec(o.timeout);
-	cfg.think_timeout = clock_from_sec(o.think_timeout);
+	cfg.timeout = run_ns(o.timeout);
+	cfg.think_timeout = run_ns(o.think_timeout);
 	cfg.max_line = MAX_LINE;
 	cfg.debug = o.debug;
 	cfg.prog = o.prog;
@@ -543,7 +555,7 @@ main(int argc, char **argv)
 	timer_init(&r.runtime_timer, run_runtime_fired);
 	if (o.runtime > 0)
 		timer_add(loop_timers(r.loop), &r.runtime_timer,
-		    start + clock_from_sec(o.runtime));
+		    start + run_ns(o.runtime));
 
 	getrusage(RUSAGE_SELF, &ru0);
 	run_start_workload(&r, start);

@@ -65,6 +65,12 @@ done <<'TABLE'
 --timeout	--timeout nan
 --think-timeout	--think-timeout -0.5
 --runtime	--runtime -1
+--timeout	--timeout 2e10
+--think-timeout	--think-timeout 1.9e10
+--runtime	--runtime 2e10
+--period	--period e1e10
+--wsess	--wsess 1,1,2e10
+--rate	--rate 1e-10
 --send-buffer	--send-buffer 0
 --send-buffer	--send-buffer 4294967296
 --recv-buffer	--recv-buffer -5

@@ -18,6 +18,19 @@ expect_counts 5 5 0
 expect_errors 0 0 0 0 0 0 0 0 0
 ok "--runtime: connections still open are not errors"
 
+# The longest times the clock holds work as usual; the shortest positive
+# one is still a limit, not "no timeout".
+hp --num-conns 2 --uri /delay/100/10 --timeout 1e9 --think-timeout 1e9 \
+    --runtime 1e9
+expect_rc 0
+expect_counts 2 2 2
+expect_errors 0 0 0 0 0 0 0 0 0
+hp --num-conns 1 --uri /delay/300/10 --timeout 1e-12
+expect_rc 0
+expect_counts 1 1 0
+expect_errors 1 1 0 0 0 0 0 0 0
+ok "--timeout, --think-timeout, --runtime: 1e9 s and 1e-12 s"
+
 # SIGINT: the report is printed and the exit status is 0.  Wait until
 # the run is under way (requests reach the server) before interrupting.
 : > "$T_DIR/srv.log"
