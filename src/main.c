@@ -404,7 +404,11 @@ run_modules(struct run *r, char *err, size_t errlen)
 		r->workload = RUN_WSESSLOG;
 		if (wsesslog_init(&r->wsesslog, &r->core, &lc, run_done, r,
 		    err, errlen) == -1) {
-			fprintf(stderr, "%s: --wsesslog: %s\n", o->prog, err);
+			/* A parse error may quote the file: keep it on one
+			   line and free of terminal controls. */
+			fprintf(stderr, "%s: --wsesslog: ", o->prog);
+			util_put_escaped(stderr, err, strlen(err));
+			putc('\n', stderr);
 			return -1;
 		}
 	} else {

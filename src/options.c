@@ -536,7 +536,8 @@ opt_add_header(const struct opt_ctx *c, const char *arg)
 /*
  * Reports a problem with a file named on the command line as
  * "PROG: --opt: FILE: problem" (or "PROG: --opt: FILE: line N: problem
- * ('text')" when `line' is not 0), and returns -1.
+ * ('text')" when `line' is not 0), and returns -1.  The text quoted comes
+ * from the file, so every byte that is not printable ASCII is escaped.
  */
 static int __attribute__((format(printf, 6, 7)))
 opt_fail_file(const struct opt_ctx *c, const char *opt, const char *path,
@@ -554,7 +555,7 @@ opt_fail_file(const struct opt_ctx *c, const char *opt, const char *path,
 	va_end(ap);
 	if (text != NULL) {
 		fputs(" ('", c->err);
-		put_escaped(c->err, text);
+		util_put_escaped(c->err, text, strlen(text));
 		fputs("')", c->err);
 	}
 	putc('\n', c->err);
@@ -738,7 +739,7 @@ opt_body_file(const struct opt_ctx *c, const char *arg)
 		return opt_fail(c, "--body-file", arg, "must not be empty");
 	if ((e = util_read_file(arg, &buf, &len)) != 0)
 		return opt_fail_file(c, "--body-file", arg, 0, NULL, "%s",
-		    strerror(e));
+		    util_read_strerror(e));
 	free(o->body);
 	o->body = buf;
 	o->body_len = len;
@@ -821,7 +822,7 @@ opt_add_header_file(struct opt_ctx *c, const char *arg)
 		    "must not be empty");
 	if ((e = util_read_file(arg, &raw, &rawlen)) != 0)
 		return opt_fail_file(c, "--add-header-file", arg, 0, NULL,
-		    "%s", strerror(e));
+		    "%s", util_read_strerror(e));
 	e = opt_header_lines(c, arg, raw, rawlen, &lines, &len);
 	free(raw);
 	if (e == -1)
