@@ -292,6 +292,41 @@ run_host_only(const char *name)
 	return xstrdup(name);
 }
 
+#define SNI_MAX		255	/* RFC 6066: a DNS host name */
+#define SNI_LABEL_MAX	63	/* RFC 1035 */
+
+/*
+ * Checks that `name' can be sent as SNI: at most 255 bytes, no label over
+ * 63.  Each connection would fail otherwise (the library refuses a longer
+ * name; a server may drop a bad one).  Returns 0, or -1 after saying so,
+ * naming the option the name came from.
+ */
+static int
+run_check_sni(const struct options *o, const char *name)
+{
+	const char *opt = o->tls_server_name != NULL ? "--tls-server-name" :
+	    o->server_name != NULL ? "--server-name" : "--server";
+	const char *hint = o->tls_server_name != NULL ? "" :
+	    " (--tls-server-name sets another)";
+	size_t len = strlen(name), label;
+
+	if (len > SNI_MAX) {
+		fprintf(stderr, "%s: %s: a %zu-byte name is too long for TLS "
+		    "SNI (at most %d)%s\n", o->prog, opt, len, SNI_MAX, hint);
+		return -1;
+	}
+	for (; *name != '\0'; name += label + (name[label] == '.')) {
+		label = strcspn(name, ".");
+		if (label > SNI_LABEL_MAX) {
+			fprintf(stderr, "%s: %s: a %zu-byte label is too "
+			    "long for TLS SNI (at most %d)%s\n", o->prog, opt,
+			    label, SNI_LABEL_MAX, hint);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /*
  * --ssl: builds the TLS context.  SNI goes to --tls-server-name, else the
  * --server-name or --server host, unless that is an IP literal; with
@@ -312,6 +347,10 @@ run_tls(struct run *r, char *err, size_t errlen)
 	name = run_host_only(o->tls_server_name ? o->tls_server_name :
 	    o->server_name ? o->server_name : o->server);
 	literal = sock_parse_addr(name, &ss) == 0;
+	if (!literal && run_check_sni(o, name) == -1) {
+		free(name);
+		return -1;
+	}
 	memset(&tc, 0, sizeof(tc));
 	tc.min_version = (enum tls_version)o->ssl_min_version;
 	tc.max_version = (enum tls_version)o->ssl_max_version;

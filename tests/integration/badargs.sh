@@ -140,6 +140,8 @@ done <<'TABLE'
 --ssl-ciphersuites	--ssl --ssl-ciphersuites NOPE
 --ssl-ca-file	--ssl --ssl-verify --ssl-ca-file DIR/missing
 --ssl-certificate	--ssl --ssl-certificate DIR/missing
+--tls-server-name	--ssl --tls-server-name abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcd
+--server-name	--ssl --server-name www.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.example
 --bogus	--bogus
 --serv	--serv x
 --ssl-ca	--ssl --ssl-ca x
