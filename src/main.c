@@ -38,7 +38,7 @@
 #define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
 #define MAX_LINE	(16u * 1024 * 1024)	/* longest reply line */
 
-/* Set by the SIGINT handler, read once per loop turn. */
+/* Set by the SIGINT (SIGTERM, SIGHUP) handler, read once per loop turn. */
 static volatile sig_atomic_t interrupted;
 
 enum run_workload {
@@ -89,7 +89,7 @@ on_sigint(int sig)
 	interrupted = 1;
 }
 
-/* Checks for SIGINT once per loop turn. */
+/* Checks for SIGINT, SIGTERM or SIGHUP once per loop turn. */
 static void
 run_turn(struct loop *l, void *arg, uint64_t now)
 {
@@ -125,6 +125,25 @@ run_done(void *arg, uint64_t now)
 
 	run_stop_workload(r);
 	loop_stop(r->loop);
+}
+
+/*
+ * Pushes out what is left of the report.  A full disk or a reader that
+ * went away (SIGPIPE is ignored, so writes fail with EPIPE) would lose it
+ * silently: say so, so that main() exits 1.  Returns 0 or -1.
+ */
+static int
+run_flush_report(const struct options *o)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	e = errno != 0 ? errno : EIO;
+	fprintf(stderr, "%s: cannot write the report to the standard "
+	    "output: %s\n", o->prog, strerror(e));
+	return -1;
 }
 
 /*
@@ -551,6 +570,8 @@ main(int argc, char **argv)
 	sa.sa_handler = on_sigint;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 
 	run_request(&r);
 	if (run_tls(&r, err, sizeof(err)) == -1)
@@ -585,7 +606,9 @@ main(int argc, char **argv)
 	if (o.verbose > 0)
 		printf("%s: maximum number of open descriptors = %ld\n",
 		    o.prog, nofile);
-	fflush(stdout);
+	/* No test whose report cannot be written. */
+	if (run_flush_report(&o) == -1)
+		goto out;
 
 	start = clock_now();
 	/* The first sample is offset by --client, as in 0.9.0. */
@@ -621,8 +644,8 @@ main(int argc, char **argv)
 	basic_print_extra(&r.basic, stdout);
 	if (r.have_tstat)
 		tls_stat_print(&r.tstat, stdout);
-	fflush(stdout);
-	status = 0;
+	if (run_flush_report(&o) == 0)
+		status = 0;
 out:
 	run_teardown(&r, clock_now());
 	options_free(&o);
