@@ -268,8 +268,8 @@ run_request(struct run *r)
 	spec.uri = o->uri;
 	spec.minor = o->http_minor;
 	if (!o->no_host_hdr) {
-		r->host = http_req_host(o->server_name ? o->server_name :
-		    o->server, o->port, o->ssl ? 443 : 80);
+		r->host = http_req_host_for(o->server, o->server_name,
+		    o->port, o->ssl ? 443 : 80);
 		spec.host = r->host;
 	}
 	spec.extra = o->add_header;
