@@ -38,7 +38,7 @@
 #define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
 #define MAX_LINE	(16u * 1024 * 1024)	/* longest reply line */
 
-/* Set by the SIGINT handler, read once per loop turn. */
+/* Set by the SIGINT (SIGTERM, SIGHUP) handler, read once per loop turn. */
 static volatile sig_atomic_t interrupted;
 
 enum run_workload {
@@ -89,7 +89,7 @@ on_sigint(int sig)
 	interrupted = 1;
 }
 
-/* Checks for SIGINT once per loop turn. */
+/* Checks for SIGINT, SIGTERM or SIGHUP once per loop turn. */
 static void
 run_turn(struct loop *l, void *arg, uint64_t now)
 {
@@ -115,8 +115,8 @@ run_stop_workload(struct run *r)
 }
 
 /*
- * The workload is complete (or its URI list ran out): create nothing
- * more, and end the run at the end of this loop turn.
+ * The workload is complete: create nothing more, and end the run at the
+ * end of this loop turn.
  */
 static void
 run_done(void *arg, uint64_t now)
@@ -125,6 +125,42 @@ run_done(void *arg, uint64_t now)
 
 	run_stop_workload(r);
 	loop_stop(r->loop);
+}
+
+/*
+ * Pushes out what is left of the report.  A full disk or a reader that
+ * went away (SIGPIPE is ignored, so writes fail with EPIPE) would lose it
+ * silently: say so, so that main() exits 1.  Returns 0 or -1.
+ */
+static int
+run_flush_report(const struct options *o)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	e = errno != 0 ? errno : EIO;
+	fprintf(stderr, "%s: cannot write the report to the standard "
+	    "output: %s\n", o->prog, strerror(e));
+	return -1;
+}
+
+/*
+ * --wlog n ran out of URIs.  Connections: create no more, but let those
+ * under way finish, so the replies in flight count, and end the run with
+ * the last of them.  Sessions cannot be drained from here yet: the run
+ * ends at once, as in 0.9.0.
+ */
+static void
+run_wlog_done(void *arg, uint64_t now)
+{
+	struct run *r = arg;
+
+	if (r->workload == RUN_CONNS)
+		conn_gen_drain(&r->gen, now);
+	else
+		run_done(r, now);
 }
 
 /* --runtime expired. */
@@ -166,6 +202,18 @@ backend_from_env(const char *prog)
 	fprintf(stderr, "%s: HTTPERF_LOOP: unknown backend '%s' "
 	    "(epoll or poll)\n", prog, s);
 	exit(1);
+}
+
+/*
+ * Converts an option's seconds (at most OPTIONS_MAX_SEC, so no deadline
+ * wraps) to nanoseconds; a positive time stays positive, as 0 means none.
+ */
+static uint64_t
+run_ns(double sec)
+{
+	uint64_t ns = clock_from_sec(sec);
+
+	return sec > 0 && ns == 0 ? 1 : ns;
 }
 
 static double
@@ -220,8 +268,8 @@ run_request(struct run *r)
 	spec.uri = o->uri;
 	spec.minor = o->http_minor;
 	if (!o->no_host_hdr) {
-		r->host = http_req_host(o->server_name ? o->server_name :
-		    o->server, o->port, o->ssl ? 443 : 80);
+		r->host = http_req_host_for(o->server, o->server_name,
+		    o->port, o->ssl ? 443 : 80);
 		spec.host = r->host;
 	}
 	spec.extra = o->add_header;
@@ -263,6 +311,41 @@ run_host_only(const char *name)
 	return xstrdup(name);
 }
 
+#define SNI_MAX		255	/* RFC 6066: a DNS host name */
+#define SNI_LABEL_MAX	63	/* RFC 1035 */
+
+/*
+ * Checks that `name' can be sent as SNI: at most 255 bytes, no label over
+ * 63.  Each connection would fail otherwise (the library refuses a longer
+ * name; a server may drop a bad one).  Returns 0, or -1 after saying so,
+ * naming the option the name came from.
+ */
+static int
+run_check_sni(const struct options *o, const char *name)
+{
+	const char *opt = o->tls_server_name != NULL ? "--tls-server-name" :
+	    o->server_name != NULL ? "--server-name" : "--server";
+	const char *hint = o->tls_server_name != NULL ? "" :
+	    " (--tls-server-name sets another)";
+	size_t len = strlen(name), label;
+
+	if (len > SNI_MAX) {
+		fprintf(stderr, "%s: %s: a %zu-byte name is too long for TLS "
+		    "SNI (at most %d)%s\n", o->prog, opt, len, SNI_MAX, hint);
+		return -1;
+	}
+	for (; *name != '\0'; name += label + (name[label] == '.')) {
+		label = strcspn(name, ".");
+		if (label > SNI_LABEL_MAX) {
+			fprintf(stderr, "%s: %s: a %zu-byte label is too "
+			    "long for TLS SNI (at most %d)%s\n", o->prog, opt,
+			    label, SNI_LABEL_MAX, hint);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /*
  * --ssl: builds the TLS context.  SNI goes to --tls-server-name, else the
  * --server-name or --server host, unless that is an IP literal; with
@@ -283,6 +366,10 @@ run_tls(struct run *r, char *err, size_t errlen)
 	name = run_host_only(o->tls_server_name ? o->tls_server_name :
 	    o->server_name ? o->server_name : o->server);
 	literal = sock_parse_addr(name, &ss) == 0;
+	if (!literal && run_check_sni(o, name) == -1) {
+		free(name);
+		return -1;
+	}
 	memset(&tc, 0, sizeof(tc));
 	tc.min_version = (enum tls_version)o->ssl_min_version;
 	tc.max_version = (enum tls_version)o->ssl_max_version;
@@ -330,8 +417,8 @@ run_modules(struct run *r, char *err, size_t errlen)
 	}
 	if (o->wlog_file != NULL) {
 		if (uri_wlog_init(&r->wlog, &r->core, o->wlog_file,
-		    o->wlog_wrap, o->verbose, stdout, o->prog, run_done, r,
-		    err, errlen) == -1) {
+		    o->wlog_wrap, o->verbose, stdout, o->prog, run_wlog_done,
+		    r, err, errlen) == -1) {
 			fprintf(stderr, "%s: --wlog: %s\n", o->prog, err);
 			return -1;
 		}
@@ -375,7 +462,11 @@ run_modules(struct run *r, char *err, size_t errlen)
 		r->workload = RUN_WSESSLOG;
 		if (wsesslog_init(&r->wsesslog, &r->core, &lc, run_done, r,
 		    err, errlen) == -1) {
-			fprintf(stderr, "%s: --wsesslog: %s\n", o->prog, err);
+			/* A parse error may quote the file: keep it on one
+			   line and free of terminal controls. */
+			fprintf(stderr, "%s: --wsesslog: ", o->prog);
+			util_put_escaped(stderr, err, strlen(err));
+			putc('\n', stderr);
 			return -1;
 		}
 	} else {
@@ -479,6 +570,8 @@ main(int argc, char **argv)
 	sa.sa_handler = on_sigint;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 
 	run_request(&r);
 	if (run_tls(&r, err, sizeof(err)) == -1)
@@ -493,8 +586,8 @@ main(int argc, char **argv)
 	cfg.sock.recv_buffer = (int)o.recv_buffer;
 	cfg.sock.close_with_reset = o.close_with_reset;
 	cfg.hog = o.hog;
-	cfg.timeout = clock_from_sec(o.timeout);
-	cfg.think_timeout = clock_from_sec(o.think_timeout);
+	cfg.timeout = run_ns(o.timeout);
+	cfg.think_timeout = run_ns(o.think_timeout);
 	cfg.max_line = MAX_LINE;
 	cfg.debug = o.debug;
 	cfg.prog = o.prog;
@@ -513,7 +606,9 @@ main(int argc, char **argv)
 	if (o.verbose > 0)
 		printf("%s: maximum number of open descriptors = %ld\n",
 		    o.prog, nofile);
-	fflush(stdout);
+	/* No test whose report cannot be written. */
+	if (run_flush_report(&o) == -1)
+		goto out;
 
 	start = clock_now();
 	/* The first sample is offset by --client, as in 0.9.0. */
@@ -526,7 +621,7 @@ main(int argc, char **argv)
 	timer_init(&r.runtime_timer, run_runtime_fired);
 	if (o.runtime > 0)
 		timer_add(loop_timers(r.loop), &r.runtime_timer,
-		    start + clock_from_sec(o.runtime));
+		    start + run_ns(o.runtime));
 
 	getrusage(RUSAGE_SELF, &ru0);
 	run_start_workload(&r, start);
@@ -549,8 +644,8 @@ main(int argc, char **argv)
 	basic_print_extra(&r.basic, stdout);
 	if (r.have_tstat)
 		tls_stat_print(&r.tstat, stdout);
-	fflush(stdout);
-	status = 0;
+	if (run_flush_report(&o) == 0)
+		status = 0;
 out:
 	run_teardown(&r, clock_now());
 	options_free(&o);

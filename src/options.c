@@ -340,6 +340,23 @@ opt_double(const struct opt_ctx *c, const char *opt, const char *whole,
 }
 
 /*
+ * Parses a time in seconds: opt_double(), and at most OPTIONS_MAX_SEC so
+ * that a deadline (now plus one or two such times, in nanoseconds) cannot
+ * wrap around the 64-bit clock.
+ */
+static int
+opt_seconds(const struct opt_ctx *c, const char *opt, const char *whole,
+    const char *arg, double *out)
+{
+	if (opt_double(c, opt, whole, arg, out) == -1)
+		return -1;
+	if (*out > OPTIONS_MAX_SEC)
+		return opt_fail(c, opt, whole, "must be at most %.0f seconds",
+		    OPTIONS_MAX_SEC);
+	return 0;
+}
+
+/*
  * Accepts a string that goes verbatim into the request line or the Host
  * header: a space, a tab, CR, LF or any other control character there
  * would change the meaning of the request.  (A NUL cannot reach us: argv
@@ -519,7 +536,8 @@ opt_add_header(const struct opt_ctx *c, const char *arg)
 /*
  * Reports a problem with a file named on the command line as
  * "PROG: --opt: FILE: problem" (or "PROG: --opt: FILE: line N: problem
- * ('text')" when `line' is not 0), and returns -1.
+ * ('text')" when `line' is not 0), and returns -1.  The text quoted comes
+ * from the file, so every byte that is not printable ASCII is escaped.
  */
 static int __attribute__((format(printf, 6, 7)))
 opt_fail_file(const struct opt_ctx *c, const char *opt, const char *path,
@@ -537,7 +555,7 @@ opt_fail_file(const struct opt_ctx *c, const char *opt, const char *path,
 	va_end(ap);
 	if (text != NULL) {
 		fputs(" ('", c->err);
-		put_escaped(c->err, text);
+		util_put_escaped(c->err, text, strlen(text));
 		fputs("')", c->err);
 	}
 	putc('\n', c->err);
@@ -579,7 +597,7 @@ opt_wsess(const struct opt_ctx *c, const char *arg)
 	    &n) == 0 &&
 	    opt_uint(c, "--wsess: N2", arg, f[1], 1, UINT64_MAX,
 	    &calls) == 0 &&
-	    opt_double(c, "--wsess: X", arg, f[2], &think) == 0) {
+	    opt_seconds(c, "--wsess: X", arg, f[2], &think) == 0) {
 		o->wsess_n = n;
 		o->wsess_calls = calls;
 		o->wsess_think = think;
@@ -607,7 +625,7 @@ opt_wsesslog(const struct opt_ctx *c, const char *arg)
 		opt_fail(c, "--wsesslog", arg, "expected N,X,F");
 	else if (opt_uint(c, "--wsesslog: N", arg, f[0], 1, UINT64_MAX,
 	    &n) == 0 &&
-	    opt_double(c, "--wsesslog: X", arg, f[1], &think) == 0) {
+	    opt_seconds(c, "--wsesslog: X", arg, f[1], &think) == 0) {
 		if (*f[2] == '\0')
 			opt_fail(c, "--wsesslog: F", arg, "must not be empty");
 		else {
@@ -721,7 +739,7 @@ opt_body_file(const struct opt_ctx *c, const char *arg)
 		return opt_fail(c, "--body-file", arg, "must not be empty");
 	if ((e = util_read_file(arg, &buf, &len)) != 0)
 		return opt_fail_file(c, "--body-file", arg, 0, NULL, "%s",
-		    strerror(e));
+		    util_read_strerror(e));
 	free(o->body);
 	o->body = buf;
 	o->body_len = len;
@@ -804,7 +822,7 @@ opt_add_header_file(struct opt_ctx *c, const char *arg)
 		    "must not be empty");
 	if ((e = util_read_file(arg, &raw, &rawlen)) != 0)
 		return opt_fail_file(c, "--add-header-file", arg, 0, NULL,
-		    "%s", strerror(e));
+		    "%s", util_read_strerror(e));
 	e = opt_header_lines(c, arg, raw, rawlen, &lines, &len);
 	free(raw);
 	if (e == -1)
@@ -1006,6 +1024,24 @@ opt_ssl_verify(struct opt_ctx *c, const char *arg)
 	return 0;
 }
 
+/* Returns the longest time, in seconds, a --period spec holds. */
+static double
+opt_period_max(const struct rate_spec *s)
+{
+	double m = s->mean_iat;
+	size_t i;
+
+	if (s->max_iat > m)
+		m = s->max_iat;
+	for (i = 0; i < s->nvar; i++) {
+		if (s->var_iat[i] > m)
+			m = s->var_iat[i];
+		if (s->var_dur[i] > m)
+			m = s->var_dur[i];
+	}
+	return m;
+}
+
 /* Applies one option; `arg' is its argument or NULL. */
 static int
 opt_apply(struct opt_ctx *c, enum opt_id id, const char *arg)
@@ -1102,6 +1138,9 @@ opt_apply(struct opt_ctx *c, enum opt_id id, const char *arg)
 		    sizeof(errbuf)) == -1)
 			return opt_fail(c, "--period", arg, "%s",
 			    errbuf[0] != '\0' ? errbuf : "invalid period");
+		if (opt_period_max(&o->rate) > OPTIONS_MAX_SEC)
+			return opt_fail(c, "--period", arg, "times must be at "
+			    "most %.0f seconds", OPTIONS_MAX_SEC);
 		o->rate_given = 1;
 		return 0;
 	case OPT_PORT:
@@ -1118,6 +1157,10 @@ opt_apply(struct opt_ctx *c, enum opt_id id, const char *arg)
 	case OPT_RATE:
 		if (opt_double(c, "--rate", arg, arg, &d) == -1)
 			return -1;
+		if (d > 0 && d < 1 / OPTIONS_MAX_SEC)
+			return opt_fail(c, "--rate", arg, "must be 0 or at "
+			    "least %g (one per %.0f seconds)",
+			    1 / OPTIONS_MAX_SEC, OPTIONS_MAX_SEC);
 		rate_spec_set_rate(&o->rate, d);
 		o->rate_given = 1;
 		return 0;
@@ -1131,7 +1174,7 @@ opt_apply(struct opt_ctx *c, enum opt_id id, const char *arg)
 		o->retry_on_failure = 1;
 		return 0;
 	case OPT_RUNTIME:
-		return opt_double(c, "--runtime", arg, arg, &o->runtime);
+		return opt_seconds(c, "--runtime", arg, arg, &o->runtime);
 	case OPT_SEND_BUFFER:
 		if (opt_uint(c, "--send-buffer", arg, arg, 1, OPT_BUF_MAX,
 		    &v) == -1)
@@ -1176,10 +1219,10 @@ opt_apply(struct opt_ctx *c, enum opt_id id, const char *arg)
 	case OPT_SSL_VERIFY:
 		return opt_ssl_verify(c, arg);
 	case OPT_THINK_TIMEOUT:
-		return opt_double(c, "--think-timeout", arg, arg,
+		return opt_seconds(c, "--think-timeout", arg, arg,
 		    &o->think_timeout);
 	case OPT_TIMEOUT:
-		return opt_double(c, "--timeout", arg, arg, &o->timeout);
+		return opt_seconds(c, "--timeout", arg, arg, &o->timeout);
 	case OPT_TLS_SERVER_NAME:
 		if (opt_word(c, "--tls-server-name", arg) == -1)
 			return -1;

@@ -112,6 +112,13 @@ struct options {
 	const char	*ssl_key;	/* its key (PEM); NULL: in the cert */
 };
 
+/*
+ * The longest time in seconds any option takes (about 31.7 years): the
+ * clock counts nanoseconds in 64 bits from boot, and a deadline is now
+ * plus one or two such times, which must not wrap around.
+ */
+#define OPTIONS_MAX_SEC	1e9
+
 /* Values of ssl_min_version and ssl_max_version (= enum tls_version). */
 #define OPTIONS_TLS_ANY	0
 #define OPTIONS_TLS_1_0	1

@@ -1,8 +1,12 @@
 /*
- * Allocation wrappers.  Running out of memory in a load generator leaves
- * nothing trustworthy to report, so these print one line and exit.
+ * Allocation wrappers (running out of memory in a load generator leaves
+ * nothing trustworthy to report, so these print one line and exit), the
+ * whole-file reader of the options that name a file, and the escaping of
+ * untrusted bytes quoted in messages.
  */
 #include "config.h"
+
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -66,32 +70,64 @@ xstrdup(const char *s)
 	return memcpy(xmalloc(len), s, len);
 }
 
+/* Returns non-zero if `st' is /dev/null, which reads as an empty file. */
+static int
+util_is_dev_null(const struct stat *st)
+{
+	struct stat null;
+
+	return S_ISCHR(st->st_mode) && stat("/dev/null", &null) == 0 &&
+	    S_ISCHR(null.st_mode) && null.st_rdev == st->st_rdev;
+}
+
 /*
- * Reads all of `path', whatever its size or content, into a new buffer of
- * *outlen bytes plus a NUL.  Pipes and character devices work too: only
- * read(2) tells where the end is.  Returns 0 or an errno value.
+ * Reads all of `path' into a new buffer of *outlen bytes plus a NUL.  Only
+ * a regular file (or /dev/null) is read: a directory, a device such as
+ * /dev/zero or a FIFO could block or never end.  The open does not block either (a FIFO
+ * without a writer would), and the size is checked against `max' before
+ * and while reading, as the file may grow.  Returns 0, an errno value,
+ * UTIL_ENOTREG or UTIL_ETOOBIG.
  */
 int
-util_read_file(const char *path, char **out, size_t *outlen)
+util_read_file_max(const char *path, size_t max, char **out,
+    size_t *outlen)
 {
+	struct stat st;
 	char *buf;
-	size_t cap = 4096, len = 0;
+	size_t cap, len = 0;
 	ssize_t n;
 	int fd, e;
 
+	if (max > SIZE_MAX / 4)
+		max = SIZE_MAX / 4;	/* so that cap below cannot wrap */
 	do
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	while (fd == -1 && errno == EINTR);
 	if (fd == -1)
 		return errno;
+	if (fstat(fd, &st) == -1) {
+		e = errno;
+		(void)close(fd);
+		return e;
+	}
+	if (!S_ISREG(st.st_mode) && !util_is_dev_null(&st)) {
+		(void)close(fd);
+		return S_ISDIR(st.st_mode) ? EISDIR : UTIL_ENOTREG;
+	}
+	if (st.st_size < 0 || (uintmax_t)st.st_size > max) {
+		(void)close(fd);
+		return UTIL_ETOOBIG;
+	}
+	/* One read past the size sees the end, or that the file grew. */
+	cap = (size_t)st.st_size + 2;
 	buf = xmalloc(cap);
 	for (;;) {
 		if (cap - len < 2) {
-			if (cap > SIZE_MAX / 2) {
-				e = EFBIG;
+			if (cap - 1 > max) {
+				e = UTIL_ETOOBIG;
 				goto fail;
 			}
-			cap *= 2;
+			cap = cap - 1 > max / 2 ? max + 2 : cap * 2;
 			buf = xrealloc(buf, cap);
 		}
 		n = read(fd, buf + len, cap - len - 1);
@@ -104,6 +140,10 @@ util_read_file(const char *path, char **out, size_t *outlen)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if (len > max) {
+			e = UTIL_ETOOBIG;
+			goto fail;
+		}
 	}
 	(void)close(fd);
 	buf[len] = '\0';
@@ -114,4 +154,79 @@ fail:
 	free(buf);
 	(void)close(fd);
 	return e;
+}
+
+int
+util_read_file(const char *path, char **out, size_t *outlen)
+{
+	return util_read_file_max(path, UTIL_FILE_MAX, out, outlen);
+}
+
+const char *
+util_read_strerror(int e)
+{
+	switch (e) {
+	case UTIL_ENOTREG:
+		return "not a regular file";
+	case UTIL_ETOOBIG:
+		return "file too large (the limit is " UTIL_FILE_MAX_TEXT ")";
+	default:
+		return strerror(e);
+	}
+}
+
+/* Writes the escaped form of `ch' into tmp (5 bytes); returns its length. */
+static size_t
+util_escape_byte(char *tmp, unsigned char ch)
+{
+	if (ch == '\n')
+		return (size_t)snprintf(tmp, 5, "\\n");
+	if (ch == '\r')
+		return (size_t)snprintf(tmp, 5, "\\r");
+	if (ch == '\t')
+		return (size_t)snprintf(tmp, 5, "\\t");
+	if (ch < 0x20 || ch >= 0x7f)
+		return (size_t)snprintf(tmp, 5, "\\x%02x", ch);
+	tmp[0] = (char)ch;
+	tmp[1] = '\0';
+	return 1;
+}
+
+char *
+util_escape(char *buf, size_t size, const char *s, size_t len)
+{
+	char tmp[5];
+	size_t i, n, pos = 0, total = 0, room;
+
+	if (size == 0)
+		return buf;
+	for (i = 0; i < len; i++)
+		total += util_escape_byte(tmp, (unsigned char)s[i]);
+	/* What does not fit is cut at a whole escape and marked "...". */
+	room = total < size ? size - 1 : size > 4 ? size - 4 : 0;
+	for (i = 0; i < len; i++) {
+		n = util_escape_byte(tmp, (unsigned char)s[i]);
+		if (pos + n > room)
+			break;
+		memcpy(buf + pos, tmp, n);
+		pos += n;
+	}
+	if (i < len && size > 4) {
+		memcpy(buf + pos, "...", 3);
+		pos += 3;
+	}
+	buf[pos] = '\0';
+	return buf;
+}
+
+void
+util_put_escaped(FILE *f, const char *s, size_t len)
+{
+	char tmp[5];
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		util_escape_byte(tmp, (unsigned char)s[i]);
+		fputs(tmp, f);
+	}
 }

@@ -6,6 +6,7 @@
 #define HTTPERF_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifndef nitems
 #define nitems(a)	(sizeof(a) / sizeof((a)[0]))
@@ -26,10 +27,41 @@ void	*xreallocarray(void *p, size_t n, size_t size);
 char	*xstrdup(const char *s);
 
 /*
- * Reads all of `path', whatever its size or content, into a new buffer
- * (*out, freed by the caller) of *outlen bytes followed by a NUL.  Returns
- * 0 or an errno value.
+ * The largest file util_read_file() reads: far above any header, session
+ * or URI list, or request body a test uses, yet low enough that a wrong
+ * file name cannot eat the machine's memory.
+ */
+#define UTIL_FILE_MAX		((size_t)1 << 30)
+#define UTIL_FILE_MAX_TEXT	"1 GiB"
+
+/* util_read_file() errors besides errno values. */
+#define UTIL_ENOTREG	(-1)	/* not a regular file (FIFO, device...) */
+#define UTIL_ETOOBIG	(-2)	/* larger than the limit */
+
+/*
+ * Reads all of regular file `path' (at most UTIL_FILE_MAX bytes, or `max'
+ * bytes for util_read_file_max()) into a new buffer (*out, freed by the
+ * caller) of *outlen bytes followed by a NUL.  /dev/null reads as an
+ * empty file.  A directory gives EISDIR, any other file that is not
+ * regular (a FIFO, /dev/zero) UTIL_ENOTREG, without blocking; a larger
+ * file UTIL_ETOOBIG.  Returns 0 or one of
+ * those codes or an errno value; util_read_strerror() says it in words.
  */
 int	util_read_file(const char *path, char **out, size_t *outlen);
+int	util_read_file_max(const char *path, size_t max, char **out,
+	    size_t *outlen);
+const char *util_read_strerror(int e);
+
+/*
+ * Makes `len' bytes of untrusted text (a line of a file, a server's bytes)
+ * fit to be quoted on one line of a message: \n, \r and \t as such,
+ * every other byte below 0x20 or from 0x7f up as \xNN, the rest as it is.
+ * util_escape() writes into `buf' of `size' bytes; when the whole does
+ * not fit, it is cut at a whole escape and ends in "...".  It always ends
+ * buf with a NUL (size > 0) and returns it.  util_put_escaped() writes
+ * all of it to `f'.
+ */
+char	*util_escape(char *buf, size_t size, const char *s, size_t len);
+void	 util_put_escaped(FILE *f, const char *s, size_t len);
 
 #endif

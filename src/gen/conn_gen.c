@@ -62,7 +62,7 @@ conn_gen_tick(void *arg, uint64_t now)
 	struct conn_gen *g = arg;
 	struct conn *c;
 
-	if (g->finished || g->created >= g->num_conns)
+	if (g->finished || g->draining || g->created >= g->num_conns)
 		return -1;
 	g->created++;
 	c = conn_new(g->core, now);
@@ -115,13 +115,15 @@ conn_gen_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		if (c->owner != g)
 			break;
 		g->destroyed++;
-		if (g->destroyed >= g->num_conns) {
+		if (g->destroyed >= g->num_conns ||
+		    (g->draining && g->destroyed >= g->created)) {
 			if (!g->finished) {
 				g->finished = 1;
 				rate_gen_stop(&g->rate);
 				g->done(g->done_arg, now);
 			}
-		} else if (rate_spec_rate(g->spec) == 0 && !g->finished) {
+		} else if (rate_spec_rate(g->spec) == 0 && !g->finished &&
+		    !g->draining) {
 			timer_add(loop_timers(g->core->loop), &g->seq_timer,
 			    now);
 		}
@@ -146,6 +148,7 @@ conn_gen_init(struct conn_gen *g, struct core *core, uint64_t num_conns,
 	g->done_arg = done_arg;
 	g->created = g->destroyed = 0;
 	g->finished = 0;
+	g->draining = 0;
 	timer_init(&g->seq_timer, conn_gen_seq_fired);
 	bus_subscribe(core->bus, BUS_CONN_CONNECTED, conn_gen_event, g);
 	bus_subscribe(core->bus, BUS_CALL_DESTROYED, conn_gen_event, g);
@@ -165,4 +168,18 @@ conn_gen_stop(struct conn_gen *g)
 	g->finished = 1;
 	rate_gen_stop(&g->rate);
 	timer_cancel(&g->seq_timer);
+}
+
+void
+conn_gen_drain(struct conn_gen *g, uint64_t now)
+{
+	if (g->finished || g->draining)
+		return;
+	g->draining = 1;
+	rate_gen_stop(&g->rate);
+	timer_cancel(&g->seq_timer);
+	if (g->destroyed >= g->created) {
+		g->finished = 1;
+		g->done(g->done_arg, now);
+	}
 }

@@ -32,6 +32,7 @@ struct conn_gen {
 	uint64_t	 created;
 	uint64_t	 destroyed;
 	int		 finished;
+	int		 draining;	/* conn_gen_drain() was called */
 };
 
 /*
@@ -48,5 +49,12 @@ void	conn_gen_start(struct conn_gen *g, uint64_t now);
 
 /* Stops creating connections. */
 void	conn_gen_stop(struct conn_gen *g);
+
+/*
+ * Creates no more connections but lets those already made finish: `done'
+ * is called when the last of them is destroyed (at once if none is left).
+ * For a URI source that ran out, so the replies still in flight count.
+ */
+void	conn_gen_drain(struct conn_gen *g, uint64_t now);
 
 #endif

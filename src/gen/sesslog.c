@@ -513,7 +513,8 @@ sesslog_load(struct sesslog *log, const char *path, char *errbuf,
 	memset(log, 0, sizeof(*log));
 	if ((e = util_read_file(path, &data, &len)) != 0) {
 		if (errbuf != NULL && errlen > 0)
-			snprintf(errbuf, errlen, "%s: %s", path, strerror(e));
+			snprintf(errbuf, errlen, "%s: %s", path,
+			    util_read_strerror(e));
 		return -1;
 	}
 	rv = sesslog_parse(log, data, len, path, errbuf, errlen);

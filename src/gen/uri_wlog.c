@@ -33,6 +33,20 @@ uri_wlog_bad_char(unsigned char ch)
 }
 
 /*
+ * Says which entry is invalid, quoting its start with every byte that is
+ * not printable ASCII escaped: the file may hold anything.
+ */
+static void
+uri_wlog_bad_entry(const char *path, size_t entry, const char *p,
+    size_t len, char *errbuf, size_t errlen)
+{
+	char quote[64];
+
+	snprintf(errbuf, errlen, "%s:%zu: invalid URI ('%s')", path, entry,
+	    util_escape(quote, sizeof(quote), p, len));
+}
+
+/*
  * Splits w->data in place into w->uris.  Returns 0, or -1 with a message
  * naming the first invalid entry.
  */
@@ -56,9 +70,8 @@ uri_wlog_split(struct uri_wlog *w, const char *path, char *errbuf,
 		if (len > 0) {
 			for (i = 0; i < len; i++) {
 				if (uri_wlog_bad_char((unsigned char)p[i])) {
-					snprintf(errbuf, errlen,
-					    "%s:%zu: invalid URI", path,
-					    entry);
+					uri_wlog_bad_entry(path, entry, p, len,
+					    errbuf, errlen);
 					return -1;
 				}
 			}
@@ -126,7 +139,8 @@ uri_wlog_init(struct uri_wlog *w, struct core *core, const char *path,
 	w->done = done;
 	w->done_arg = done_arg;
 	if ((e = util_read_file(path, &w->data, &w->size)) != 0) {
-		snprintf(errbuf, errlen, "%s: %s", path, strerror(e));
+		snprintf(errbuf, errlen, "%s: %s", path,
+		    util_read_strerror(e));
 		return -1;
 	}
 	if (w->size == 0) {

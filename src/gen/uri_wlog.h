@@ -47,8 +47,9 @@ struct uri_wlog {
  * `prog' and `out' must outlive the module.  Returns 0, or -1 with a
  * message (the file name first, no program name) in errbuf: unreadable,
  * empty or URI-less file, or an entry holding a space or a control
- * character ("F:N: invalid URI", N counting entries from 1, empty ones
- * included, so in a newline-separated file N is the line number).
+ * character ("F:N: invalid URI ('U')", N counting entries from 1, empty
+ * ones included, so in a newline-separated file N is the line number; U
+ * is the entry's start, every byte but printable ASCII escaped).
  */
 int	uri_wlog_init(struct uri_wlog *w, struct core *core, const char *path,
 	    int wrap, int verbose, FILE *out, const char *prog,

@@ -193,3 +193,12 @@ http_req_host(const char *name, unsigned port, unsigned default_port)
 		snprintf(s, len, v6 ? "[%s]:%u" : "%s:%u", name, port);
 	return s;
 }
+
+char *
+http_req_host_for(const char *server, const char *server_name,
+    unsigned port, unsigned default_port)
+{
+	if (server_name != NULL)
+		return xstrdup(server_name);
+	return http_req_host(server, port, default_port);
+}

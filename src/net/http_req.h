@@ -69,4 +69,13 @@ size_t	http_req_iov(const struct http_req_tmpl *t, const char *method,
  */
 char	*http_req_host(const char *name, unsigned port, unsigned default_port);
 
+/*
+ * Returns the Host header value of a run: --server-name exactly as given
+ * when there is one (0.9.0 sent it so, and it may name a virtual host
+ * that differs from what the connection reaches), else http_req_host()
+ * of --server.  The caller frees the string.
+ */
+char	*http_req_host_for(const char *server, const char *server_name,
+	    unsigned port, unsigned default_port);
+
 #endif

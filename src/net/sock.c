@@ -24,7 +24,7 @@
 
 #define SOCK_HOG_FIRST	1024
 #define SOCK_HOG_LAST	65535
-#define SOCK_HOG_TRIES	256	/* ports tried per connection */
+#define SOCK_HOG_NPORTS	(SOCK_HOG_LAST - SOCK_HOG_FIRST + 1)
 #define SOCK_RANGE_MAX	65536	/* addresses in one --myaddr range */
 
 int
@@ -133,7 +133,13 @@ sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
 		sin->sin_addr.s_addr = htonl(INADDR_ANY);
 	}
 	len = family == AF_INET6 ? sizeof(*sin6) : sizeof(*sin);
-	for (i = 0; i < SOCK_HOG_TRIES; i++) {
+	/*
+	 * Every port of the range once, from the cursor on, as 0.9.0 did: a
+	 * previous run can leave tens of thousands in TIME_WAIT.  The cursor
+	 * moves past the busy ones, so the next connection does not test
+	 * them again; only a range that is full costs a whole sweep.
+	 */
+	for (i = 0; i < SOCK_HOG_NPORTS; i++) {
 		if (h->next < SOCK_HOG_FIRST || h->next > SOCK_HOG_LAST)
 			h->next = SOCK_HOG_FIRST;
 		port = h->next++;

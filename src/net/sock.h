@@ -38,9 +38,9 @@ int	sock_open(int family, const struct sock_opts *o);
 
 /*
  * Binds `fd' to the next free explicit source port (--hog) on address
- * `src' (NULL: the wildcard address of `family'), trying ports until one
- * binds.  Returns 0, or -1 with errno (EADDRNOTAVAIL when no port could
- * be had).
+ * `src' (NULL: the wildcard address of `family'), trying the ports from
+ * the cursor on, wrapping around once, until one binds.  Returns 0, or -1
+ * with errno (EADDRNOTAVAIL when every port of 1024..65535 is in use).
  */
 int	sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
 	    struct sock_hog *h);

@@ -6,6 +6,7 @@
 . "$TESTLIB"
 
 : > "$T_DIR/empty"
+mkfifo "$T_DIR/fifo"
 n=0
 # Each row: the word the message must contain, a tab, the arguments
 # (split on spaces; "@" stands for an empty argument, _SPACE_ for a space
@@ -65,6 +66,12 @@ done <<'TABLE'
 --timeout	--timeout nan
 --think-timeout	--think-timeout -0.5
 --runtime	--runtime -1
+--timeout	--timeout 2e10
+--think-timeout	--think-timeout 1.9e10
+--runtime	--runtime 2e10
+--period	--period e1e10
+--wsess	--wsess 1,1,2e10
+--rate	--rate 1e-10
 --send-buffer	--send-buffer 0
 --send-buffer	--send-buffer 4294967296
 --recv-buffer	--recv-buffer -5
@@ -109,6 +116,18 @@ done <<'TABLE'
 --body-file	--body-file DIR/missing
 --body	--body a --body-file DIR/empty
 --add-header-file	--add-header-file DIR/missing
+--body-file	--body-file /dev/zero
+--body-file	--body-file DIR
+--body-file	--body-file DIR/fifo
+--add-header-file	--add-header-file /dev/zero
+--add-header-file	--add-header-file DIR
+--add-header-file	--add-header-file DIR/fifo
+--wsesslog	--wsesslog 1,0,/dev/zero
+--wsesslog	--wsesslog 1,0,DIR
+--wsesslog	--wsesslog 1,0,DIR/fifo
+--wlog	--wlog y,/dev/zero
+--wlog	--wlog n,DIR
+--wlog	--wlog y,DIR/fifo
 --myaddr	--myaddr @
 --myaddr	--myaddr 10.0.0.9-10.0.0.1
 --myaddr	--myaddr no-such-host.invalid
@@ -121,6 +140,8 @@ done <<'TABLE'
 --ssl-ciphersuites	--ssl --ssl-ciphersuites NOPE
 --ssl-ca-file	--ssl --ssl-verify --ssl-ca-file DIR/missing
 --ssl-certificate	--ssl --ssl-certificate DIR/missing
+--tls-server-name	--ssl --tls-server-name abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcdefgh.abcd
+--server-name	--ssl --server-name www.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.example
 --bogus	--bogus
 --serv	--serv x
 --ssl-ca	--ssl --ssl-ca x
@@ -129,3 +150,26 @@ header	--print-reply header
 --server	--server no-such-host.invalid
 TABLE
 ok "$n bad command lines: one line naming the option, exit 1"
+
+# A file's content quoted in a message is escaped: no terminal control
+# (here ESC, clearing the screen) reaches stderr.
+esc=$(printf '\033')
+printf '/a think=\033[2J\n' > "$T_DIR/esc.sess"
+printf '/a\n/b\033[2J c\n' > "$T_DIR/esc.log"
+printf 'X-A: a\033[2J\n' > "$T_DIR/esc.hdr"
+for args in "--wsesslog 1,0,$T_DIR/esc.sess" "--wlog y,$T_DIR/esc.log" \
+    "--add-header-file $T_DIR/esc.hdr"; do
+	# shellcheck disable=SC2086
+	timeout 10 "$HTTPERF" $args > "$OUT" 2> "$OUT.err"
+	RC=$?
+	T_LAST="httperf $args"
+	expect_rc 1
+	[ "$(wc -l < "$OUT.err")" = 1 ] ||
+	    fail "not one line on stderr: $(cat "$OUT.err")"
+	if grep -q "$esc" "$OUT.err"; then
+		fail "a raw ESC on stderr: $(cat -v "$OUT.err")"
+	fi
+	grep -qF '\x1b[2J' "$OUT.err" ||
+	    fail "the quote is not escaped: $(cat -v "$OUT.err")"
+done
+ok "file content quoted in errors is escaped"

@@ -47,6 +47,21 @@ expect "^Request size \[B\]: $len\.0\$"
 expect "^Reply size \[B\]: header [0-9.]+ content $len\.0 "
 ok "--add-header-file"
 
+# Host: --server gets ":port" when the port is not the default, while
+# --server-name is sent exactly as given (as 0.9.0 did).  /echo sends
+# back the request the server saw.
+host_seen() {
+	grep -a '^RB0:Host:' "$OUT" | tr -d '\r'
+}
+hp --num-conns 1 --uri /echo --print-reply=body
+[ "$(host_seen)" = "RB0:Host: 127.0.0.1:$PORT" ] || fail "Host: $(host_seen)"
+for name in example.test www.example.test:8080 ::1; do
+	hp --num-conns 1 --uri /echo --print-reply=body --server-name "$name"
+	expect_counts 1 1 1
+	[ "$(host_seen)" = "RB0:Host: $name" ] || fail "Host: $(host_seen)"
+done
+ok "Host: --server with its port, --server-name exactly"
+
 # --myaddr: two loopback sources, both seen by the server.
 : > "$T_DIR/srv.log"
 hp --num-conns 10 --myaddr 127.0.0.2 --myaddr 127.0.0.3 --uri /size/5

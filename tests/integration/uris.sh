@@ -23,6 +23,20 @@ wait_for_log 3
     fail "URIs: $(srv_uris | tr '\n' ' ')"
 ok "--wlog n: NUL-separated, stops after the list"
 
+# No wrap at a rate: the list runs out while replies are still on their
+# way (200 ms each); they count, and the run ends with the last of them.
+for i in 1 2 3 4 5; do
+	echo /delay/200/10
+done > "$T_DIR/delay.log"
+: > "$T_DIR/srv.log"
+hp --num-conns 100 --rate 100 --wlog "n,$T_DIR/delay.log" --timeout 5
+expect_rc 0
+expect_classic
+expect '^Total: connections [0-9]+ requests 5 replies 5 '
+expect_errors 0 0 0 0 0 0 0 0 0
+expect_status 0 5 0 0 0
+ok "--wlog n: the replies in flight when the list runs out count"
+
 # Newline-separated with CR LF and blank lines, wrapping.
 printf '/size/10\r\n\n/size/20\n/size/30' > "$T_DIR/nl.log"
 : > "$T_DIR/srv.log"

@@ -182,6 +182,32 @@ START_TEST(test_host)
 }
 END_TEST
 
+/* --server-name is sent exactly as given; --server gets the port. */
+static const struct {
+	const char	*server;
+	const char	*server_name;
+	unsigned	 port;
+	const char	*want;
+} host_fors[] = {
+	{ "127.0.0.1", NULL, 8080, "127.0.0.1:8080" },
+	{ "127.0.0.1", NULL, 80, "127.0.0.1" },
+	{ "127.0.0.1", "example.test", 8080, "example.test" },
+	{ "127.0.0.1", "example.test", 80, "example.test" },
+	{ "::1", "::1", 8080, "::1" },
+	{ "::1", "www:99", 8080, "www:99" },
+	{ "::1", NULL, 8080, "[::1]:8080" },
+};
+
+START_TEST(test_host_for)
+{
+	char *s = http_req_host_for(host_fors[_i].server,
+	    host_fors[_i].server_name, host_fors[_i].port, 80);
+
+	ck_assert_str_eq(s, host_fors[_i].want);
+	free(s);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -194,6 +220,7 @@ main(void)
 	tcase_add_test(tc, test_per_call);
 	tcase_add_test(tc, test_tmpl_body);
 	tcase_add_loop_test(tc, test_host, 0, nitems(hosts));
+	tcase_add_loop_test(tc, test_host_for, 0, nitems(host_fors));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,6 +1,6 @@
 /*
- * Socket helpers: --myaddr address expansion, literal parsing, and the
- * resolver on loopback names.
+ * Socket helpers: --myaddr address expansion, literal parsing, the
+ * resolver on loopback names, and --hog's search for a free port.
  */
 #include "config.h"
 
@@ -8,8 +8,10 @@
 #include <netinet/in.h>
 
 #include <check.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "net/sock.h"
 #include "util.h"
@@ -119,6 +121,93 @@ START_TEST(test_resolve)
 }
 END_TEST
 
+/*
+ * Occupies ports lo..hi of the IPv4 wildcard address with bound sockets,
+ * as TIME_WAIT leftovers would; a port someone else holds is busy too.
+ * Returns how many sockets were opened (their fds in fds[]).
+ */
+static size_t
+hog_occupy(unsigned lo, unsigned hi, int *fds)
+{
+	struct sockaddr_in sin;
+	size_t n = 0;
+	unsigned p;
+	int fd;
+
+	for (p = lo; p <= hi; p++) {
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		ck_assert_int_ge(fd, 0);
+		memset(&sin, 0, sizeof(sin));
+		sin.sin_family = AF_INET;
+		sin.sin_addr.s_addr = htonl(INADDR_ANY);
+		sin.sin_port = htons((unsigned short)p);
+		if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0)
+			fds[n++] = fd;
+		else {
+			ck_assert_int_eq(errno, EADDRINUSE);
+			close(fd);
+		}
+	}
+	return n;
+}
+
+/* Runs sock_hog_bind() from `cursor' and returns the port it bound. */
+static unsigned
+hog_bind_from(unsigned cursor, int *fdp)
+{
+	struct sock_hog h = { .next = cursor };
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	int fd;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_msg(sock_hog_bind(fd, AF_INET, NULL, &h) == 0,
+	    "sock_hog_bind from %u: %s", cursor, strerror(errno));
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	/* The cursor is past the port handed out. */
+	ck_assert_uint_eq(h.next, (unsigned)ntohs(sin.sin_port) + 1);
+	*fdp = fd;
+	return ntohs(sin.sin_port);
+}
+
+/*
+ * A run of 300 busy ports (more than the 256 once tried per connection)
+ * right at the cursor: the next free port after the run is found.  The
+ * ports are above Linux's ephemeral range, so nothing else takes them.
+ */
+START_TEST(test_hog_long_run)
+{
+	int fds[300], fd;
+	size_t n, i;
+	unsigned port;
+
+	n = hog_occupy(61000, 61299, fds);
+	port = hog_bind_from(61000, &fd);
+	ck_assert_uint_ge(port, 61300);
+	close(fd);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+}
+END_TEST
+
+/* Busy from the cursor to the end of the range: the search wraps. */
+START_TEST(test_hog_wraps)
+{
+	int fds[436], fd;
+	size_t n, i;
+	unsigned port;
+
+	n = hog_occupy(65100, 65535, fds);
+	port = hog_bind_from(65100, &fd);
+	ck_assert_uint_ge(port, 1024);
+	ck_assert_uint_lt(port, 65100);
+	close(fd);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -132,6 +221,8 @@ main(void)
 	tcase_add_test(tc, test_bad);
 	tcase_add_test(tc, test_parse_addr);
 	tcase_add_test(tc, test_resolve);
+	tcase_add_test(tc, test_hog_long_run);
+	tcase_add_test(tc, test_hog_wraps);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -302,13 +302,18 @@ static const struct {
 	{ "", 0, ": file is empty" },
 	{ "\n\n\r\n", 4, ": no URI in the file" },
 	{ "\0\0\0", 3, ": no URI in the file" },
-	{ "/a\n/b c\n", 8, ":2: invalid URI" },
-	{ "/a\n\n/b\tc\n", 9, ":3: invalid URI" },
-	{ "/a\r/b\n", 6, ":1: invalid URI" },
-	{ "/a\n/\x7f\n", 6, ":2: invalid URI" },
-	{ "/a\0/b\n/c\0", 9, ":2: invalid URI" },
-	{ "/a\0\0/b \0", 8, ":3: invalid URI" },
-	{ " /a\n", 4, ":1: invalid URI" },
+	{ "/a\n/b c\n", 8, ":2: invalid URI ('/b c')" },
+	{ "/a\n\n/b\tc\n", 9, ":3: invalid URI ('/b\\tc')" },
+	{ "/a\r/b\n", 6, ":1: invalid URI ('/a\\r/b')" },
+	{ "/a\n/\x7f\n", 6, ":2: invalid URI ('/\\x7f')" },
+	{ "/a\0/b\n/c\0", 9, ":2: invalid URI ('/b\\n/c')" },
+	{ "/a\0\0/b \0", 8, ":3: invalid URI ('/b ')" },
+	{ " /a\n", 4, ":1: invalid URI (' /a')" },
+	/* The entry is quoted escaped, so no terminal control gets out. */
+	{ "/\x1b[2J\xff\n", 7, ":1: invalid URI ('/\\x1b[2J\\xff')" },
+	{ "/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	    "aaaa \n", 73, ":1: invalid URI ('/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaa...')" },
 };
 
 START_TEST(wlog_refused)
