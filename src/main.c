@@ -36,7 +36,8 @@
 #include "util.h"
 
 #define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
-#define MAX_LINE	(16u * 1024 * 1024)	/* longest reply line */
+#define MAX_LINE	(256u * 1024)	/* longest reply line */
+#define MAX_HEAD	(1024u * 1024)	/* largest header (trailer) section */
 
 /* Set by the SIGINT (SIGTERM, SIGHUP) handler, read once per loop turn. */
 static volatile sig_atomic_t interrupted;
@@ -589,6 +590,7 @@ main(int argc, char **argv)
 	cfg.timeout = run_ns(o.timeout);
 	cfg.think_timeout = run_ns(o.think_timeout);
 	cfg.max_line = MAX_LINE;
+	cfg.max_head = MAX_HEAD;
 	cfg.debug = o.debug;
 	cfg.prog = o.prog;
 	cfg.req = &r.tmpl;

@@ -33,6 +33,7 @@
 #define CONN_WRITE_IOV	64	/* iovecs gathered per writev */
 #define CONN_TLS_WRITE	(16 * 1024)	/* plaintext per TLS write: a record */
 #define CONN_MAX_INTERIM 100	/* 1xx replies accepted before one reply */
+#define CONN_KEEP_RETAIN 4096	/* line buffer kept between replies */
 
 /* What the parser callbacks need to know. */
 struct conn_parse_ctx {
@@ -226,34 +227,77 @@ conn_limit(const struct conn *c)
 }
 
 /*
+ * Returns when the connection times out, or 0 for never: `limit' after
+ * the last progress, and --timeout after a reply head (or trailer
+ * section) started, however steadily its bytes come: a server dripping
+ * header lines forever must not hold a call forever.
+ */
+static uint64_t
+conn_deadline(const struct conn *c)
+{
+	uint64_t limit, deadline, head;
+
+	if ((limit = conn_limit(c)) == 0)
+		return 0;
+	deadline = c->last_progress + limit;
+	if (c->head_since != 0) {
+		head = c->head_since + c->core->cfg.timeout;
+		if (head < deadline)
+			deadline = head;
+	}
+	return deadline;
+}
+
+/*
  * Arms the watchdog if the connection is busy and has a limit.  The timer
  * is not moved on every byte: when it fires early it re-arms itself at
- * last_progress + limit.
+ * the deadline of the moment.
  */
 static void
 conn_watch(struct conn *c)
 {
-	uint64_t limit;
+	uint64_t deadline;
 
 	if (timer_is_armed(&c->timer) || !conn_busy(c))
 		return;
-	if ((limit = conn_limit(c)) == 0)
+	if ((deadline = conn_deadline(c)) == 0)
 		return;
-	timer_add(loop_timers(c->core->loop), &c->timer,
-	    c->last_progress + limit);
+	timer_add(loop_timers(c->core->loop), &c->timer, deadline);
+}
+
+/*
+ * After parsing: starts the head clock when a reply head or trailer
+ * section is under way, stops it otherwise.  The watchdog is moved
+ * forward if it was armed for later than the new deadline.
+ */
+static void
+conn_head_clock(struct conn *c, uint64_t now)
+{
+	uint64_t deadline;
+
+	if (!c->resp_active || !http_resp_in_head(&c->resp)) {
+		c->head_since = 0;
+		return;
+	}
+	if (c->head_since != 0)
+		return;
+	c->head_since = now;
+	if (timer_is_armed(&c->timer) &&
+	    (deadline = conn_deadline(c)) != 0 &&
+	    deadline < timer_expire(&c->timer))
+		timer_add(loop_timers(c->core->loop), &c->timer, deadline);
 }
 
 static void
 conn_timer_fired(struct timer *t, uint64_t now)
 {
 	struct conn *c = containerof(t, struct conn, timer);
-	uint64_t limit, deadline;
+	uint64_t deadline;
 
 	if (c->state == CONN_CLOSED || !conn_busy(c))
 		return;
-	if ((limit = conn_limit(c)) == 0)
+	if ((deadline = conn_deadline(c)) == 0)
 		return;
-	deadline = c->last_progress + limit;
 	if (deadline > now) {
 		timer_add(loop_timers(c->core->loop), &c->timer, deadline);
 		return;
@@ -753,6 +797,8 @@ conn_parse_status(void *ctx, int status, int interim)
 	struct conn_parse_ctx *pc = ctx;
 	union bus_arg arg;
 
+	/* Each reply head, interim or final, has its own time. */
+	pc->conn->head_since = pc->now;
 	if (pc->call->t_recv_start != 0)
 		return;
 	pc->call->t_recv_start = pc->now;
@@ -909,6 +955,7 @@ conn_parse(struct conn *c, const char *data, size_t len, uint64_t now)
 		if (!c->resp_active) {
 			http_resp_reset(&c->resp, c->head->head_method);
 			c->resp.max_line = c->core->cfg.max_line;
+			c->resp.max_head = c->core->cfg.max_head;
 			c->resp.max_interim = CONN_MAX_INTERIM;
 			c->resp_active = 1;
 		}
@@ -941,6 +988,12 @@ conn_keep(struct conn *c, const char *data, size_t left)
 {
 	if (left == 0) {
 		c->keep_len = 0;
+		/* A long line's memory goes back once it is parsed. */
+		if (c->keep_cap > CONN_KEEP_RETAIN) {
+			free(c->keep);
+			c->keep = NULL;
+			c->keep_cap = 0;
+		}
 		return;
 	}
 	if (data == c->keep) {
@@ -1011,6 +1064,7 @@ conn_consume(struct conn *c, size_t n, uint64_t now)
 	left = conn_parse(c, data, len, now);
 	if (left < 0)
 		return -1;
+	conn_head_clock(c, now);
 	conn_keep(c, data == c->keep ? c->keep : data + (len - (size_t)left),
 	    (size_t)left);
 	return 0;

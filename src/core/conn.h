@@ -39,6 +39,7 @@ struct core_config {
 	uint64_t	 timeout;	/* ns without progress, 0: none */
 	uint64_t	 think_timeout;	/* ns added while awaiting a reply */
 	size_t		 max_line;	/* longest reply line accepted */
+	uint64_t	 max_head;	/* largest header (trailer) section */
 	int		 debug;		/* -d level */
 	const char	*prog;		/* prefix of debug lines */
 	const struct http_req_tmpl *req;
@@ -115,6 +116,8 @@ struct conn {
 
 	struct timer	 timer;		/* inactivity watchdog */
 	uint64_t	 last_progress;
+	uint64_t	 head_since;	/* a reply head (or trailer section)
+					   started then; 0: not in one */
 
 	uint64_t	 t_connect_start;
 	uint64_t	 t_tcp_connected; /* TCP connect done (TLS starts) */

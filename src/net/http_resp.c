@@ -439,6 +439,32 @@ http_resp_on_line(struct http_resp *r, const char *p, size_t n, size_t full,
 }
 
 /*
+ * Returns non-zero if `n' more bytes of a header or trailer line would
+ * take its section over max_head.  Chunk-size lines are not counted.
+ */
+static int
+http_resp_over_head(const struct http_resp *r, size_t n)
+{
+	uint64_t have;
+
+	if (r->max_head == 0)
+		return 0;
+	switch (r->_state) {
+	case HTTP_RESP_S_STATUS:
+	case HTTP_RESP_S_INTERIM:
+	case HTTP_RESP_S_HEADER:
+		have = r->header_bytes;
+		break;
+	case HTTP_RESP_S_TRAILER:
+		have = r->footer_bytes;
+		break;
+	default:
+		return 0;
+	}
+	return have > r->max_head || n > r->max_head - have;
+}
+
+/*
  * Consumes one complete line at buf[*pos..len).  Returns HTTP_RESP_MORE
  * with *pos advanced, HTTP_RESP_MORE with *pos unchanged and `*partial'
  * set when the line is not complete yet, or HTTP_RESP_ERROR.
@@ -456,6 +482,8 @@ http_resp_take_line(struct http_resp *r, const char *buf, size_t len,
 		/* One byte beyond max_line may be the CR of a good line. */
 		if (r->max_line != 0 && avail - 1 > r->max_line)
 			return http_resp_fail(r, HTTP_RESP_ELINE);
+		if (http_resp_over_head(r, avail))
+			return http_resp_fail(r, HTTP_RESP_EHEAD);
 		if (r->_state == HTTP_RESP_S_STATUS &&
 		    http_resp_status_prefix(p, avail) != 0)
 			return http_resp_fail(r, HTTP_RESP_EBADSTATUS);
@@ -469,6 +497,8 @@ http_resp_take_line(struct http_resp *r, const char *buf, size_t len,
 		n--;
 	if (r->max_line != 0 && n > r->max_line)
 		return http_resp_fail(r, HTTP_RESP_ELINE);
+	if (http_resp_over_head(r, full))
+		return http_resp_fail(r, HTTP_RESP_EHEAD);
 	r->_remaining = 0;
 	if (http_resp_on_line(r, p, n, full, cb, ctx) == HTTP_RESP_ERROR)
 		return HTTP_RESP_ERROR;
@@ -497,10 +527,12 @@ http_resp_reset(struct http_resp *r, int head)
 {
 	size_t max_line = r->max_line;
 	unsigned max_interim = r->max_interim;
+	uint64_t max_head = r->max_head;
 
 	memset(r, 0, sizeof(*r));
 	r->max_line = max_line;
 	r->max_interim = max_interim;
+	r->max_head = max_head;
 	r->error = HTTP_RESP_OK;
 	r->_state = HTTP_RESP_S_START;
 	r->_head = head != 0;
@@ -600,6 +632,15 @@ http_resp_eof(struct http_resp *r)
 }
 
 int
+http_resp_in_head(const struct http_resp *r)
+{
+	return r->_state == HTTP_RESP_S_STATUS ||
+	    r->_state == HTTP_RESP_S_INTERIM ||
+	    r->_state == HTTP_RESP_S_HEADER ||
+	    r->_state == HTTP_RESP_S_TRAILER;
+}
+
+int
 http_resp_started(const struct http_resp *r)
 {
 	return r->_state != HTTP_RESP_S_START &&
@@ -628,6 +669,8 @@ http_resp_strerror(enum http_resp_error e)
 		return "connection closed before the end of the reply";
 	case HTTP_RESP_EINTERIM:
 		return "too many interim replies";
+	case HTTP_RESP_EHEAD:
+		return "header or trailer section too large";
 	}
 	return "unknown error";
 }

@@ -29,6 +29,7 @@ enum http_resp_error {
 	HTTP_RESP_ELINE,	/* a line longer than max_line */
 	HTTP_RESP_ETRUNCATED,	/* EOF before the end of the reply */
 	HTTP_RESP_EINTERIM,	/* more than max_interim 1xx replies */
+	HTTP_RESP_EHEAD,	/* header or trailer section over max_head */
 };
 
 /* Callbacks; each may be NULL.  Pointers are valid only during the call. */
@@ -76,6 +77,9 @@ struct http_resp {
 	size_t		max_line;	/* longest line accepted, without its
 					   CRLF or LF; 0 = any */
 	unsigned	max_interim;	/* 1xx replies accepted, 0 = any */
+	uint64_t	max_head;	/* most bytes of the header section
+					   (interim replies included), and
+					   of the trailer section; 0 = any */
 
 	int		_state;
 	int		_head;
@@ -88,7 +92,8 @@ struct http_resp {
 
 /*
  * Resets `r' for a new reply.  `head' is non-zero when the request was a
- * HEAD (the reply then has no body).  Keeps max_line and max_interim.
+ * HEAD (the reply then has no body).  Keeps max_line, max_interim and
+ * max_head.
  */
 void	http_resp_reset(struct http_resp *r, int head);
 
@@ -117,6 +122,13 @@ enum http_resp_result http_resp_eof(struct http_resp *r);
  * HTTP_RESP_ETRUNCATED, zero means the peer closed without replying.
  */
 int	http_resp_started(const struct http_resp *r);
+
+/*
+ * Returns non-zero while the parser is inside a header or trailer section
+ * (a status, header or trailer line expected or partly read), zero in the
+ * body, before the first byte and once done.
+ */
+int	http_resp_in_head(const struct http_resp *r);
 
 /* Returns a short English description of an error code. */
 const char *http_resp_strerror(enum http_resp_error e);

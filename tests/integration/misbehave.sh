@@ -80,9 +80,23 @@ ok "/extra/10 while a session thinks: other, the session goes on"
 fault /hang 2 client-timo
 fault /drip/10/1500 2 client-timo
 fault /status-drip/1500 2 client-timo
+# Heads that never end, however steadily they come: each reply head and
+# trailer section has --timeout to complete.
+fault /hdr-drip/10 2 client-timo
+# An 83-byte head dripped a byte every 20 ms takes 1.7 s: over a 1 s
+# --timeout although no gap reaches it.
+fault /status-drip/20 2 client-timo
+fault /trailer-drip/10 2 client-timo
+
+# Over the limits: a header line over 256 KiB, a header section over
+# 1 MiB (big lines or many small ones), a trailer section over 1 MiB.
+fault /bighdr/1/300000 2 other
+fault /bighdr/6/200000 2 other
+fault /bighdr/60000/10 2 other
 
 # Odd but valid: good replies.
-fault /bighdr/1/1048576 3 none
+fault /bighdr/1/262000 3 none
+fault /bighdr/5/200000 3 none
 fault /bighdr/5000/10 3 none
 fault /chunkext/100000 3 none
 fault /cl2/5/5 3 none
@@ -90,7 +104,7 @@ fault /te-gzip-chunked/1000 3 none
 fault /te-gzip/1000 3 none
 fault /flood1xx/50 3 none
 fault /drip/10/100 3 none
-fault /status-drip/20 3 none
+fault /status-drip/20 3 none --timeout 3
 stop_srv
 
 # Servers that close or reset right after accept.
