@@ -960,9 +960,11 @@ START_TEST(test_reset)
 	memset(&r, 0x5a, sizeof(r));
 	r.max_line = 77;
 	r.max_interim = 3;
+	r.max_head = 500;
 	http_resp_reset(&r, 1);
 	ck_assert_uint_eq(r.max_line, 77);
 	ck_assert_uint_eq(r.max_interim, 3);
+	ck_assert_uint_eq(r.max_head, 500);
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_uint_eq(r.total_bytes, 0);
 	ck_assert_int_eq(r.error, HTTP_RESP_OK);
@@ -975,11 +977,130 @@ START_TEST(test_reset)
 }
 END_TEST
 
+/* Feeds `buf' in pieces of `step' bytes, keeping what is not consumed. */
+static enum http_resp_result
+parse_steps(struct http_resp *r, const char *buf, size_t step)
+{
+	enum http_resp_result res = HTTP_RESP_MORE;
+	size_t len = strlen(buf), off = 0, end = 0, used;
+
+	while (res == HTTP_RESP_MORE && end < len) {
+		end = end + step < len ? end + step : len;
+		res = http_resp_parse(r, buf + off, end - off, &used, NULL,
+		    NULL);
+		off += used;
+	}
+	return res;
+}
+
+/*
+ * max_head bounds the header section (interim replies included) and the
+ * trailer section, whether the excess comes as one line or many, whole or
+ * in pieces; chunk-size lines and the body do not count.
+ */
+START_TEST(test_max_head)
+{
+	static const size_t steps[] = { 1, 7, 100, 100000 };
+	struct http_resp r;
+	char *buf = malloc(100000);
+	size_t i;
+
+	ck_assert_ptr_nonnull(buf);
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		memset(&r, 0, sizeof(r));
+		r.max_head = 200;
+		/* 38 + 20 x 9 + 2 = 220 bytes of head: too many. */
+		http_resp_reset(&r, 0);
+		strcpy(buf, H11 "Content-Length: 0\r\n");
+		while (strlen(buf) < 210)
+			strcat(buf, "X-Many: 1\r\n");
+		strcat(buf, "\r\n");
+		ck_assert_int_eq(parse_steps(&r, buf, steps[i]),
+		    HTTP_RESP_ERROR);
+		ck_assert_int_eq(r.error, HTTP_RESP_EHEAD);
+
+		/* Exactly at the limit: good; the body is not counted. */
+		http_resp_reset(&r, 0);
+		strcpy(buf, H11 "Content-Length: 300\r\n");
+		while (strlen(buf) < 193)
+			strcat(buf, "X");
+		strcat(buf, ": 1\r\n\r\n");
+		ck_assert_uint_eq(strlen(buf), 200);
+		memset(buf + strlen(buf), 'b', 300);
+		buf[200 + 300] = '\0';
+		ck_assert_int_eq(parse_steps(&r, buf, steps[i]),
+		    HTTP_RESP_DONE);
+		ck_assert_uint_eq(r.header_bytes, 200);
+
+		/* One line that never ends is stopped at the limit. */
+		http_resp_reset(&r, 0);
+		strcpy(buf, H11 "X-Long: ");
+		memset(buf + strlen(buf), 'l', 5000);
+		buf[strlen(H11 "X-Long: ") + 5000] = '\0';
+		ck_assert_int_eq(parse_steps(&r, buf, steps[i]),
+		    HTTP_RESP_ERROR);
+		ck_assert_int_eq(r.error, HTTP_RESP_EHEAD);
+
+		/* Interim replies count with the head. */
+		http_resp_reset(&r, 0);
+		strcpy(buf, "");
+		while (strlen(buf) < 190)
+			strcat(buf, "HTTP/1.1 103 Early Hints\r\n\r\n");
+		strcat(buf, H11 "Content-Length: 0\r\n\r\n");
+		ck_assert_int_eq(parse_steps(&r, buf, steps[i]),
+		    HTTP_RESP_ERROR);
+		ck_assert_int_eq(r.error, HTTP_RESP_EHEAD);
+
+		/* Trailers have a limit of their own; big chunks do not. */
+		http_resp_reset(&r, 0);
+		strcpy(buf, H11 "Transfer-Encoding: chunked\r\n\r\n"
+		    "3e8\r\n");
+		memset(buf + strlen(buf), 'c', 1000);
+		buf[strlen(H11 "Transfer-Encoding: chunked\r\n\r\n3e8\r\n")
+		    + 1000] = '\0';
+		strcat(buf, "\r\n0\r\n");
+		while (strlen(buf) < 1300)
+			strcat(buf, "X-Trailer: 1\r\n");
+		strcat(buf, "\r\n");
+		ck_assert_int_eq(parse_steps(&r, buf, steps[i]),
+		    HTTP_RESP_ERROR);
+		ck_assert_int_eq(r.error, HTTP_RESP_EHEAD);
+		ck_assert_uint_eq(r.body_bytes, 1000);
+	}
+	free(buf);
+}
+END_TEST
+
+/* http_resp_in_head: true in the status, header and trailer sections. */
+START_TEST(test_in_head)
+{
+	struct http_resp r;
+	size_t c;
+
+	memset(&r, 0, sizeof(r));
+	http_resp_reset(&r, 0);
+	ck_assert_int_eq(http_resp_in_head(&r), 0);
+	ck_assert_int_eq(http_resp_parse(&r, "HTTP/1.1 2", 10, &c, NULL,
+	    NULL), HTTP_RESP_MORE);
+	ck_assert_int_eq(http_resp_in_head(&r), 1);
+	ck_assert_int_eq(http_resp_parse(&r, H11 "Transfer-Encoding: "
+	    "chunked\r\n\r\n5\r\nab", strlen(H11 "Transfer-Encoding: "
+	    "chunked\r\n\r\n5\r\nab"), &c, NULL, NULL), HTTP_RESP_MORE);
+	ck_assert_int_eq(http_resp_in_head(&r), 0);
+	ck_assert_int_eq(http_resp_parse(&r, "cde\r\n0\r\nX-T", 11, &c,
+	    NULL, NULL), HTTP_RESP_MORE);
+	ck_assert_int_eq(http_resp_in_head(&r), 1);
+	ck_assert_int_eq(http_resp_parse(&r, "X-T: 1\r\n\r\n", 10, &c,
+	    NULL, NULL), HTTP_RESP_DONE);
+	ck_assert_int_eq(http_resp_in_head(&r), 0);
+}
+END_TEST
+
 START_TEST(test_strerror)
 {
 	int e, f;
 
-	for (e = HTTP_RESP_OK; e <= HTTP_RESP_EINTERIM; e++) {
+	for (e = HTTP_RESP_OK; e <= HTTP_RESP_EHEAD; e++) {
 		ck_assert_ptr_nonnull(http_resp_strerror(e));
 		ck_assert_uint_gt(strlen(http_resp_strerror(e)), 0);
 		for (f = HTTP_RESP_OK; f < e; f++)
@@ -1009,6 +1130,8 @@ http_resp_suite(void)
 	tcase_add_test(tb, test_line_callback);
 	tcase_add_test(tb, test_reset);
 	tcase_add_test(tb, test_strerror);
+	tcase_add_test(tb, test_max_head);
+	tcase_add_test(tb, test_in_head);
 	suite_add_tcase(s, tb);
 	return s;
 }
