@@ -68,6 +68,7 @@ struct options {
 	int		 session_cookies;
 	unsigned	 failure_status; /* 0: none */
 	int		 retry_on_failure;
+	unsigned	 max_retries;	/* --max-retries, default 3 */
 
 	/* URI sources: --wlog y|n,F and --wset N,X (exclusive). */
 	const char	*wlog_file;
@@ -111,6 +112,10 @@ struct options {
 	const char	*ssl_certificate; /* client certificate (PEM) */
 	const char	*ssl_key;	/* its key (PEM); NULL: in the cert */
 };
+
+/* --max-retries: the default and the largest value. */
+#define OPTIONS_MAX_RETRIES	3
+#define OPTIONS_MAX_RETRIES_MAX	1000
 
 /* Values of ssl_min_version and ssl_max_version (= enum tls_version). */
 #define OPTIONS_TLS_ANY	0
