@@ -16,6 +16,12 @@
 
 #include <check.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/allocator_interface.h>
+#elif defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "gen/sesslog.h"
 #include "util.h"
 
@@ -542,6 +548,74 @@ START_TEST(five_thousand_sessions)
 }
 END_TEST
 
+/*
+ * Bytes the heap has handed out and not taken back, from the allocator
+ * in use (AddressSanitizer's or glibc's); 0 where neither tells.
+ */
+static size_t
+heap_in_use(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return __sanitizer_get_current_allocated_bytes();
+#elif defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * The parsed form is compact: a file of short lines (100,000 requests,
+ * one per burst, four per session) costs well under 128 bytes per
+ * request (0.9.0-like per-burst arrays and per-string allocations cost
+ * about 400), and every session and burst is a slice of the log's two
+ * arrays, in file order.
+ */
+START_TEST(compact_form)
+{
+	size_t n = 100000, i, len, before, used;
+	struct sesslog log;
+	char err[256], *in;
+	FILE *f;
+
+	f = open_memstream(&in, &len);
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "/p%zu\n%s", i, i % 4 == 3 ? "\n" : "");
+	fclose(f);
+	before = heap_in_use();
+	ck_assert_int_eq(sesslog_parse(&log, in, len, "t", err,
+	    sizeof(err)), 0);
+	used = heap_in_use() - before;
+	fprintf(stderr, "check_sesslog: %zu requests (%zu bytes of file) "
+	    "held in %zu bytes\n", n, len, used);
+#if defined(__SANITIZE_ADDRESS__) || (defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33))
+	ck_assert_uint_gt(used, 0);
+	ck_assert_uint_lt(used, 128 * n);
+#endif
+	ck_assert_uint_eq(log.nsess, n / 4);
+	ck_assert_uint_eq(log.nbursts, n);
+	ck_assert_uint_eq(log.nreqs, n);
+	for (i = 0; i < n / 4; i++) {
+		ck_assert_ptr_eq(log.sess[i].bursts, &log.bursts[4 * i]);
+		ck_assert_uint_eq(log.sess[i].nbursts, 4);
+	}
+	for (i = 0; i < n; i++) {
+		ck_assert_ptr_eq(log.bursts[i].reqs, &log.reqs[i]);
+		ck_assert_uint_eq(log.reqs[i].line, i + 1 + i / 4);
+	}
+	ck_assert_str_eq(log.reqs[n - 1].uri, "/p99999");
+	sesslog_free(&log);
+	ck_assert_ptr_null(log.reqs);
+	ck_assert_ptr_null(log.bursts);
+	ck_assert_ptr_null(log.arena);
+	free(in);
+}
+END_TEST
+
 /* Writes `len' bytes to a fresh temporary file; returns its path. */
 static char *
 temp_file(const char *data, size_t len)
@@ -639,6 +713,7 @@ sesslog_suite(void)
 	tcase_add_test(tc, huge_body);
 	tcase_add_test(tc, huge_uri);
 	tcase_add_test(tc, five_thousand_sessions);
+	tcase_add_test(tc, compact_form);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("load");
