@@ -216,6 +216,10 @@ session_conn_remove(struct session_conn *sc, const struct call *call)
 {
 	size_t i, mask = sc->cap - 1;
 
+	if (sc->ncalls > 0 && session_conn_at(sc, sc->ncalls - 1) == call) {
+		sc->ncalls--;
+		return 0;
+	}
 	for (i = 0; i < sc->ncalls; i++)
 		if (session_conn_at(sc, i) == call)
 			break;

@@ -17,7 +17,8 @@
 #include <check.h>
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+/* AddressSanitizer's (sanitizer/allocator_interface.h, not with gcc). */
+size_t	__sanitizer_get_current_allocated_bytes(void);
 #elif defined(__GLIBC__)
 #include <malloc.h>
 #endif
