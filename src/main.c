@@ -441,6 +441,9 @@ run_modules(struct run *r, char *err, size_t errlen)
 	scfg.cookies = o->session_cookies;
 	scfg.failure_status = o->failure_status;
 	scfg.retry = o->retry_on_failure;
+	scfg.max_retries = o->max_retries;
+	scfg.cookies_ignored = &r->sstat.t.cookies_ignored;
+	r->sstat.t.cookies = o->session_cookies;
 	if (o->wsess_n > 0) {
 		struct wsess_config wc;
 

@@ -54,6 +54,7 @@ enum opt_id {
 	OPT_HTTP_VERSION,
 	OPT_MAX_CONNECTIONS,
 	OPT_MAX_PIPED_CALLS,
+	OPT_MAX_RETRIES,
 	OPT_METHOD,
 	OPT_MYADDR,
 	OPT_NO_HOST_HDR,
@@ -125,6 +126,7 @@ static const struct opt_desc opt_table[] = {
 	[OPT_HTTP_VERSION] = { "http-version", required_argument, "S" },
 	[OPT_MAX_CONNECTIONS] = { "max-connections", required_argument, "N" },
 	[OPT_MAX_PIPED_CALLS] = { "max-piped-calls", required_argument, "N" },
+	[OPT_MAX_RETRIES] = { "max-retries", required_argument, "N" },
 	[OPT_METHOD] = { "method", required_argument, "S" },
 	[OPT_MYADDR] = { "myaddr", required_argument, "S" },
 	[OPT_NO_HOST_HDR] = { "no-host-hdr", no_argument, NULL },
@@ -181,6 +183,7 @@ struct opt_ctx {
 	int		 num_calls_given;
 	int		 burst_len_given;
 	int		 ssl_verify_given; /* even as --ssl-verify=no */
+	int		 max_retries_given;
 	/* The header lines of --add-header-file, already in wire form;
 	   they go after every --add-header, so they wait here. */
 	char		*hdr_file;
@@ -205,6 +208,7 @@ options_init(struct options *o)
 	o->num_clients = 1;
 	o->send_buffer = 4096;
 	o->recv_buffer = 16384;
+	o->max_retries = OPTIONS_MAX_RETRIES;
 }
 
 /* Frees what the parse allocated and returns the struct to its defaults. */
@@ -1105,6 +1109,13 @@ opt_apply(struct opt_ctx *c, enum opt_id id, const char *arg)
 			return -1;
 		o->max_piped = (unsigned)v;
 		return 0;
+	case OPT_MAX_RETRIES:
+		if (opt_uint(c, "--max-retries", arg, arg, 0,
+		    OPTIONS_MAX_RETRIES_MAX, &v) == -1)
+			return -1;
+		o->max_retries = (unsigned)v;
+		c->max_retries_given = 1;
+		return 0;
 	case OPT_METHOD:
 		if (*arg == '\0')
 			return opt_fail(c, "--method", arg,
@@ -1346,6 +1357,9 @@ opt_check_together(const struct opt_ctx *c)
 			return opt_fail(c, "--retry-on-failure", NULL, "%s",
 			    needs_sess);
 	}
+	if (c->max_retries_given && !o->retry_on_failure)
+		return opt_fail(c, "--max-retries", NULL,
+		    "requires --retry-on-failure");
 	if (o->body_raw != NULL && o->body_file != NULL)
 		return opt_fail(c, "--body", NULL,
 		    "cannot be used with --body-file");
@@ -1656,6 +1670,8 @@ options_echo(const struct options *o, FILE *out)
 	fprintf(out, " --send-buffer=%lu", o->send_buffer);
 	if (o->retry_on_failure)
 		fputs(" --retry-on-failure", out);
+	if (o->max_retries != OPTIONS_MAX_RETRIES)
+		fprintf(out, " --max-retries=%u", o->max_retries);
 	fprintf(out, " --recv-buffer=%lu", o->recv_buffer);
 	if (o->session_cookies)
 		fputs(" --session-cookies", out);

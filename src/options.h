@@ -68,6 +68,7 @@ struct options {
 	int		 session_cookies;
 	unsigned	 failure_status; /* 0: none */
 	int		 retry_on_failure;
+	unsigned	 max_retries;	/* --max-retries, default 3 */
 
 	/* URI sources: --wlog y|n,F and --wset N,X (exclusive). */
 	const char	*wlog_file;
@@ -118,6 +119,10 @@ struct options {
  * plus one or two such times, which must not wrap around.
  */
 #define OPTIONS_MAX_SEC	1e9
+
+/* --max-retries: the default and the largest value. */
+#define OPTIONS_MAX_RETRIES	3
+#define OPTIONS_MAX_RETRIES_MAX	1000
 
 /* Values of ssl_min_version and ssl_max_version (= enum tls_version). */
 #define OPTIONS_TLS_ANY	0

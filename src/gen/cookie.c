@@ -1,9 +1,13 @@
 /*
  * The per-session cookie jar: an array of "NAME=VALUE" strings kept in
- * first-set order, and the Cookie header built from them on demand.
+ * first-set order, an open-addressing hash of their names (so that setting
+ * a cookie does not scan the jar), the running length of the header they
+ * make (so that the limits are checked without rendering it), and the
+ * Cookie header built from them on demand.
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -15,20 +19,29 @@
 #define COOKIE_PREFIX_LEN	(sizeof(COOKIE_PREFIX) - 1)
 #define COOKIE_HDR		"Cookie: "
 #define COOKIE_HDR_LEN		(sizeof(COOKIE_HDR) - 1)
+#define COOKIE_SEP_LEN		2	/* "; " */
+#define COOKIE_EOL_LEN		2	/* "\r\n" */
+#define COOKIE_HASH_MIN		16	/* first table size, a power of 2 */
+
+_Static_assert(COOKIE_JAR_MAX_COOKIES < UINT32_MAX, "slot type");
 
 /* One stored cookie: "NAME=VALUE", NUL-terminated, NAME is namelen long. */
 struct cookie {
 	char	*text;
 	size_t	 len;
 	size_t	 namelen;
+	uint32_t hash;
 };
 
 struct cookie_jar {
 	struct cookie	*c;
 	size_t		 n;
 	size_t		 cap;
-	char		*hdr;		/* cached Cookie header, or NULL */
-	size_t		 hdrlen;
+	/* Index + 1 of the cookie whose name hashes there, 0: empty. */
+	uint32_t	*slots;
+	size_t		 nslots;	/* 0 or a power of 2, > 2 * n */
+	size_t		 textlen;	/* sum of c[].len */
+	struct cookie_hdr *hdr;		/* cached Cookie header, or NULL */
 };
 
 struct cookie_jar *
@@ -44,16 +57,85 @@ cookie_jar_free(struct cookie_jar *j)
 		return;
 	cookie_jar_clear(j);
 	free(j->c);
+	free(j->slots);
 	free(j);
+}
+
+void
+cookie_hdr_unref(struct cookie_hdr *h)
+{
+	if (h != NULL && --h->refs == 0)
+		free(h);
 }
 
 /* Drops the cached header. */
 static void
 cookie_jar_invalidate(struct cookie_jar *j)
 {
-	free(j->hdr);
+	cookie_hdr_unref(j->hdr);
 	j->hdr = NULL;
-	j->hdrlen = 0;
+}
+
+/* The length of the Cookie header of `n' cookies of `textlen' bytes. */
+static size_t
+cookie_hdr_len(size_t n, size_t textlen)
+{
+	if (n == 0)
+		return 0;
+	return COOKIE_HDR_LEN + textlen + (n - 1) * COOKIE_SEP_LEN +
+	    COOKIE_EOL_LEN;
+}
+
+/* FNV-1a over a cookie name. */
+static uint32_t
+cookie_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261U;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619U;
+	}
+	return h;
+}
+
+/*
+ * Returns the slot holding the cookie named `name', or the empty slot
+ * where it would go.  The table is never full (see cookie_jar_grow).
+ */
+static size_t
+cookie_slot(const struct cookie_jar *j, const char *name, size_t len,
+    uint32_t h)
+{
+	const struct cookie *c;
+	size_t mask = j->nslots - 1, i;
+
+	for (i = h & mask; j->slots[i] != 0; i = (i + 1) & mask) {
+		c = &j->c[j->slots[i] - 1];
+		if (c->hash == h && c->namelen == len &&
+		    memcmp(c->text, name, len) == 0)
+			break;
+	}
+	return i;
+}
+
+/* Makes room for one more name in the table: at most half full. */
+static void
+cookie_jar_grow(struct cookie_jar *j)
+{
+	size_t i, s;
+
+	if (j->nslots > 2 * (j->n + 1))
+		return;
+	free(j->slots);
+	j->nslots = j->nslots == 0 ? COOKIE_HASH_MIN : j->nslots * 2;
+	j->slots = xcalloc(j->nslots, sizeof(*j->slots));
+	for (i = 0; i < j->n; i++) {
+		s = cookie_slot(j, j->c[i].text, j->c[i].namelen,
+		    j->c[i].hash);
+		j->slots[s] = (uint32_t)(i + 1);
+	}
 }
 
 /* The blanks trimmed around cookie names and values. */
@@ -79,7 +161,8 @@ cookie_jar_set(struct cookie_jar *j, const char *line, size_t len)
 {
 	const char *p, *end, *semi, *eq, *ns, *ne, *vs, *ve;
 	struct cookie *c;
-	size_t i, nlen, vlen;
+	size_t nlen, vlen, tlen, slot, n, textlen;
+	uint32_t h;
 	char *text;
 
 	if (len < COOKIE_PREFIX_LEN ||
@@ -107,31 +190,52 @@ cookie_jar_set(struct cookie_jar *j, const char *line, size_t len)
 	vlen = ve - vs;
 	if (nlen == 0)
 		return -1;
+	tlen = nlen + 1 + vlen;
 
-	text = xmalloc(nlen + 1 + vlen + 1);
+	/* Check the limits before anything changes. */
+	h = cookie_hash(ns, nlen);
+	c = NULL;
+	if (j->nslots > 0 && j->slots[slot = cookie_slot(j, ns, nlen, h)] !=
+	    0)
+		c = &j->c[j->slots[slot] - 1];
+	if (c != NULL) {
+		n = j->n;
+		textlen = j->textlen - c->len + tlen;
+	} else {
+		if (j->n >= COOKIE_JAR_MAX_COOKIES)
+			return -2;
+		n = j->n + 1;
+		textlen = j->textlen + tlen;
+	}
+	if (tlen > COOKIE_JAR_MAX_HEADER ||
+	    cookie_hdr_len(n, textlen) > COOKIE_JAR_MAX_HEADER)
+		return -2;
+
+	text = xmalloc(tlen + 1);
 	memcpy(text, ns, nlen);
 	text[nlen] = '=';
 	memcpy(text + nlen + 1, vs, vlen);
-	text[nlen + 1 + vlen] = '\0';
+	text[tlen] = '\0';
 	cookie_jar_invalidate(j);
-
-	for (i = 0; i < j->n; i++) {
-		c = &j->c[i];
-		if (c->namelen == nlen && memcmp(c->text, ns, nlen) == 0) {
-			free(c->text);
-			c->text = text;
-			c->len = nlen + 1 + vlen;
-			return 1;
-		}
+	j->textlen = textlen;
+	if (c != NULL) {
+		free(c->text);
+		c->text = text;
+		c->len = tlen;
+		return 1;
 	}
+	cookie_jar_grow(j);
 	if (j->n == j->cap) {
 		j->cap = j->cap == 0 ? 4 : j->cap * 2;
 		j->c = xreallocarray(j->c, j->cap, sizeof(*j->c));
 	}
 	c = &j->c[j->n++];
 	c->text = text;
-	c->len = nlen + 1 + vlen;
+	c->len = tlen;
 	c->namelen = nlen;
+	c->hash = h;
+	/* After the append: a probe compares names through the index. */
+	j->slots[cookie_slot(j, ns, nlen, h)] = (uint32_t)j->n;
 	return 1;
 }
 
@@ -142,36 +246,50 @@ cookie_jar_count(const struct cookie_jar *j)
 }
 
 /* Builds the header on first use after a change, then serves the cache. */
-const char *
-cookie_jar_header(struct cookie_jar *j, size_t *len)
+struct cookie_hdr *
+cookie_jar_hdr(struct cookie_jar *j)
 {
+	struct cookie_hdr *h;
 	size_t i, total;
 	char *p;
 
-	if (j->n == 0) {
-		*len = 0;
+	if (j->n == 0)
 		return NULL;
-	}
 	if (j->hdr == NULL) {
-		total = COOKIE_HDR_LEN + 2;
-		for (i = 0; i < j->n; i++)
-			total += j->c[i].len + (i > 0 ? 2 : 0);
-		j->hdr = p = xmalloc(total + 1);
+		total = cookie_hdr_len(j->n, j->textlen);
+		h = xmalloc(sizeof(*h) + total + 1);
+		h->refs = 1;
+		h->len = total;
+		p = h->text;
 		memcpy(p, COOKIE_HDR, COOKIE_HDR_LEN);
 		p += COOKIE_HDR_LEN;
 		for (i = 0; i < j->n; i++) {
 			if (i > 0) {
-				memcpy(p, "; ", 2);
-				p += 2;
+				memcpy(p, "; ", COOKIE_SEP_LEN);
+				p += COOKIE_SEP_LEN;
 			}
 			memcpy(p, j->c[i].text, j->c[i].len);
 			p += j->c[i].len;
 		}
-		memcpy(p, "\r\n", 3);
-		j->hdrlen = total;
+		memcpy(p, "\r\n", COOKIE_EOL_LEN + 1);
+		j->hdr = h;
 	}
-	*len = j->hdrlen;
+	j->hdr->refs++;
 	return j->hdr;
+}
+
+const char *
+cookie_jar_header(struct cookie_jar *j, size_t *len)
+{
+	struct cookie_hdr *h;
+
+	if ((h = cookie_jar_hdr(j)) == NULL) {
+		*len = 0;
+		return NULL;
+	}
+	h->refs--;		/* the jar's own reference keeps it */
+	*len = h->len;
+	return h->text;
 }
 
 void
@@ -182,5 +300,8 @@ cookie_jar_clear(struct cookie_jar *j)
 	for (i = 0; i < j->n; i++)
 		free(j->c[i].text);
 	j->n = 0;
+	j->textlen = 0;
+	if (j->nslots > 0)
+		memset(j->slots, 0, j->nslots * sizeof(*j->slots));
 	cookie_jar_invalidate(j);
 }

@@ -12,13 +12,19 @@
  *
  * Calls of the manager: call->owner is the generator, owner_data[0] the
  * 1-based index of the call's Cookie line in hdrs[] (0: none), and
- * owner_data[1] our copy of that line (call->owned belongs to the URI
- * sources), freed when the call is destroyed.  A call that goes out again
- * (on another connection, or retried) is the same call with its reply
- * state cleared, as in 0.9.0, so it keeps its URI.  Calls waiting for
- * room are linked through call->next, which is free while a call is on
- * no connection.  Connections: conn->owner is the generator,
- * owner_data[0] the session's slot holding it.
+ * owner_data[1] our reference to the jar's header that line points into
+ * (call->owned belongs to the URI sources), dropped when the call is
+ * destroyed.  A call that goes out again (on another connection, or
+ * retried) is the same call with its reply state cleared, as in 0.9.0, so
+ * it keeps its URI.  Calls waiting for room are linked through call->next,
+ * which is free while a call is on no connection.
+ *
+ * Connections: conn->owner is the generator, owner_data[0] the struct
+ * session_conn that tracks it (0 once it is closed).  A session lists its
+ * open connections, and separately those that can take another call, so
+ * that placing a call costs O(1) whatever --max-connections is; each
+ * connection keeps its unanswered calls in a ring that grows as needed
+ * (replies come oldest first).
  */
 #include "config.h"
 
@@ -36,14 +42,23 @@
 #include "util.h"
 
 #define SC_COOKIE	0	/* call->owner_data: Cookie line index + 1 */
-#define SC_COOKIE_BUF	1	/* call->owner_data: its copy */
-#define SC_SLOT		0	/* conn->owner_data: slot index */
+#define SC_COOKIE_BUF	1	/* call->owner_data: its cookie_hdr */
+#define SC_CONN		0	/* conn->owner_data: its session_conn */
 
-/* One connection of a session and the calls it has not yet answered. */
+#define SC_RING_MIN	4	/* first size of a connection's call ring */
+
+/* One open connection of a session and the calls it has not answered. */
 struct session_conn {
-	struct conn	*conn;		/* NULL: slot free */
-	struct call	**calls;	/* max_piped, oldest first */
+	struct conn	*conn;
+	struct session_conn *prev;	/* session->conns */
+	struct session_conn *next;
+	struct session_conn *aprev;	/* session->avail, if in_avail */
+	struct session_conn *anext;
+	int		 in_avail;
+	struct call	**calls;	/* ring of cap (a power of 2) */
+	size_t		 head;		/* index of the oldest */
 	size_t		 ncalls;
+	size_t		 cap;
 };
 
 /* The state of one live session. */
@@ -53,12 +68,17 @@ struct session {
 	uint64_t	 idx;		/* creation order, from 0 */
 	struct session	*prev;		/* gen->live list */
 	struct session	*next;
-	struct session_conn *conns;	/* cfg.max_conns slots */
+	struct session_conn *conns;	/* open connections */
+	unsigned	 nconns;
+	struct session_conn *avail;	/* open ones with room, oldest first */
+	struct session_conn *avail_tail;
 	struct call	*pend_head;	/* calls waiting for room */
 	struct call	*pend_tail;
 	struct cookie_jar *jar;		/* NULL: no --session-cookies */
 	struct timer	 kick;		/* see session_kick() */
 	struct timer	 think;		/* between bursts */
+	struct timer	 backoff;	/* armed: wait before sending more */
+	unsigned	 retries;	/* failed tries in a row */
 	size_t		 burst;		/* current burst */
 	size_t		 burst_left;	/* its calls not done */
 	size_t		 burst_rest;	/* to issue after the first */
@@ -80,11 +100,12 @@ session_of(struct sess *s)
 	return s->priv;
 }
 
-/* Frees the call's copy of the Cookie line. */
+/* Drops the call's reference to its Cookie line. */
 static void
 session_call_free_cookie(struct call *call)
 {
-	free((void *)(uintptr_t)call->owner_data[SC_COOKIE_BUF]);
+	cookie_hdr_unref((struct cookie_hdr *)(uintptr_t)
+	    call->owner_data[SC_COOKIE_BUF]);
 	call->owner_data[SC_COOKIE_BUF] = 0;
 }
 
@@ -144,15 +165,159 @@ session_pend_drop(struct session *ss, uint64_t now)
 	ss->pend_tail = NULL;
 }
 
+/*
+ * Returns our record of connection `c' if it is an open connection of
+ * session `ss', else NULL.
+ */
+static struct session_conn *
+session_conn_of(const struct session *ss, const struct conn *c)
+{
+	struct session_conn *sc;
+
+	if (c == NULL || c->owner != ss->gen || c->sess != ss->sess)
+		return NULL;
+	sc = (struct session_conn *)(uintptr_t)c->owner_data[SC_CONN];
+	return sc != NULL && sc->conn == c ? sc : NULL;
+}
+
+/* Returns the `i'th oldest call of a connection. */
+static struct call *
+session_conn_at(const struct session_conn *sc, size_t i)
+{
+	return sc->calls[(sc->head + i) & (sc->cap - 1)];
+}
+
+/* Appends `call' to the calls of a connection, growing its ring. */
+static void
+session_conn_push(struct session_conn *sc, struct call *call)
+{
+	struct call **calls;
+	size_t i, cap;
+
+	if (sc->ncalls == sc->cap) {
+		cap = sc->cap == 0 ? SC_RING_MIN : sc->cap * 2;
+		calls = xreallocarray(NULL, cap, sizeof(*calls));
+		for (i = 0; i < sc->ncalls; i++)
+			calls[i] = session_conn_at(sc, i);
+		free(sc->calls);
+		sc->calls = calls;
+		sc->cap = cap;
+		sc->head = 0;
+	}
+	sc->calls[(sc->head + sc->ncalls++) & (sc->cap - 1)] = call;
+}
+
+/*
+ * Removes `call' from the calls of a connection; returns 0 if it was
+ * there.  O(1) for the oldest and the newest, the usual cases.
+ */
+static int
+session_conn_remove(struct session_conn *sc, const struct call *call)
+{
+	size_t i, mask = sc->cap - 1;
+
+	if (sc->ncalls > 0 && session_conn_at(sc, sc->ncalls - 1) == call) {
+		sc->ncalls--;
+		return 0;
+	}
+	for (i = 0; i < sc->ncalls; i++)
+		if (session_conn_at(sc, i) == call)
+			break;
+	if (i == sc->ncalls)
+		return -1;
+	if (i == 0) {
+		sc->head = (sc->head + 1) & mask;
+	} else {
+		for (; i + 1 < sc->ncalls; i++)
+			sc->calls[(sc->head + i) & mask] =
+			    sc->calls[(sc->head + i + 1) & mask];
+	}
+	sc->ncalls--;
+	return 0;
+}
+
+/* Unlinks a connection from the session's list of those with room. */
+static void
+session_avail_remove(struct session *ss, struct session_conn *sc)
+{
+	if (!sc->in_avail)
+		return;
+	if (sc->aprev != NULL)
+		sc->aprev->anext = sc->anext;
+	else
+		ss->avail = sc->anext;
+	if (sc->anext != NULL)
+		sc->anext->aprev = sc->aprev;
+	else
+		ss->avail_tail = sc->aprev;
+	sc->aprev = sc->anext = NULL;
+	sc->in_avail = 0;
+}
+
+/* Calls a connection may carry at once. */
+static size_t
+session_room(const struct session *ss)
+{
+	return ss->one_per_conn ? 1 : ss->gen->cfg.max_piped;
+}
+
+/*
+ * Puts a connection on the list of those with room, or takes it off, as
+ * its state says.  A connection that will close takes no more calls.
+ */
+static void
+session_avail_update(struct session *ss, struct session_conn *sc)
+{
+	int room = sc->conn->state != CONN_CLOSED && !sc->conn->draining &&
+	    sc->ncalls < session_room(ss);
+
+	if (!room) {
+		session_avail_remove(ss, sc);
+		return;
+	}
+	if (sc->in_avail)
+		return;
+	sc->anext = NULL;
+	sc->aprev = ss->avail_tail;
+	if (ss->avail_tail != NULL)
+		ss->avail_tail->anext = sc;
+	else
+		ss->avail = sc;
+	ss->avail_tail = sc;
+	sc->in_avail = 1;
+}
+
+/*
+ * Forgets a connection that closed (or is dropped at the end of the run):
+ * unlinks and frees its record.  Its calls are the caller's business.
+ */
+static void
+session_conn_forget(struct session *ss, struct session_conn *sc)
+{
+	session_avail_remove(ss, sc);
+	if (sc->prev != NULL)
+		sc->prev->next = sc->next;
+	else
+		ss->conns = sc->next;
+	if (sc->next != NULL)
+		sc->next->prev = sc->prev;
+	ss->nconns--;
+	sc->conn->owner_data[SC_CONN] = 0;
+	free(sc->calls);
+	free(sc);
+}
+
 /* Closes every connection of the session (their calls come back to us). */
 static void
 session_close_conns(struct session *ss, uint64_t now)
 {
-	unsigned i;
+	struct session_conn *sc, *next;
 
-	for (i = 0; i < ss->gen->cfg.max_conns; i++)
-		if (ss->conns[i].conn != NULL)
-			conn_close(ss->conns[i].conn, now);
+	/* Closing one forgets only that one (the caller holds a ref). */
+	for (sc = ss->conns; sc != NULL; sc = next) {
+		next = sc->next;
+		conn_close(sc->conn, now);
+	}
 }
 
 /* Drops the generator's own reference, once. */
@@ -161,6 +326,7 @@ session_release(struct session *ss, uint64_t now)
 {
 	timer_cancel(&ss->kick);
 	timer_cancel(&ss->think);
+	timer_cancel(&ss->backoff);
 	if (ss->wl_ref) {
 		ss->wl_ref = 0;
 		sess_unref(ss->sess, now);
@@ -210,61 +376,50 @@ session_fail_now(struct session *ss, uint64_t now)
 static void
 session_set_cookie(struct session *ss, struct call *call)
 {
-	const char *hdr;
-	char *copy;
-	size_t len, idx;
+	struct cookie_hdr *hdr;
+	size_t idx;
 
-	if (ss->jar == NULL || (hdr = cookie_jar_header(ss->jar, &len)) ==
-	    NULL)
+	if (ss->jar == NULL || (hdr = cookie_jar_hdr(ss->jar)) == NULL)
 		return;
 	idx = (size_t)call->owner_data[SC_COOKIE];
 	if (idx == 0) {
-		if (call->nhdrs >= CALL_MAX_HDRS)
+		if (call->nhdrs >= CALL_MAX_HDRS) {
+			cookie_hdr_unref(hdr);
 			return;
+		}
 		idx = ++call->nhdrs;
 		call->owner_data[SC_COOKIE] = idx;
 	}
-	copy = xmalloc(len);
-	memcpy(copy, hdr, len);
 	session_call_free_cookie(call);
-	call->owner_data[SC_COOKIE_BUF] = (uint64_t)(uintptr_t)copy;
-	call->hdrs[idx - 1].iov_base = copy;
-	call->hdrs[idx - 1].iov_len = len;
+	call->owner_data[SC_COOKIE_BUF] = (uint64_t)(uintptr_t)hdr;
+	call->hdrs[idx - 1].iov_base = hdr->text;
+	call->hdrs[idx - 1].iov_len = hdr->len;
 }
 
 /*
- * Returns the first open connection with room for another call, or NULL;
- * `*free_slot' is set to the first unused slot (or -1).
+ * Returns the oldest open connection with room for another call, or
+ * NULL.  Connections that stopped taking calls since they were listed
+ * (the server said it will close) leave the list here.
  */
 static struct session_conn *
-session_pick(struct session *ss, int *free_slot)
+session_pick(struct session *ss)
 {
-	const struct session_config *cfg = &ss->gen->cfg;
 	struct session_conn *sc;
-	size_t room = ss->one_per_conn ? 1 : cfg->max_piped;
-	unsigned i;
 
-	*free_slot = -1;
-	for (i = 0; i < cfg->max_conns; i++) {
-		sc = &ss->conns[i];
-		if (sc->conn == NULL) {
-			if (*free_slot < 0)
-				*free_slot = (int)i;
-			continue;
-		}
-		if (sc->conn->state == CONN_CLOSED || sc->conn->draining)
-			continue;
-		if (sc->ncalls < room)
+	while ((sc = ss->avail) != NULL) {
+		session_avail_update(ss, sc);
+		if (sc->in_avail)
 			return sc;
 	}
 	return NULL;
 }
 
-/* Opens a new connection for the session in slot `i'. */
+/* Opens a new connection for the session. */
 static void
-session_connect(struct session *ss, int i, uint64_t now)
+session_connect(struct session *ss, uint64_t now)
 {
 	struct session_gen *g = ss->gen;
+	struct session_conn *sc;
 	struct conn *c;
 
 	c = conn_new(g->core, now);
@@ -273,29 +428,18 @@ session_connect(struct session *ss, int i, uint64_t now)
 	/* TLS: a session's connections resume the session's TLS session. */
 	if (c->tls_slot != NULL)
 		c->tls_slot = &ss->sess->tls_slot;
-	c->owner_data[SC_SLOT] = (uint64_t)i;
-	ss->conns[i].conn = c;
-	ss->conns[i].ncalls = 0;
+	sc = xcalloc(1, sizeof(*sc));
+	sc->conn = c;
+	c->owner_data[SC_CONN] = (uint64_t)(uintptr_t)sc;
+	sc->next = ss->conns;
+	if (ss->conns != NULL)
+		ss->conns->prev = sc;
+	ss->conns = sc;
+	ss->nconns++;
+	session_avail_update(ss, sc);
 	sess_ref(ss->sess);
 	/* A synchronous failure closes it (and may fail the session). */
 	conn_connect(c, now);
-}
-
-/* Removes `call' from the calls of a slot; returns 0 if it was there. */
-static int
-session_conn_remove(struct session_conn *sc, const struct call *call)
-{
-	size_t i;
-
-	for (i = 0; i < sc->ncalls; i++)
-		if (sc->calls[i] == call)
-			break;
-	if (i == sc->ncalls)
-		return -1;
-	memmove(&sc->calls[i], &sc->calls[i + 1],
-	    (sc->ncalls - i - 1) * sizeof(sc->calls[0]));
-	sc->ncalls--;
-	return 0;
 }
 
 /*
@@ -309,13 +453,15 @@ session_flush(struct session *ss, uint64_t now)
 {
 	struct session_conn *sc;
 	struct call *call;
-	int slot;
 
+	/* During a retry's back-off the session sends nothing. */
+	if (timer_is_armed(&ss->backoff))
+		return;
 	while (ss->pend_head != NULL && !ss->failed && !ss->ended) {
-		if ((sc = session_pick(ss, &slot)) == NULL) {
-			if (slot < 0)
+		if ((sc = session_pick(ss)) == NULL) {
+			if (ss->nconns >= ss->gen->cfg.max_conns)
 				return;
-			session_connect(ss, slot, now);
+			session_connect(ss, now);
 			continue;
 		}
 		call = ss->pend_head;
@@ -326,9 +472,12 @@ session_flush(struct session *ss, uint64_t now)
 		session_call_reset(call);
 		session_set_cookie(ss, call);
 		/* Listed first: a failure inside conn_send() must find it. */
-		sc->calls[sc->ncalls++] = call;
+		session_conn_push(sc, call);
+		session_avail_update(ss, sc);
 		if (conn_send(sc->conn, call, now) == -1) {
+			/* Refused at once: nothing happened to `sc'. */
 			session_conn_remove(sc, call);
+			session_avail_update(ss, sc);
 			session_call_put(call, now);
 			/* The request cannot be written at all. */
 			session_fail_now(ss, now);
@@ -448,6 +597,48 @@ session_think_fired(struct timer *t, uint64_t now)
 	sess_unref(s, now);
 }
 
+/* The back-off is over: send what waits. */
+static void
+session_backoff_fired(struct timer *t, uint64_t now)
+{
+	struct session *ss = containerof(t, struct session, backoff);
+	struct sess *s = ss->sess;
+
+	sess_ref(s);
+	session_flush(ss, now);
+	sess_unref(s, now);
+}
+
+uint64_t
+session_retry_delay(unsigned k)
+{
+	uint64_t delay = SESSION_RETRY_FIRST;
+	unsigned i;
+
+	for (i = 1; i < k && delay < SESSION_RETRY_MAX; i++)
+		delay *= 2;
+	return delay < SESSION_RETRY_MAX ? delay : SESSION_RETRY_MAX;
+}
+
+/*
+ * A try failed.  With --retry-on-failure and retries left, starts the
+ * back-off before the session sends again and returns 0; else returns -1
+ * and the caller fails the session.  A later failure during the back-off
+ * (another call, another connection) counts too and restarts it.
+ */
+static int
+session_retry(struct session *ss, uint64_t now)
+{
+	const struct session_config *cfg = &ss->gen->cfg;
+
+	if (!cfg->retry || ss->retries >= cfg->max_retries)
+		return -1;
+	ss->retries++;
+	timer_add(loop_timers(ss->gen->core->loop), &ss->backoff,
+	    now + session_retry_delay(ss->retries));
+	return 0;
+}
+
 /* A reply of one of our calls is complete. */
 static void
 session_on_reply(struct session_gen *g, struct call *call, uint64_t now)
@@ -455,13 +646,12 @@ session_on_reply(struct session_gen *g, struct call *call, uint64_t now)
 	struct session *ss = session_of(call->sess);
 	struct sess *s = ss->sess;
 	struct conn *c = call->conn;
+	struct session_conn *sc, *o;
 	int held = 0;
 
 	sess_ref(s);
-	if (c != NULL && c->owner == g && c->sess == s &&
-	    ss->conns[c->owner_data[SC_SLOT]].conn == c)
-		held = session_conn_remove(&ss->conns[c->owner_data[SC_SLOT]],
-		    call) == 0;
+	if ((sc = session_conn_of(ss, c)) != NULL)
+		held = session_conn_remove(sc, call) == 0;
 	if (ss->failed || ss->ended)
 		goto out;
 	/*
@@ -469,8 +659,13 @@ session_on_reply(struct session_gen *g, struct call *call, uint64_t now)
 	 * reply, the session's concurrent calls go on separate connections
 	 * instead of being pipelined into a connection about to close.
 	 */
-	if (c != NULL && c->draining)
+	if (c != NULL && c->draining && !ss->one_per_conn) {
 		ss->one_per_conn = 1;
+		for (o = ss->conns; o != NULL; o = o->next)
+			session_avail_update(ss, o);
+	}
+	if (sc != NULL)
+		session_avail_update(ss, sc);
 	/*
 	 * HTTP/1.0 sessions use a connection per call, as 0.9.0 does: the
 	 * connection closes once its reply is in (its successor opens when
@@ -481,13 +676,13 @@ session_on_reply(struct session_gen *g, struct call *call, uint64_t now)
 		conn_close(c, now);
 	if (g->cfg.failure_status != 0 &&
 	    call->status == (int)g->cfg.failure_status) {
-		if (!g->cfg.retry) {
+		if (session_retry(ss, now) == -1) {
 			session_fail_now(ss, now);
 			goto out;
 		}
 		/*
-		 * The same call again, ahead of the waiting ones; from the
-		 * timer phase, once every collector has seen this reply.
+		 * The same call again, ahead of the waiting ones, once the
+		 * back-off is over (so every collector has seen this reply).
 		 */
 		if (held) {
 			held = 0;
@@ -495,10 +690,10 @@ session_on_reply(struct session_gen *g, struct call *call, uint64_t now)
 			ss->pend_head = call;
 			if (ss->pend_tail == NULL)
 				ss->pend_tail = call;
-			session_kick_soon(ss, now);
 		}
 		goto out;
 	}
+	ss->retries = 0;
 	session_flush(ss, now);
 	if (!ss->failed && !ss->ended)
 		session_call_done(ss, now);
@@ -516,17 +711,17 @@ static void
 session_on_closed(struct session_gen *g, struct conn *c, uint64_t now)
 {
 	struct session *ss = session_of(c->sess);
-	struct session_conn *sc = &ss->conns[c->owner_data[SC_SLOT]];
+	struct session_conn *sc;
 	struct sess *s = ss->sess;
 	struct call *call;
 	size_t i;
 
-	if (sc->conn != c)
+	(void)g;
+	if ((sc = session_conn_of(ss, c)) == NULL)
 		return;
 	sess_ref(s);
-	sc->conn = NULL;
 	for (i = sc->ncalls; i > 0; i--) {
-		call = sc->calls[i - 1];
+		call = session_conn_at(sc, i - 1);
 		if (ss->failed || ss->ended) {
 			session_call_put(call, now);
 			continue;
@@ -536,7 +731,7 @@ session_on_closed(struct session_gen *g, struct conn *c, uint64_t now)
 		if (ss->pend_tail == NULL)
 			ss->pend_tail = call;
 	}
-	sc->ncalls = 0;
+	session_conn_forget(ss, sc);
 	if (ss->pend_head != NULL && !ss->failed && !ss->ended)
 		session_kick_soon(ss, now);
 	sess_unref(s, now);		/* the connection's */
@@ -549,22 +744,16 @@ session_create(struct session_gen *g, uint64_t now)
 {
 	const struct session_config *cfg = &g->cfg;
 	struct session *ss;
-	struct call **calls;
 	struct sess *s;
-	unsigned i;
 
 	ss = xcalloc(1, sizeof(*ss));
 	ss->gen = g;
 	ss->idx = g->created - 1;
-	ss->conns = xcalloc(cfg->max_conns, sizeof(*ss->conns));
-	calls = xcalloc((size_t)cfg->max_conns * cfg->max_piped,
-	    sizeof(*calls));
-	for (i = 0; i < cfg->max_conns; i++)
-		ss->conns[i].calls = calls + (size_t)i * cfg->max_piped;
 	if (cfg->cookies)
 		ss->jar = cookie_jar_new();
 	timer_init(&ss->kick, session_kick);
 	timer_init(&ss->think, session_think_fired);
+	timer_init(&ss->backoff, session_backoff_fired);
 	ss->next = g->live;
 	if (g->live != NULL)
 		g->live->prev = ss;
@@ -584,14 +773,15 @@ static void
 session_free(struct session_gen *g, struct session *ss, uint64_t now)
 {
 	struct session_conn *sc;
-	unsigned i;
 
 	timer_cancel(&ss->kick);
 	timer_cancel(&ss->think);
-	for (i = 0; i < g->cfg.max_conns; i++) {
-		sc = &ss->conns[i];
+	timer_cancel(&ss->backoff);
+	while ((sc = ss->conns) != NULL) {
 		while (sc->ncalls > 0)
-			session_call_put(sc->calls[--sc->ncalls], now);
+			session_call_put(session_conn_at(sc, --sc->ncalls),
+			    now);
+		session_conn_forget(ss, sc);
 	}
 	session_pend_drop(ss, now);
 	if (ss->prev != NULL)
@@ -601,9 +791,6 @@ session_free(struct session_gen *g, struct session *ss, uint64_t now)
 	if (ss->next != NULL)
 		ss->next->prev = ss->prev;
 	cookie_jar_free(ss->jar);
-	if (g->cfg.max_conns > 0)
-		free(ss->conns[0].calls);
-	free(ss->conns);
 	free(ss);
 }
 
@@ -671,8 +858,9 @@ session_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		if (call->owner != g || call->sess == NULL)
 			break;
 		ss = session_of(call->sess);
-		if (ss->jar != NULL)
-			cookie_jar_set(ss->jar, arg.buf.p, arg.buf.len);
+		if (ss->jar != NULL && cookie_jar_set(ss->jar, arg.buf.p,
+		    arg.buf.len) == -2 && g->cfg.cookies_ignored != NULL)
+			(*g->cfg.cookies_ignored)++;
 		break;
 	case BUS_CALL_RECV_STOP:
 		call = obj;
@@ -684,19 +872,22 @@ session_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		if (c->owner != g || c->sess == NULL)
 			break;
 		ss = session_of(c->sess);
-		if (ss->conns[c->owner_data[SC_SLOT]].conn != c)
+		if (session_conn_of(ss, c) == NULL || ss->failed ||
+		    ss->ended)
 			break;
 		/*
 		 * After a reply the server may close as it likes: its
-		 * calls go on another connection.  So do they with
-		 * --retry-on-failure once connected (not on a failed
-		 * connect, which would retry forever).
+		 * calls go on another connection.  A connection that
+		 * failed before any reply (refused, reset, closed) is a
+		 * failed try: retried after a back-off while retries are
+		 * left, else the session fails.
 		 */
-		if (c->nreplies > 0 || (g->cfg.retry && c->t_connected != 0))
+		if (c->nreplies > 0)
 			break;
 		s = ss->sess;
 		sess_ref(s);
-		session_fail_now(ss, now);
+		if (session_retry(ss, now) == -1)
+			session_fail_now(ss, now);
 		sess_unref(s, now);
 		break;
 	case BUS_CONN_TIMEOUT:
@@ -704,7 +895,7 @@ session_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		if (c->owner != g || c->sess == NULL)
 			break;
 		ss = session_of(c->sess);
-		if (ss->conns[c->owner_data[SC_SLOT]].conn != c)
+		if (session_conn_of(ss, c) == NULL)
 			break;
 		s = ss->sess;
 		sess_ref(s);
@@ -780,6 +971,7 @@ session_gen_stop(struct session_gen *g)
 	for (ss = g->live; ss != NULL; ss = ss->next) {
 		timer_cancel(&ss->kick);
 		timer_cancel(&ss->think);
+		timer_cancel(&ss->backoff);
 	}
 }
 
@@ -788,15 +980,12 @@ session_gen_fini(struct session_gen *g)
 {
 	struct session *ss;
 	struct sess *s;
-	unsigned i, refs;
+	unsigned refs;
 
 	session_gen_stop(g);
 	while ((ss = g->live) != NULL) {
 		s = ss->sess;
-		refs = ss->wl_ref ? 1 : 0;
-		for (i = 0; i < g->cfg.max_conns; i++)
-			if (ss->conns[i].conn != NULL)
-				refs++;
+		refs = (ss->wl_ref ? 1 : 0) + ss->nconns;
 		session_free(g, ss, 0);
 		/* Events are ignored now: nothing else frees it. */
 		while (refs-- > 0)

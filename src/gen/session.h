@@ -10,10 +10,20 @@
  *
  * Each session has its own connections: at most max_conns, each with at
  * most max_piped calls outstanding; calls that find no room wait in the
- * session's queue.  A reply that closes its connection moves the session's
- * remaining calls to new connections, and from then on the session sends
- * one call at a time per connection (no pipelining).  With cookies, every
- * Set-Cookie a session receives is sent back on its later requests.
+ * session's queue.  Connections and their call lists are allocated as
+ * they are opened and grow with use, so large limits cost nothing until
+ * the workload needs them.  A reply that closes its connection moves the
+ * session's remaining calls to new connections, and from then on the
+ * session sends one call at a time per connection (no pipelining).  With
+ * cookies, every Set-Cookie a session receives is sent back on its later
+ * requests (within the jar's limits, see cookie.h).
+ *
+ * With retry set, a failed try (a reply with failure_status, or a
+ * connection that fails before any reply on it) is tried again after a
+ * back-off, at most max_retries times in a row: the back-off starts at
+ * SESSION_RETRY_FIRST and doubles with each further retry, up to
+ * SESSION_RETRY_MAX, and a reply that is not a failure starts the count
+ * again.  The failure after the last retry fails the session.
  */
 #ifndef HTTPERF_GEN_SESSION_H
 #define HTTPERF_GEN_SESSION_H
@@ -30,6 +40,8 @@ struct session;
 
 #define SESSION_MAX_CONNS	4	/* --max-connections default */
 #define SESSION_MAX_PIPED	32	/* --max-piped-calls default, 1.1 */
+#define SESSION_RETRY_FIRST	UINT64_C(10000000)	/* 10 ms */
+#define SESSION_RETRY_MAX	UINT64_C(1000000000)	/* 1 s */
 
 /* What every session workload takes from the command line. */
 struct session_config {
@@ -42,6 +54,10 @@ struct session_config {
 	int		 cookies;	/* --session-cookies */
 	unsigned	 failure_status; /* 0: none */
 	int		 retry;		/* --retry-on-failure */
+	unsigned	 max_retries;	/* retries in a row; 0: none */
+	/* Where to count Set-Cookie fields ignored because the session's
+	   jar was at its limits; NULL: not counted. */
+	uint64_t	*cookies_ignored;
 };
 
 /*
@@ -80,6 +96,13 @@ struct session_gen {
 	int		 finished;	/* no more sessions */
 	int		 stopped;	/* events are ignored */
 };
+
+/*
+ * Returns the back-off (ns) before retry number `k' in a row (1 for the
+ * first): SESSION_RETRY_FIRST doubled k - 1 times, at most
+ * SESSION_RETRY_MAX.
+ */
+uint64_t session_retry_delay(unsigned k);
 
 /*
  * Prepares the generator and subscribes it to the core's events.  `cfg'

@@ -3,11 +3,18 @@
  * image that builds sessions, bursts and requests as it goes.  The grammar
  * is described in sesslog.h.  Nothing here prints or exits; every error is
  * a "FILE:LINE: message" string and leaves the log empty.
+ *
+ * Memory: requests and bursts go into one growing array each (a burst's
+ * requests are always the last ones added, so slices are enough; their
+ * pointers are set once the arrays stop moving), and strings into an
+ * arena of large blocks, so a file of short lines costs a few dozen bytes
+ * per request rather than several allocations each.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,8 +25,19 @@
 #include "gen/sesslog.h"
 #include "util.h"
 
-/* Longest name or value quoted back in an error message. */
-#define SL_QUOTE_MAX	64
+/* An arena block; strings longer than a quarter get their own. */
+#define SL_BLOCK_SIZE	(64 * 1024)
+
+/* Room for SESSLOG_QUOTE_MAX bytes escaped as \xNN, "..." and a NUL. */
+#define SL_QUOTE_BUF	(SESSLOG_QUOTE_MAX * 4 + 4)
+
+/* A block of the string arena. */
+struct sesslog_block {
+	struct sesslog_block *next;
+	size_t		 used;
+	size_t		 cap;
+	char		 data[];
+};
 
 /* A growable byte buffer for decoding values. */
 struct sl_buf {
@@ -38,8 +56,8 @@ struct sl_parser {
 	size_t		 errlen;
 	struct sesslog	*log;
 	size_t		 sesscap;	/* capacity of log->sess */
-	size_t		 burstcap;	/* of the open session's bursts */
-	size_t		 reqcap;	/* of the open burst's reqs */
+	size_t		 burstcap;	/* of log->bursts */
+	size_t		 reqcap;	/* of log->reqs */
 	int		 open;		/* the last session takes requests */
 	struct sl_buf	 val;
 };
@@ -105,12 +123,68 @@ sl_buf_reset(struct sl_buf *b)
 	b->s[0] = '\0';
 }
 
-/* Returns a NUL-terminated copy of the `len' bytes at `s'. */
-static char *
-sl_strndup(const char *s, size_t len)
+/*
+ * Writes `len' bytes of file text at `s' into `dst' (SL_QUOTE_BUF bytes)
+ * for an error message: at most SESSLOG_QUOTE_MAX of them, with "..."
+ * after a cut, every byte but printable ASCII escaped so that a message
+ * is one line of plain text whatever the file holds.  Returns `dst'.
+ */
+static const char *
+sl_quote(char *dst, const char *s, size_t len)
 {
-	char *d = xmalloc(len + 1);
+	static const char hex[] = "0123456789abcdef";
+	unsigned char c;
+	size_t i, n = 0;
 
+	for (i = 0; i < len && i < SESSLOG_QUOTE_MAX; i++) {
+		c = (unsigned char)s[i];
+		if (c == '\\' || c == '\n' || c == '\r' || c == '\t') {
+			dst[n++] = '\\';
+			dst[n++] = c == '\n' ? 'n' : c == '\r' ? 'r' :
+			    c == '\t' ? 't' : '\\';
+		} else if (c < 0x20 || c >= 0x7f) {
+			dst[n++] = '\\';
+			dst[n++] = 'x';
+			dst[n++] = hex[c >> 4];
+			dst[n++] = hex[c & 0xf];
+		} else
+			dst[n++] = (char)c;
+	}
+	if (i < len) {
+		memcpy(dst + n, "...", 3);
+		n += 3;
+	}
+	dst[n] = '\0';
+	return dst;
+}
+
+/* Returns a NUL-terminated copy of the `len' bytes at `s' in the arena. */
+static const char *
+sl_strndup(struct sesslog *log, const char *s, size_t len)
+{
+	struct sesslog_block *b = log->arena, *nb;
+	char *d;
+
+	if (b == NULL || b->cap - b->used < len + 1) {
+		if (len + 1 > SL_BLOCK_SIZE / 4 && b != NULL) {
+			/* Its own block, behind the one still being filled. */
+			nb = xmalloc(sizeof(*nb) + len + 1);
+			nb->cap = nb->used = len + 1;
+			nb->next = b->next;
+			b->next = nb;
+			d = nb->data;
+			goto copy;
+		}
+		nb = xmalloc(sizeof(*nb) + (len + 1 > SL_BLOCK_SIZE ? len + 1 :
+		    SL_BLOCK_SIZE));
+		nb->cap = len + 1 > SL_BLOCK_SIZE ? len + 1 : SL_BLOCK_SIZE;
+		nb->used = 0;
+		nb->next = b;
+		log->arena = b = nb;
+	}
+	d = b->data + b->used;
+	b->used += len + 1;
+copy:
 	memcpy(d, s, len);
 	d[len] = '\0';
 	return d;
@@ -276,25 +350,25 @@ sl_value(struct sl_parser *P)
 static int
 sl_set_method(struct sl_parser *P, struct sesslog_req *r, unsigned line)
 {
+	char q[SL_QUOTE_BUF];
 	size_t i;
 
 	for (i = 0; i < P->val.len; i++)
 		if (!sl_is_tchar((unsigned char)P->val.s[i]))
 			break;
 	if (P->val.len == 0 || i < P->val.len)
-		return sl_error(P, line, "bad method '%.*s'",
-		    (int)(P->val.len < SL_QUOTE_MAX ? P->val.len :
-		    SL_QUOTE_MAX), P->val.s);
-	free(r->method);
-	r->method = sl_strndup(P->val.s, P->val.len);
-	r->method_len = P->val.len;
+		return sl_error(P, line, "bad method '%s'",
+		    sl_quote(q, P->val.s, P->val.len));
+	r->method = sl_strndup(P->log, P->val.s, P->val.len);
+	r->method_len = (uint32_t)P->val.len;
 	return 0;
 }
 
 /* Checks and stores a decoded think= value: decimal, finite, >= 0. */
 static int
-sl_set_think(struct sl_parser *P, struct sesslog_req *r, unsigned line)
+sl_set_think(struct sl_parser *P, double *think, unsigned line)
 {
+	char q[SL_QUOTE_BUF];
 	char *end;
 	double t;
 
@@ -306,12 +380,11 @@ sl_set_think(struct sl_parser *P, struct sesslog_req *r, unsigned line)
 	if (end != P->val.s + P->val.len || errno == ERANGE || !isfinite(t) ||
 	    t < 0)
 		goto bad;
-	r->think = t == 0 ? 0.0 : t;	/* no "-0" */
+	*think = t == 0 ? 0.0 : t;	/* no "-0" */
 	return 0;
 bad:
-	return sl_error(P, line, "bad think time '%.*s'",
-	    (int)(P->val.len < SL_QUOTE_MAX ? P->val.len : SL_QUOTE_MAX),
-	    P->val.s);
+	return sl_error(P, line, "bad think time '%s'",
+	    sl_quote(q, P->val.s, P->val.len));
 }
 
 /*
@@ -325,47 +398,47 @@ sl_set_contents(struct sl_parser *P, struct sesslog_req *r)
 	char hdr[64];
 	int n;
 
-	free(r->body);
-	free(r->clen);
-	r->body = sl_strndup(P->val.s, P->val.len);
-	r->body_len = P->val.len;
+	r->body = sl_strndup(P->log, P->val.s, P->val.len);
+	r->body_len = (uint32_t)P->val.len;
 	n = snprintf(hdr, sizeof(hdr), "Content-Length: %zu\r\n",
 	    P->val.len);
-	r->clen = sl_strndup(hdr, (size_t)n);
-	r->clen_len = (size_t)n;
+	r->clen = sl_strndup(P->log, hdr, (size_t)n);
+	r->clen_len = (uint32_t)n;
 }
 
-/* Parses "name=value" at the cursor into `r'. */
+/* Parses "name=value" at the cursor into `r' and `think'. */
 static int
-sl_param(struct sl_parser *P, struct sesslog_req *r)
+sl_param(struct sl_parser *P, struct sesslog_req *r, double *think)
 {
 	const char *name = P->p;
 	unsigned line = P->line;
+	char q[SL_QUOTE_BUF];
 	size_t i, len;
-	int qlen;
 
 	while (!sl_at_word_end(P) && *P->p != '=')
 		P->p++;
 	len = P->p - name;
-	qlen = (int)(len < SL_QUOTE_MAX ? len : SL_QUOTE_MAX);
 	if (sl_at_word_end(P))
-		return sl_error(P, line, "missing '=' after '%.*s'", qlen,
-		    name);
+		return sl_error(P, line, "missing '=' after '%s'",
+		    sl_quote(q, name, len));
 	P->p++;			/* the '=' */
 	for (i = 0; i < nitems(sl_params); i++)
 		if (strlen(sl_params[i].name) == len &&
 		    memcmp(sl_params[i].name, name, len) == 0)
 			break;
 	if (i == nitems(sl_params))
-		return sl_error(P, line, "unknown parameter '%.*s'", qlen,
-		    name);
+		return sl_error(P, line, "unknown parameter '%s'",
+		    sl_quote(q, name, len));
 	if (sl_value(P) == -1)
 		return -1;
+	if (P->val.len > SESSLOG_MAX_STR)
+		return sl_error(P, line, "value longer than %lu bytes",
+		    (unsigned long)SESSLOG_MAX_STR);
 	switch (sl_params[i].param) {
 	case SL_METHOD:
 		return sl_set_method(P, r, line);
 	case SL_THINK:
-		return sl_set_think(P, r, line);
+		return sl_set_think(P, think, line);
 	case SL_CONTENTS:
 		sl_set_contents(P, r);
 		return 0;
@@ -373,58 +446,82 @@ sl_param(struct sl_parser *P, struct sesslog_req *r)
 	return 0;
 }
 
-static void
-sl_req_free(struct sesslog_req *r)
+/*
+ * Returns array `a' of `n' elements of `size' with room for one more,
+ * doubling its capacity `*cap' (from `first') when it is full.
+ */
+static void *
+sl_grow(void *a, size_t n, size_t *cap, size_t size, size_t first)
 {
-	free(r->method);
-	free(r->uri);
-	free(r->body);
-	free(r->clen);
+	if (n < *cap)
+		return a;
+	*cap = *cap == 0 ? first : *cap * 2;
+	return xreallocarray(a, *cap, size);
 }
 
 /*
- * Files `r' (taken over) in the log: into the open burst when `join' is
- * set, else into a new burst, opening a session first if needed.
+ * Files `r' in the log: into the open burst when `join' is set, else into
+ * a new burst, opening a session first if needed.  `think' is the
+ * request's think= (-1: none).
  */
 static void
-sl_add(struct sl_parser *P, struct sesslog_req *r, int join)
+sl_add(struct sl_parser *P, const struct sesslog_req *r, double think,
+    int join)
 {
 	struct sesslog *log = P->log;
 	struct sesslog_sess *s;
 	struct sesslog_burst *b;
 
 	if (!P->open) {
-		if (log->nsess == P->sesscap) {
-			P->sesscap = P->sesscap == 0 ? 16 : P->sesscap * 2;
-			log->sess = xreallocarray(log->sess, P->sesscap,
-			    sizeof(*log->sess));
-		}
+		log->sess = sl_grow(log->sess, log->nsess, &P->sesscap,
+		    sizeof(*log->sess), 16);
 		memset(&log->sess[log->nsess++], 0, sizeof(*log->sess));
 		P->open = 1;
-		P->burstcap = 0;
 	}
 	s = &log->sess[log->nsess - 1];
 	if (!join) {
-		if (s->nbursts == P->burstcap) {
-			P->burstcap = P->burstcap == 0 ? 4 : P->burstcap * 2;
-			s->bursts = xreallocarray(s->bursts, P->burstcap,
-			    sizeof(*s->bursts));
-		}
-		b = &s->bursts[s->nbursts++];
+		log->bursts = sl_grow(log->bursts, log->nbursts,
+		    &P->burstcap, sizeof(*log->bursts), 64);
+		b = &log->bursts[log->nbursts++];
 		memset(b, 0, sizeof(*b));
 		b->think = -1;
-		P->reqcap = 0;
+		s->nbursts++;
 	}
-	b = &s->bursts[s->nbursts - 1];
-	if (b->nreqs == P->reqcap) {
-		P->reqcap = P->reqcap == 0 ? 4 : P->reqcap * 2;
-		b->reqs = xreallocarray(b->reqs, P->reqcap, sizeof(*b->reqs));
-	}
-	b->reqs[b->nreqs++] = *r;
+	b = &log->bursts[log->nbursts - 1];
+	log->reqs = sl_grow(log->reqs, log->nreqs, &P->reqcap,
+	    sizeof(*log->reqs), 64);
+	log->reqs[log->nreqs++] = *r;
+	b->nreqs++;
 	/* 0.9.0 lets think= on any line set the burst's think; last wins. */
-	if (r->think >= 0)
-		b->think = r->think;
+	if (think >= 0)
+		b->think = think;
 	s->nreqs++;
+}
+
+/*
+ * Once every request is in: gives the arrays their final size and points
+ * each session at its bursts and each burst at its requests, in the order
+ * they were added.
+ */
+static void
+sl_finish(struct sesslog *log)
+{
+	size_t i, nb = 0, nr = 0;
+
+	if (log->nsess == 0)
+		return;
+	log->sess = xreallocarray(log->sess, log->nsess, sizeof(*log->sess));
+	log->bursts = xreallocarray(log->bursts, log->nbursts,
+	    sizeof(*log->bursts));
+	log->reqs = xreallocarray(log->reqs, log->nreqs, sizeof(*log->reqs));
+	for (i = 0; i < log->nsess; i++) {
+		log->sess[i].bursts = &log->bursts[nb];
+		nb += log->sess[i].nbursts;
+	}
+	for (i = 0; i < log->nbursts; i++) {
+		log->bursts[i].reqs = &log->reqs[nr];
+		nr += log->bursts[i].nreqs;
+	}
 }
 
 /* Parses the request whose logical line starts at the cursor. */
@@ -433,12 +530,12 @@ sl_request(struct sl_parser *P, int indented, unsigned line)
 {
 	struct sesslog_req r;
 	const char *uri = P->p;
+	double think = -1;
 
 	if (indented && !P->open)
 		return sl_error(P, line, "indented request has no burst to "
 		    "join (a session must start with an unindented line)");
 	memset(&r, 0, sizeof(r));
-	r.think = -1;
 	r.line = line;
 	while (!sl_at_word_end(P))
 		P->p++;
@@ -446,18 +543,21 @@ sl_request(struct sl_parser *P, int indented, unsigned line)
 		return sl_error(P, line, "empty URI");
 	if (memchr(uri, '\0', P->p - uri) != NULL)
 		return sl_error(P, line, "NUL byte in URI");
-	r.uri = sl_strndup(uri, P->p - uri);
-	r.uri_len = P->p - uri;
+	if ((size_t)(P->p - uri) > SESSLOG_MAX_STR)
+		return sl_error(P, line, "URI longer than %lu bytes",
+		    (unsigned long)SESSLOG_MAX_STR);
+	r.uri = sl_strndup(P->log, uri, P->p - uri);
+	r.uri_len = (uint32_t)(P->p - uri);
 	for (;;) {
 		sl_skip_blanks(P);
 		if (sl_at_eol(P))
 			break;
-		if (sl_param(P, &r) == -1) {
-			sl_req_free(&r);
+		if (sl_param(P, &r, &think) == -1)
 			return -1;
-		}
 	}
-	sl_add(P, &r, indented);
+	/* The request's own copy is for show: a float, clamped. */
+	r.think = think > FLT_MAX ? FLT_MAX : (float)think;
+	sl_add(P, &r, think, indented);
 	return 0;
 }
 
@@ -499,6 +599,8 @@ sesslog_parse(struct sesslog *log, const char *data, size_t len,
 	free(P.val.s);
 	if (rv == -1)
 		sesslog_free(log);
+	else
+		sl_finish(log);
 	return rv;
 }
 
@@ -531,20 +633,14 @@ sesslog_load(struct sesslog *log, const char *path, char *errbuf,
 void
 sesslog_free(struct sesslog *log)
 {
-	struct sesslog_sess *s;
-	struct sesslog_burst *b;
-	size_t i, j, k;
+	struct sesslog_block *b, *next;
 
-	for (i = 0; i < log->nsess; i++) {
-		s = &log->sess[i];
-		for (j = 0; j < s->nbursts; j++) {
-			b = &s->bursts[j];
-			for (k = 0; k < b->nreqs; k++)
-				sl_req_free(&b->reqs[k]);
-			free(b->reqs);
-		}
-		free(s->bursts);
+	for (b = log->arena; b != NULL; b = next) {
+		next = b->next;
+		free(b);
 	}
 	free(log->sess);
+	free(log->bursts);
+	free(log->reqs);
 	memset(log, 0, sizeof(*log));
 }

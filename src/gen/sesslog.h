@@ -22,43 +22,65 @@
  *    as \n or as a \<CR>"), elsewhere it is just a separator.
  *  - think= on any request of a burst sets that burst's think time, the last
  *    one given winning, as the original does.
+ *  - A URI, method or value may be at most SESSLOG_MAX_STR bytes long.
+ *
+ * The parsed form is compact, as a session file may hold millions of
+ * requests: all requests of the file in one array, all bursts in another
+ * (a burst's requests, a session's bursts are slices of them), and every
+ * string in a few large blocks of an arena; no per-request allocation.
+ * Error messages quote the file's text with every byte that is not
+ * printable ASCII escaped (\n, \r, \t, \\, \xNN), at most
+ * SESSLOG_QUOTE_MAX bytes of it, then "...".
  */
 #ifndef HTTPERF_GEN_SESSLOG_H
 #define HTTPERF_GEN_SESSLOG_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#define SESSLOG_MAX_STR		UINT32_MAX	/* longest URI or value */
+#define SESSLOG_QUOTE_MAX	64	/* file bytes quoted in a message */
 
 /* One request; strings are owned by the log and NUL-terminated. */
 struct sesslog_req {
-	char	*method;	/* NULL: the run's default method */
-	size_t	 method_len;
-	char	*uri;		/* never NULL */
-	size_t	 uri_len;
-	char	*body;		/* contents=, NULL if none */
-	size_t	 body_len;
-	char	*clen;		/* "Content-Length: N\r\n" iff body != NULL */
-	size_t	 clen_len;
-	double	 think;		/* think= seconds, or -1 when not given */
+	const char *method;	/* NULL: the run's default method */
+	const char *uri;	/* never NULL */
+	const char *body;	/* contents=, NULL if none */
+	const char *clen;	/* "Content-Length: N\r\n" iff body != NULL */
+	uint32_t uri_len;
+	uint32_t method_len;
+	uint32_t body_len;
+	uint32_t clen_len;
+	float	 think;		/* think= seconds, or -1 when not given;
+				   the burst's think is exact */
 	unsigned line;		/* line number in the file (for messages) */
 };
 
 /* A request line and the indented lines after it. */
 struct sesslog_burst {
-	struct sesslog_req *reqs;
+	struct sesslog_req *reqs;	/* a slice of sesslog.reqs */
 	size_t	 nreqs;
 	double	 think;		/* think time after this burst: the last
 				   think= of its requests, or -1 (use X) */
 };
 
 struct sesslog_sess {
-	struct sesslog_burst *bursts;
+	struct sesslog_burst *bursts;	/* a slice of sesslog.bursts */
 	size_t	 nbursts;
 	size_t	 nreqs;		/* total requests */
 };
 
+struct sesslog_block;
+
 struct sesslog {
 	struct sesslog_sess *sess;
 	size_t	 nsess;
+	/* What the sessions are slices of, and the strings' arena. */
+	struct sesslog_burst *bursts;
+	size_t	 nbursts;
+	struct sesslog_req *reqs;
+	size_t	 nreqs;
+	struct sesslog_block *arena;
 };
 
 /*

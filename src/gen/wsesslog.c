@@ -45,7 +45,9 @@ wsesslog_fill(void *arg, uint64_t idx, size_t b, size_t i, struct call *call)
 		call->body = r->body;
 		call->body_len = r->body_len;
 		if (r->clen != NULL && call->nhdrs < CALL_MAX_HDRS) {
-			call->hdrs[call->nhdrs].iov_base = r->clen;
+			/* iov_base is not const; the line is only read. */
+			call->hdrs[call->nhdrs].iov_base =
+			    (void *)(uintptr_t)r->clen;
 			call->hdrs[call->nhdrs].iov_len = r->clen_len;
 			call->nhdrs++;
 		}

@@ -129,6 +129,9 @@ sess_stat_report(FILE *out, const struct sess_stat_totals *t,
 		fprintf(out, " %llu", i < t->len_n ?
 		    (unsigned long long)t->len_hist[i] : 0ULL);
 	fputc('\n', out);
+	if (t->cookies)
+		fprintf(out, "Session cookies: ignored %llu\n",
+		    (unsigned long long)t->cookies_ignored);
 }
 
 void

@@ -26,6 +26,10 @@ struct sess_stat_totals {
 	uint64_t	*len_hist;
 	size_t		 len_n;		/* in use: longest + 1 */
 	size_t		 len_cap;
+	/* --session-cookies: Set-Cookie fields ignored because a session's
+	   jar was at its limits (see gen/cookie.h). */
+	int		 cookies;	/* print the cookie line */
+	uint64_t	 cookies_ignored;
 };
 
 struct sess_stat {
@@ -46,7 +50,10 @@ void	sess_stat_fini(struct sess_stat *st);
 /* Prints the session report for a test of `duration' ns. */
 void	sess_stat_print(struct sess_stat *st, FILE *out, uint64_t duration);
 
-/* Prints the five report lines from totals (pure formatting). */
+/*
+ * Prints the five report lines from totals (pure formatting), and a sixth,
+ * "Session cookies: ignored N", when t->cookies is set.
+ */
 void	sess_stat_report(FILE *out, const struct sess_stat_totals *t,
 	    uint64_t duration);
 

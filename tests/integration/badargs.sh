@@ -148,6 +148,8 @@ done <<'TABLE'
 stray	--num-conns 1 stray
 header	--print-reply header
 --server	--server no-such-host.invalid
+--max-retries	--max-retries 1001 --wsess 1,1,0 --retry-on-failure
+--max-retries	--max-retries 2 --wsess 1,1,0
 TABLE
 ok "$n bad command lines: one line naming the option, exit 1"
 

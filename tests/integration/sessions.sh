@@ -194,3 +194,131 @@ expect_sessions 60 60
 expect '^session-rate = [0-9.]+ *$'
 ok "-v prints session-rate samples"
 stop_srv
+
+# The jar's limits (1000 cookies, a Cookie header of 256 KiB): cookies
+# past them are ignored and counted, the ones kept still go back intact.
+# 1200 small cookies: the first 1000 are kept.  100 cookies of 3 KB: the
+# first 87 fit in 256 KiB ("Cookie: " + 10 x 3003 + 77 x 3004 bytes +
+# 86 separators + CRLF = 261520 bytes; an 88th would make 264526).
+start_srv
+cat > "$T_DIR/many.sess" <<'SESS'
+/setcookie/1200/10
+/cookies-check/1000/10
+
+/setcookie/100/3000
+/cookies-check/87/3000
+SESS
+hp --wsesslog 4,0,"$T_DIR/many.sess" --session-cookies
+expect_rc 0
+expect_sessions 4 4
+expect_counts 4 8 8
+expect_status 0 8 0 0 0
+expect '^Session cookies: ignored 426$'
+ok "--session-cookies: limits of 1000 cookies and 256 KiB, the rest counted"
+hp --wsesslog 2,0,"$T_DIR/cookie.sess" --session-cookies
+expect '^Session cookies: ignored 0$'
+hp --wsesslog 2,0,"$T_DIR/cookie.sess"
+expect_not '^Session cookies'
+ok "the cookie line only with --session-cookies"
+
+# --max-connections x --max-piped-calls is not allocated up front.
+hp --max-connections 100000 --max-piped-calls 100000 --wsess 3,4,0 \
+    --burst-length 2 --uri /size/10
+expect_rc 0
+expect_counts 3 12 12
+expect_sessions 3 3
+expect_errors 0 0 0 0 0 0 0 0 0
+expect '^Session: avg 1\.00 connections/session$'
+hp --max-connections 100000 --max-piped-calls 100000 --wsess 2,4,0 \
+    --burst-length 4 --http-version 1.0 --uri /size/10
+expect_rc 0
+expect_counts 4 8 8
+expect_sessions 2 2
+expect '^Session: avg 2\.00 connections/session$'
+ok "--max-connections 100000 --max-piped-calls 100000"
+
+# test_duration_in MIN MAX: the run's test-duration lies in [MIN, MAX).
+test_duration_in() {
+	dur=$(value "Total:" test-duration)
+	awk -v d="$dur" -v lo="$1" -v hi="$2" \
+	    'BEGIN { exit !(d >= lo && d < hi) }' ||
+	    fail "test-duration $dur not in [$1, $2)"
+}
+
+# --retry-on-failure is bounded: at most --max-retries (3) retries in a
+# row, after a back-off of 10 ms doubling each time, then the session
+# fails.  Against a status that always fails: 1 + 3 tries per session on
+# its one connection, after 10 + 20 + 40 ms; sessions run one after the
+# other, so at least 0.14 s in all.
+hp --wsess 2,1,0 --uri /status/404 --failure-status 404 --retry-on-failure
+expect_rc 0
+expect_counts 2 8 8
+expect_status 0 0 0 8 0
+expect_sessions 0 2
+expect '^Session length histogram: 0 0 0 0 2$'
+test_duration_in 0.13 10
+ok "--retry-on-failure: 3 retries with back-off, then the session fails"
+
+hp --wsess 1,1,0 --uri /status/404 --failure-status 404 \
+    --retry-on-failure --max-retries 5
+expect_counts 1 6 6
+expect_sessions 0 1
+test_duration_in 0.3 10
+expect ' --retry-on-failure --max-retries=5 '
+ok "--max-retries 5: 10+20+40+80+160 ms of back-off"
+
+hp --wsess 2,3,0 --uri /status/404 --failure-status 404 \
+    --retry-on-failure --max-retries 0
+expect_counts 2 2 2
+expect_sessions 0 2
+ok "--max-retries 0: no retry"
+stop_srv
+
+# Retries in a row: a reply that is not a failure starts the count again.
+# /fail-first/N fails while the server has answered fewer than N of them:
+# 2 failures, a success, 2 more failures, each run within --max-retries 2.
+start_srv
+cat > "$T_DIR/retry.sess" <<'SESS'
+/fail-first/2
+/size/10
+/fail-first/5
+SESS
+hp --wsesslog 1,0,"$T_DIR/retry.sess" --failure-status 503 \
+    --retry-on-failure --max-retries 2
+expect_counts 1 7 7
+expect_status 0 3 0 0 4
+expect_sessions 1 1
+stop_srv
+start_srv
+hp --wsess 1,2,0 --uri /fail-first/3 --failure-status 503 \
+    --retry-on-failure --max-retries 2
+expect_counts 1 3 3
+expect_status 0 0 0 0 3
+expect_sessions 0 1
+stop_srv
+ok "--max-retries counts failures in a row"
+
+# Connections that fail before any reply are retried in the same way:
+# refused (nothing listens on the port any more), or closed by the server
+# as soon as it accepts them.
+start_srv
+stop_srv
+hp --wsess 2,3,0 --retry-on-failure
+expect_rc 0
+expect_counts 8 0 0
+expect_errors 8 0 0 8 0 0 0 0 0
+expect_sessions 0 2
+test_duration_in 0.13 10
+hp --wsess 2,3,0
+expect_counts 2 0 0
+expect_errors 2 0 0 2 0 0 0 0 0
+expect_sessions 0 2
+ok "refused connections: retried 3 times, then the session fails"
+start_srv -X
+hp --wsess 2,3,0 --retry-on-failure --max-retries 2
+expect_rc 0
+expect "^Total: connections 6 requests [0-6] replies 0 "
+expect_errors 6 0 0 0 6 0 0 0 0
+expect_sessions 0 2
+stop_srv
+ok "connections closed at once: retried 2 times, then the session fails"

@@ -1,13 +1,16 @@
 /*
  * Unit tests for the per-session cookie jar: which header lines count as
  * Set-Cookie, what is stored, replacement by name in place, the exact
- * Cookie header text and its cache, and large and numerous cookies.
+ * Cookie header text and its cache, large and numerous cookies, the two
+ * limits of a jar (number of cookies, header length) exactly at and past
+ * them, and the shared header references.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <check.h>
 
@@ -218,6 +221,197 @@ START_TEST(large_cookies)
 }
 END_TEST
 
+/* Sets "Set-Cookie: NAME=VALUE" with a value of `vlen' bytes of `fill'. */
+static int
+set_sized(struct cookie_jar *j, const char *name, size_t vlen, char fill)
+{
+	size_t nlen = strlen(name), len = 12 + nlen + 1 + vlen;
+	char *line = xmalloc(len);
+	int rv;
+
+	memcpy(line, "Set-Cookie: ", 12);
+	memcpy(line + 12, name, nlen);
+	line[12 + nlen] = '=';
+	memset(line + 12 + nlen + 1, fill, vlen);
+	rv = cookie_jar_set(j, line, len);
+	free(line);
+	return rv;
+}
+
+/* The header length of the jar, 0 when empty. */
+static size_t
+header_len(struct cookie_jar *j)
+{
+	size_t len;
+
+	cookie_jar_header(j, &len);
+	return len;
+}
+
+/*
+ * Up to COOKIE_JAR_MAX_COOKIES names are kept; a new name past that is
+ * ignored (-2) and changes nothing, while known names are still replaced
+ * in place.
+ */
+START_TEST(limit_count)
+{
+	struct cookie_jar *j = cookie_jar_new();
+	char line[64], *before;
+	const char *h;
+	size_t i, len;
+
+	for (i = 0; i < COOKIE_JAR_MAX_COOKIES; i++) {
+		snprintf(line, sizeof(line), "Set-Cookie: n%zu=%zu", i, i);
+		ck_assert_int_eq(set(j, line), 1);
+	}
+	ck_assert_uint_eq(cookie_jar_count(j), COOKIE_JAR_MAX_COOKIES);
+	h = cookie_jar_header(j, &len);
+	before = xmalloc(len);
+	memcpy(before, h, len);
+	ck_assert_int_eq(set(j, "Set-Cookie: extra=1"), -2);
+	ck_assert_int_eq(set(j, "Set-Cookie: n0x=1; Path=/"), -2);
+	ck_assert_uint_eq(cookie_jar_count(j), COOKIE_JAR_MAX_COOKIES);
+	h = cookie_jar_header(j, &len);
+	ck_assert_mem_eq(h, before, len);
+	/* The first and the last are replaced where they are. */
+	ck_assert_int_eq(set(j, "Set-Cookie: n0=A"), 1);
+	snprintf(line, sizeof(line), "Set-Cookie: n%d=Z",
+	    COOKIE_JAR_MAX_COOKIES - 1);
+	ck_assert_int_eq(set(j, line), 1);
+	ck_assert_uint_eq(cookie_jar_count(j), COOKIE_JAR_MAX_COOKIES);
+	h = cookie_jar_header(j, &len);
+	ck_assert_mem_eq(h, "Cookie: n0=A; n1=1; n2=2; ", 26);
+	snprintf(line, sizeof(line), "; n%d=Z\r\n",
+	    COOKIE_JAR_MAX_COOKIES - 1);
+	ck_assert_uint_ge(len, strlen(line));
+	ck_assert_mem_eq(h + len - strlen(line), line, strlen(line));
+	/* Clearing makes room again. */
+	cookie_jar_clear(j);
+	ck_assert_int_eq(set(j, "Set-Cookie: extra=1"), 1);
+	check_header(j, "Cookie: extra=1\r\n");
+	free(before);
+	cookie_jar_free(j);
+}
+END_TEST
+
+/*
+ * The header may reach COOKIE_JAR_MAX_HEADER bytes but not pass it, for
+ * a new cookie and for a bigger value of a known one alike; a smaller
+ * value is always taken, and then a new cookie fits again.
+ */
+START_TEST(limit_bytes)
+{
+	struct cookie_jar *j = cookie_jar_new();
+	size_t len, fill;
+
+	/* "Cookie: a=" + value + "\r\n": 12 bytes of frame. */
+	ck_assert_int_eq(set_sized(j, "a", COOKIE_JAR_MAX_HEADER - 12 + 1,
+	    'x'), -2);
+	ck_assert_uint_eq(cookie_jar_count(j), 0);
+	ck_assert_int_eq(set_sized(j, "a", COOKIE_JAR_MAX_HEADER - 12, 'x'),
+	    1);
+	ck_assert_uint_eq(header_len(j), COOKIE_JAR_MAX_HEADER);
+	/* Full: no new cookie, not even an empty one. */
+	ck_assert_int_eq(set(j, "Set-Cookie: b="), -2);
+	ck_assert_int_eq(set_sized(j, "a", COOKIE_JAR_MAX_HEADER - 11, 'y'),
+	    -2);
+	ck_assert_uint_eq(header_len(j), COOKIE_JAR_MAX_HEADER);
+	ck_assert_int_eq(set_sized(j, "a", COOKIE_JAR_MAX_HEADER - 12, 'y'),
+	    1);
+	ck_assert_int_eq(cookie_jar_header(j, &len)[10], 'y');
+	/* Shrink a by 5 bytes: "; b=" plus 1 byte of value now fits. */
+	ck_assert_int_eq(set_sized(j, "a", COOKIE_JAR_MAX_HEADER - 17, 'z'),
+	    1);
+	ck_assert_int_eq(set_sized(j, "b", 2, 'q'), -2);
+	ck_assert_int_eq(set_sized(j, "b", 1, 'q'), 1);
+	ck_assert_uint_eq(header_len(j), COOKIE_JAR_MAX_HEADER);
+	ck_assert_uint_eq(cookie_jar_count(j), 2);
+	/* Growing b by one byte is refused, b keeps its value. */
+	ck_assert_int_eq(set_sized(j, "b", 2, 'r'), -2);
+	ck_assert_mem_eq(cookie_jar_header(j, &len) + len - 7, "; b=q\r\n",
+	    7);
+	/* 30 cookies of 3000 bytes (the integration test's) fit easily. */
+	cookie_jar_clear(j);
+	for (fill = 0; fill < 30; fill++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "c%zu", fill);
+		ck_assert_int_eq(set_sized(j, name, 3000, 'v'), 1);
+	}
+	ck_assert_uint_eq(cookie_jar_count(j), 30);
+	cookie_jar_free(j);
+}
+END_TEST
+
+/* A header reference outlives changes to the jar and the jar itself. */
+START_TEST(header_refs)
+{
+	struct cookie_jar *j = cookie_jar_new();
+	struct cookie_hdr *h1, *h2, *h3;
+
+	ck_assert_ptr_null(cookie_jar_hdr(j));
+	set(j, "Set-Cookie: a=1");
+	h1 = cookie_jar_hdr(j);
+	h2 = cookie_jar_hdr(j);
+	ck_assert_ptr_eq(h1, h2);
+	ck_assert_uint_eq(h1->len, 13);
+	ck_assert_str_eq(h1->text, "Cookie: a=1\r\n");
+	cookie_hdr_unref(h2);
+	set(j, "Set-Cookie: a=2");
+	h3 = cookie_jar_hdr(j);
+	ck_assert_ptr_ne(h1, h3);
+	ck_assert_str_eq(h3->text, "Cookie: a=2\r\n");
+	cookie_jar_free(j);
+	ck_assert_str_eq(h1->text, "Cookie: a=1\r\n");
+	ck_assert_str_eq(h3->text, "Cookie: a=2\r\n");
+	cookie_hdr_unref(h1);
+	cookie_hdr_unref(h3);
+	cookie_hdr_unref(NULL);
+}
+END_TEST
+
+/*
+ * A hostile reply: 80,000 Set-Cookie lines of distinct names, then each
+ * name again.  Exactly the first COOKIE_JAR_MAX_COOKIES are kept, in
+ * order, with their last values.  The time is printed, not asserted (a
+ * shared machine makes timing assertions flaky); 0.9.0-style linear
+ * scans took seconds here.
+ */
+START_TEST(hostile_flood)
+{
+	struct cookie_jar *j = cookie_jar_new();
+	struct timespec t0, t1;
+	size_t i, n = 80000, stored = 0, ignored = 0, len;
+	char line[64];
+	const char *h;
+	int rv;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < 2 * n; i++) {
+		snprintf(line, sizeof(line), "Set-Cookie: k%zu=%s%zu; Path=/",
+		    i % n, i < n ? "v" : "w", i % n);
+		rv = set(j, line);
+		if (rv == 1)
+			stored++;
+		else if (rv == -2)
+			ignored++;
+		if (i % 1000 == 0)
+			cookie_jar_header(j, &len);
+	}
+	h = cookie_jar_header(j, &len);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fprintf(stderr, "check_cookie: %zu Set-Cookie lines in %.3f s\n",
+	    2 * n, (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	ck_assert_uint_eq(stored, 2 * COOKIE_JAR_MAX_COOKIES);
+	ck_assert_uint_eq(ignored, 2 * (n - COOKIE_JAR_MAX_COOKIES));
+	ck_assert_uint_eq(cookie_jar_count(j), COOKIE_JAR_MAX_COOKIES);
+	ck_assert_mem_eq(h, "Cookie: k0=w0; k1=w1; k2=w2; ", 29);
+	ck_assert_mem_eq(h + len - 13, "; k999=w999\r\n", 13);
+	cookie_jar_free(j);
+}
+END_TEST
+
 static Suite *
 cookie_suite(void)
 {
@@ -230,6 +424,10 @@ cookie_suite(void)
 	tcase_add_test(tc, header_cached);
 	tcase_add_test(tc, many_cookies);
 	tcase_add_test(tc, large_cookies);
+	tcase_add_test(tc, limit_count);
+	tcase_add_test(tc, limit_bytes);
+	tcase_add_test(tc, header_refs);
+	tcase_add_test(tc, hostile_flood);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -143,6 +143,7 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(r.o.session_cookies, 0);
 	ck_assert_uint_eq(r.o.failure_status, 0);
 	ck_assert_int_eq(r.o.retry_on_failure, 0);
+	ck_assert_uint_eq(r.o.max_retries, 3);
 	ck_assert_ptr_null(r.o.wlog_file);
 	ck_assert_uint_eq(r.o.wset_n, 0);
 	ck_assert_int_eq(r.o.print_request, 0);
@@ -335,6 +336,14 @@ static const struct good_case good_cases[] = {
 	    OFF(retry_on_failure), .u = 1 },
 	{ { "--wsess=1,1,1", "--retry", NULL }, F_INT,
 	    OFF(retry_on_failure), .u = 1 },
+	{ { "--wsess=1,1,1", "--retry", "--max-retries", "0", NULL },
+	    F_UINT, OFF(max_retries), .u = 0 },
+	{ { "--wsess=1,1,1", "--retry", "--max-retries=1000", NULL },
+	    F_UINT, OFF(max_retries), .u = 1000 },
+	{ { "--wsesslog=1,0,f", "--retry", "--max-r=7", NULL },
+	    F_UINT, OFF(max_retries), .u = 7 },
+	{ { "--wsess=1,1,1", "--retry", NULL }, F_UINT, OFF(max_retries),
+	    .u = 3 },
 	/* URI sources. */
 	{ { "--wlog", "y,uris.log", NULL }, F_INT, OFF(wlog_wrap), .u = 1 },
 	{ { "--wlog", "Y,uris.log", NULL }, F_INT, OFF(wlog_wrap), .u = 1 },
@@ -752,6 +761,18 @@ static const struct bad_case bad_cases[] = {
 	    "--failure-status: missing argument" },
 	{ { "--wsess=1,1,1", "--retry-on-failure=1", NULL },
 	    "--retry-on-failure: takes no argument" },
+	{ { "--wsess=1,1,1", "--retry", "--max-retries", "1001", NULL },
+	    "--max-retries: must be between 0 and 1000" },
+	{ { "--wsess=1,1,1", "--retry", "--max-retries", "-1", NULL },
+	    "--max-retries: must not be negative" },
+	{ { "--wsess=1,1,1", "--retry", "--max-retries", "three", NULL },
+	    "--max-retries: not a number" },
+	{ { "--wsess=1,1,1", "--retry", "--max-retries=", NULL },
+	    "--max-retries: empty number" },
+	{ { "--wsess=1,1,1", "--retry", "--max-retries", NULL },
+	    "--max-retries: missing argument" },
+	{ { "--wsess=1,1,1", "--max-", "3", NULL },
+	    "--max-: ambiguous" },
 	{ { "--wsess=1,1,1", "--session-cookies=yes", NULL },
 	    "--session-cookies: takes no argument" },
 	/* --wlog y|n,F. */
@@ -933,6 +954,10 @@ static const struct bad_case bad_cases[] = {
 	{ { "--failure-status=504", NULL }, "--failure-status: requires a "
 	    "session workload (--wsess or --wsesslog)" },
 	{ { "--retry-on-failure", "--num-conns=3", NULL },
+	    "--retry-on-failure: requires a session workload" },
+	{ { "--wsess=1,1,1", "--max-retries=3", NULL },
+	    "--max-retries: requires --retry-on-failure" },
+	{ { "--max-retries=3", "--retry-on-failure", NULL },
 	    "--retry-on-failure: requires a session workload" },
 	{ { "--body=x", "--body-file=/dev/null", NULL },
 	    "--body: cannot be used with --body-file" },
@@ -1172,6 +1197,17 @@ static const struct echo_case echo_cases[] = {
 	    "--send-buffer=4096 --retry-on-failure --recv-buffer=16384 "
 	    "--session-cookies --add-header='X: 1\\n' --method=POST "
 	    "--wsess=100,50,0.500 --burst-length=5\n" },
+	/* --max-retries follows --retry-on-failure when not 3. */
+	{ NULL, { "--wsess=2,1,0", "--retry-on-failure", "--max-retries=0",
+	    NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --retry-on-failure --max-retries=0 "
+	    "--recv-buffer=16384 --wsess=2,1,0.000\n" },
+	{ NULL, { "--wsess=2,1,0", "--retry-on-failure", "--max-retries=3",
+	    NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --retry-on-failure --recv-buffer=16384 "
+	    "--wsess=2,1,0.000\n" },
 	/* The log's line as 0.9.0 printed it (burst length and wset do not
 	   apply to it). */
 	{ NULL, { "--server=127.0.0.1", "--port=18080", "--rate=5",
@@ -1356,6 +1392,7 @@ static const char *const all_long[] = {
 	"add-header", "add-header-file", "body", "body-file", "burst-length",
 	"client", "close-with-reset", "debug", "failure-status", "help",
 	"hog", "http-version", "max-connections", "max-piped-calls",
+	"max-retries",
 	"method", "myaddr", "no-host-hdr", "num-calls", "num-conns",
 	"period", "port", "print-reply", "print-request", "rate",
 	"recv-buffer", "retry-on-failure", "runtime", "send-buffer",

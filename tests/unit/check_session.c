@@ -1,7 +1,8 @@
 /*
  * Unit tests for the session report: the five lines of 0.9.0's format from
- * hand-made totals (golden text), the length histogram's growth, and the
- * zero cases that must print 0 rather than nan.
+ * hand-made totals (golden text), the cookie line, the length histogram's
+ * growth, the zero cases that must print 0 rather than nan, and the retry
+ * back-off of the session engine.
  */
 #include "config.h"
 
@@ -12,6 +13,7 @@
 
 #include <check.h>
 
+#include "gen/session.h"
 #include "stat/basic_report.h"
 #include "stat/sess_stat.h"
 
@@ -125,6 +127,47 @@ START_TEST(len_hist_grows)
 }
 END_TEST
 
+/* The sixth line appears with --session-cookies only. */
+START_TEST(report_cookies)
+{
+	struct sess_stat_totals t;
+	char *s;
+
+	memset(&t, 0, sizeof(t));
+	t.cookies = 1;
+	t.cookies_ignored = 79000;
+	s = report(&t, 0);
+	ck_assert_str_eq(s,
+	    "\nSession rate [sess/s]: min 0.00 avg 0.00 max 0.00 "
+	    "stddev 0.00 (0/0)\n"
+	    "Session: avg 0.00 connections/session\n"
+	    "Session lifetime [s]: 0.0\n"
+	    "Session failtime [s]: 0.0\n"
+	    "Session length histogram: 0\n"
+	    "Session cookies: ignored 79000\n");
+	free(s);
+}
+END_TEST
+
+/* 10 ms, doubling with each retry in a row, at most 1 s. */
+START_TEST(retry_delay)
+{
+	static const struct {
+		unsigned	 k;
+		uint64_t	 ms;
+	} rows[] = {
+		{ 0, 10 }, { 1, 10 }, { 2, 20 }, { 3, 40 }, { 4, 80 },
+		{ 5, 160 }, { 6, 320 }, { 7, 640 }, { 8, 1000 }, { 9, 1000 },
+		{ 1000, 1000 }, { UINT32_MAX, 1000 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_uint_eq(session_retry_delay(rows[i].k),
+		    rows[i].ms * 1000000);
+}
+END_TEST
+
 static Suite *
 session_suite(void)
 {
@@ -135,6 +178,8 @@ session_suite(void)
 	tcase_add_test(tc, report_no_samples);
 	tcase_add_test(tc, report_full);
 	tcase_add_test(tc, len_hist_grows);
+	tcase_add_test(tc, report_cookies);
+	tcase_add_test(tc, retry_delay);
 	suite_add_tcase(s, tc);
 	return s;
 }

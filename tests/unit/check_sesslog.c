@@ -16,6 +16,13 @@
 
 #include <check.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+/* AddressSanitizer's (sanitizer/allocator_interface.h, not with gcc). */
+size_t	__sanitizer_get_current_allocated_bytes(void);
+#elif defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "gen/sesslog.h"
 #include "util.h"
 
@@ -135,6 +142,9 @@ static const struct good_row good_rows[] = {
 	  .dump =
 	    "S4\n B0.25\n  1 - /a - 0.25\n B3\n  2 - /b - 3\n"
 	    " B2\n  3 - /c - 2\n B0\n  4 - /d - 0\n" },
+	{ .name = "huge think: the burst's exact, the request's clamped",
+	  .in = "/a think=1e300\n", .dump =
+	    "S1\n B1e+300\n  1 - /a - 3.40282e+38\n" },
 	{ .name = "method tokens",
 	  .in = "/a method=PROPFIND\n/b method=M-SEARCH\n/c method=\"GET\"\n"
 	    "/d method=get\n/e method=x!#$%&*+-.^_`|~9\n", .dump =
@@ -199,17 +209,33 @@ static const struct bad_row bad_rows[] = {
 	{ "/a method=\n", "t.log:1: bad method ''" },
 	{ "/a method='G T'\n", "t.log:1: bad method 'G T'" },
 	{ "/a method=GE(T\n", "t.log:1: bad method 'GE(T'" },
-	{ "/a method=\"GET\\r\\n\"\n", "t.log:1: bad method 'GET\r\n'" },
-	{ " /a\n", "t.log:1: indented request has no burst to join "
-	  "(a session must start with an unindented line)" },
-	{ "# c\n\n\t/a\n", "t.log:3: indented request has no burst to join "
-	  "(a session must start with an unindented line)" },
-	{ "/a\n\n /b\n", "t.log:3: indented request has no burst to join "
-	  "(a session must start with an unindented line)" },
-	{ "# one\n/a \\\n  think=1 \\\n\n/b \\\nthink=x\n",
-	  "t.log:6: bad think time 'x'" },
-	{ "/a contents='1\\\n2'\n# c\n\n/b \\\n\n/c bad\n",
-	  "t.log:7: missing '=' after 'bad'" },
+	{ "/a method=\"GET\\r\\n\"\n", "t.log:1: bad method 'GET\\r\\n'" },
+	/* Quoted file text is escaped: one line of printable ASCII. */
+	{ "/a method=G\x1bT\n", "t.log:1: bad method 'G\\x1bT'" },
+	{ "/a method='\x1b[2J\x7f'\n",
+	  "t.log:1: bad method '\\x1b[2J\\x7f'" },
+	{ "/a think=1\x07\n", "t.log:1: bad think time '1\\x07'" },
+	{ "/a think='1\\\\2\\t'\n", "t.log:1: bad think time '1\\\\2\\t'" },
+	{ "/a f\x1b[2J=1\n", "t.log:1: unknown parameter 'f\\x1b[2J'" },
+	{ "/a \xff\xfe\x80=1\n",
+	  "t.log:1: unknown parameter '\\xff\\xfe\\x80'" },
+	{ "/a \x01\x1b\n", "t.log:1: missing '=' after '\\x01\\x1b'" },
+	{ "/a method=\"a b\\nc\"\n", "t.log:1: bad method 'a b\\nc'" },
+	/* At most 64 bytes of the file are quoted, then "...". */
+	{ "/a x01234567890123456789012345678901234567890123456789"
+	  "01234567890123456=1\n",
+	  "t.log:1: unknown parameter 'x0123456789012345678901234"
+	  "56789012345678901234567890123456789012...'" },
+	{ "/a \x1b"
+	  "012345678901234567890123456789012345678901234567890123"
+	  "4567890\x1b\x1b\n",
+	  "t.log:1: missing '=' after '\\x1b012345678901234567890"
+	  "1234567890123456789012345678901234567890\\x1b\\x1b'" },
+	{ "/a \x1b"
+	  "012345678901234567890123456789012345678901234567890123"
+	  "45678901\x1b\x1b\n",
+	  "t.log:1: missing '=' after '\\x1b012345678901234567890"
+	  "12345678901234567890123456789012345678901\\x1b...'" },
 };
 
 /* Appends `s' to `f' with C escapes, so a dump stays one line per item. */
@@ -256,7 +282,8 @@ check_req(const struct sesslog_req *r)
 		return;
 	}
 	ck_assert_int_eq(r->body[r->body_len], '\0');
-	snprintf(clen, sizeof(clen), "Content-Length: %zu\r\n", r->body_len);
+	snprintf(clen, sizeof(clen), "Content-Length: %zu\r\n",
+	    (size_t)r->body_len);
 	ck_assert_ptr_nonnull(r->clen);
 	ck_assert_str_eq(r->clen, clen);
 	ck_assert_uint_eq(r->clen_len, strlen(clen));
@@ -522,6 +549,74 @@ START_TEST(five_thousand_sessions)
 }
 END_TEST
 
+/*
+ * Bytes the heap has handed out and not taken back, from the allocator
+ * in use (AddressSanitizer's or glibc's); 0 where neither tells.
+ */
+static size_t
+heap_in_use(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return __sanitizer_get_current_allocated_bytes();
+#elif defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * The parsed form is compact: a file of short lines (100,000 requests,
+ * one per burst, four per session) costs well under 128 bytes per
+ * request (0.9.0-like per-burst arrays and per-string allocations cost
+ * about 400), and every session and burst is a slice of the log's two
+ * arrays, in file order.
+ */
+START_TEST(compact_form)
+{
+	size_t n = 100000, i, len, before, used;
+	struct sesslog log;
+	char err[256], *in;
+	FILE *f;
+
+	f = open_memstream(&in, &len);
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "/p%zu\n%s", i, i % 4 == 3 ? "\n" : "");
+	fclose(f);
+	before = heap_in_use();
+	ck_assert_int_eq(sesslog_parse(&log, in, len, "t", err,
+	    sizeof(err)), 0);
+	used = heap_in_use() - before;
+	fprintf(stderr, "check_sesslog: %zu requests (%zu bytes of file) "
+	    "held in %zu bytes\n", n, len, used);
+#if defined(__SANITIZE_ADDRESS__) || (defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33))
+	ck_assert_uint_gt(used, 0);
+	ck_assert_uint_lt(used, 128 * n);
+#endif
+	ck_assert_uint_eq(log.nsess, n / 4);
+	ck_assert_uint_eq(log.nbursts, n);
+	ck_assert_uint_eq(log.nreqs, n);
+	for (i = 0; i < n / 4; i++) {
+		ck_assert_ptr_eq(log.sess[i].bursts, &log.bursts[4 * i]);
+		ck_assert_uint_eq(log.sess[i].nbursts, 4);
+	}
+	for (i = 0; i < n; i++) {
+		ck_assert_ptr_eq(log.bursts[i].reqs, &log.reqs[i]);
+		ck_assert_uint_eq(log.reqs[i].line, i + 1 + i / 4);
+	}
+	ck_assert_str_eq(log.reqs[n - 1].uri, "/p99999");
+	sesslog_free(&log);
+	ck_assert_ptr_null(log.reqs);
+	ck_assert_ptr_null(log.bursts);
+	ck_assert_ptr_null(log.arena);
+	free(in);
+}
+END_TEST
+
 /* Writes `len' bytes to a fresh temporary file; returns its path. */
 static char *
 temp_file(const char *data, size_t len)
@@ -619,6 +714,7 @@ sesslog_suite(void)
 	tcase_add_test(tc, huge_body);
 	tcase_add_test(tc, huge_uri);
 	tcase_add_test(tc, five_thousand_sessions);
+	tcase_add_test(tc, compact_form);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("load");
