@@ -150,8 +150,8 @@ run_flush_report(const struct options *o)
 /*
  * --wlog n ran out of URIs.  Connections: create no more, but let those
  * under way finish, so the replies in flight count, and end the run with
- * the last of them.  Sessions cannot be drained from here yet: the run
- * ends at once, as in 0.9.0.
+ * the last of them.  --wsess: no new session; the live ones run on (their
+ * later calls get no URI and are abandoned) and the run ends after them.
  */
 static void
 run_wlog_done(void *arg, uint64_t now)
@@ -160,6 +160,8 @@ run_wlog_done(void *arg, uint64_t now)
 
 	if (r->workload == RUN_CONNS)
 		conn_gen_drain(&r->gen, now);
+	else if (r->workload == RUN_WSESS)
+		wsess_drain(&r->wsess, now);
 	else
 		run_done(r, now);
 }

@@ -800,7 +800,7 @@ session_tick(void *arg, uint64_t now)
 {
 	struct session_gen *g = arg;
 
-	if (g->finished || g->created >= g->cfg.nsess)
+	if (g->finished || g->draining || g->created >= g->cfg.nsess)
 		return -1;
 	g->created++;
 	session_create(g, now);
@@ -822,13 +822,15 @@ session_on_destroyed(struct session_gen *g, struct sess *s, uint64_t now)
 {
 	session_free(g, session_of(s), now);
 	g->destroyed++;
-	if (g->destroyed >= g->cfg.nsess) {
+	if (g->destroyed >= g->cfg.nsess ||
+	    (g->draining && g->destroyed >= g->created)) {
 		if (!g->finished) {
 			g->finished = 1;
 			rate_gen_stop(&g->rate);
 			g->done(g->done_arg, now);
 		}
-	} else if (rate_spec_rate(g->cfg.rate) == 0 && !g->finished) {
+	} else if (rate_spec_rate(g->cfg.rate) == 0 && !g->finished &&
+	    !g->draining) {
 		timer_add(loop_timers(g->core->loop), &g->seq_timer, now);
 	}
 }
@@ -957,6 +959,20 @@ session_gen_start(struct session_gen *g, uint64_t now)
 	}
 	rate_gen_start(&g->rate, g->core->loop, g->cfg.rate,
 	    g->cfg.client_id, session_tick, g, now);
+}
+
+void
+session_gen_drain(struct session_gen *g, uint64_t now)
+{
+	if (g->finished || g->draining)
+		return;
+	g->draining = 1;
+	rate_gen_stop(&g->rate);
+	timer_cancel(&g->seq_timer);
+	if (g->destroyed >= g->created) {
+		g->finished = 1;
+		g->done(g->done_arg, now);
+	}
 }
 
 void

@@ -94,6 +94,7 @@ struct session_gen {
 	uint64_t	 created;
 	uint64_t	 destroyed;
 	int		 finished;	/* no more sessions */
+	int		 draining;	/* no new session; end after the live */
 	int		 stopped;	/* events are ignored */
 };
 
@@ -116,6 +117,13 @@ void	session_gen_init(struct session_gen *g, struct core *core,
 
 /* Creates the first session and starts the arrival schedule. */
 void	session_gen_start(struct session_gen *g, uint64_t now);
+
+/*
+ * No new session from now on (a URI list ran out): the live ones run to
+ * their end, and `done' is called after the last of them (at once if
+ * none is live).
+ */
+void	session_gen_drain(struct session_gen *g, uint64_t now);
 
 /*
  * Stops the run: no more sessions, no more timers, events ignored.  Live

@@ -59,6 +59,12 @@ wsess_start(struct wsess *w, uint64_t now)
 }
 
 void
+wsess_drain(struct wsess *w, uint64_t now)
+{
+	session_gen_drain(&w->gen, now);
+}
+
+void
 wsess_stop(struct wsess *w)
 {
 	session_gen_stop(&w->gen);

@@ -38,6 +38,9 @@ int	wsess_init(struct wsess *w, struct core *core,
 /* Creates the first session and starts the arrival schedule. */
 void	wsess_start(struct wsess *w, uint64_t now);
 
+/* Creates no more sessions; the run ends after the live ones. */
+void	wsess_drain(struct wsess *w, uint64_t now);
+
 /* Stops creating sessions and running them (end of the run). */
 void	wsess_stop(struct wsess *w);
 

@@ -37,6 +37,17 @@ expect_errors 0 0 0 0 0 0 0 0 0
 expect_status 0 5 0 0 0
 ok "--wlog n: the replies in flight when the list runs out count"
 
+# The same with sessions: no new session once the list is out, the live
+# ones finish (their later calls get no URI), the replies in flight count.
+: > "$T_DIR/srv.log"
+hp --wsess 20,2,0 --rate 100 --wlog "n,$T_DIR/delay.log" --timeout 5
+expect_rc 0
+expect_classic
+expect '^Total: connections [0-9]+ requests 5 replies 5 '
+expect_errors 0 0 0 0 0 0 0 0 0
+expect_status 0 5 0 0 0
+ok "--wlog n with --wsess: the sessions under way finish"
+
 # Newline-separated with CR LF and blank lines, wrapping.
 printf '/size/10\r\n\n/size/20\n/size/30' > "$T_DIR/nl.log"
 : > "$T_DIR/srv.log"
