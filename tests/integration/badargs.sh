@@ -23,7 +23,7 @@ while IFS='	' read -r word args; do
 		    sed "s|DIR|$T_DIR|g; s|_SPACE_| |g")" ;;
 		esac
 	done
-	timeout 10 "$HTTPERF" "$@" > "$OUT" 2> "$OUT.err"
+	timeout 10 "$HP" "$@" > "$OUT" 2> "$OUT.err"
 	RC=$?
 	T_LAST="httperf $*"
 	expect_rc 1

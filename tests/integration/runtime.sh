@@ -21,7 +21,7 @@ ok "--runtime: connections still open are not errors"
 # SIGINT: the report is printed and the exit status is 0.  Wait until
 # the run is under way (requests reach the server) before interrupting.
 : > "$T_DIR/srv.log"
-"$HTTPERF" --server 127.0.0.1 --port "$PORT" --num-conns 1000000 \
+"$HP" --server 127.0.0.1 --port "$PORT" --num-conns 1000000 \
     --rate 50 --uri /size/10 > "$OUT" 2> "$OUT.err" &
 pid=$!
 i=0
