@@ -24,7 +24,7 @@ while IFS='	' read -r word args; do
 		    sed "s|DIR|$T_DIR|g; s|_SPACE_| |g")" ;;
 		esac
 	done
-	timeout 10 "$HTTPERF" "$@" > "$OUT" 2> "$OUT.err"
+	timeout 10 "$HP" "$@" > "$OUT" 2> "$OUT.err"
 	RC=$?
 	T_LAST="httperf $*"
 	expect_rc 1
@@ -162,7 +162,7 @@ printf 'X-A: a\033[2J\n' > "$T_DIR/esc.hdr"
 for args in "--wsesslog 1,0,$T_DIR/esc.sess" "--wlog y,$T_DIR/esc.log" \
     "--add-header-file $T_DIR/esc.hdr"; do
 	# shellcheck disable=SC2086
-	timeout 10 "$HTTPERF" $args > "$OUT" 2> "$OUT.err"
+	timeout 10 "$HP" $args > "$OUT" 2> "$OUT.err"
 	RC=$?
 	T_LAST="httperf $args"
 	expect_rc 1

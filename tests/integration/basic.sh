@@ -41,7 +41,7 @@ for be in $(backends); do
 	expect_counts 1 1 1
 	want="GET /echo HTTP/1.1\r\nUser-Agent: httperf/[0-9.]+\r\nHost: 127.0.0.1:$PORT\r\nX-Test: a\r\nX-Other: A\r\n\r\n"
 	len=$(printf 'GET /echo HTTP/1.1\r\nUser-Agent: httperf/%s\r\nHost: 127.0.0.1:%s\r\nX-Test: a\r\nX-Other: A\r\n\r\n' \
-	    "$("$HTTPERF" --version | sed -n 's/.*httperf-\([0-9.]*\).*/\1/p')" "$PORT" | wc -c)
+	    "$("$HP" --version | sed -n 's/.*httperf-\([0-9.]*\).*/\1/p')" "$PORT" | wc -c)
 	expect "^Request size \[B\]: $len\.0\$"
 	expect "^Reply size \[B\]: header [0-9.]+ content $len\.0 "
 	stop_srv
@@ -49,7 +49,7 @@ for be in $(backends); do
 done
 
 # The run ends by itself and exits 0; misuse exits 1 with one line.
-timeout 10 "$HTTPERF" --num-conns 0 > "$OUT" 2> "$OUT.err"
+timeout 10 "$HP" --num-conns 0 > "$OUT" 2> "$OUT.err"
 RC=$?
 expect_rc 1
 [ "$(wc -l < "$OUT.err")" = 1 ] || fail "--num-conns 0: not one line on stderr"

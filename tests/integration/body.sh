@@ -40,7 +40,7 @@ ok "--body-file: 1 MB intact with PUT and GET"
 printf 'X-One: 1\n\nX-Two: two\n' > "$T_DIR/hdrs"
 hp --num-conns 1 --uri /echo --add-header-file "$T_DIR/hdrs" \
     --add-header 'X-Zero: 0\n'
-ver=$("$HTTPERF" --version | sed -n 's/.*httperf-\([0-9.]*\).*/\1/p')
+ver=$("$HP" --version | sed -n 's/.*httperf-\([0-9.]*\).*/\1/p')
 len=$(printf 'GET /echo HTTP/1.1\r\nUser-Agent: httperf/%s\r\nHost: 127.0.0.1:%s\r\nX-Zero: 0\r\nX-One: 1\r\nX-Two: two\r\n\r\n' \
     "$ver" "$PORT" | wc -c)
 expect "^Request size \[B\]: $len\.0\$"

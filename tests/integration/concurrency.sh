@@ -7,8 +7,9 @@
 N=3000
 hard=$(ulimit -Hn)
 if [ "$hard" != unlimited ] && [ "$hard" -lt $((N * 2 + 100)) ]; then
-	echo "SKIP: hard open-file limit $hard is below $((N * 2 + 100))"
-	exit 77
+	# root may raise the hard limit.
+	ulimit -Hn $((N * 2 + 100)) 2>/dev/null && hard=$((N * 2 + 100)) ||
+	    skip "hard open-file limit $hard is below $((N * 2 + 100))"
 fi
 ulimit -n "$hard" 2>/dev/null
 

@@ -3,23 +3,105 @@
 # Each test starts the fixture server on an ephemeral loopback port, runs
 # httperf against it with a time bound, and checks report lines.  A failed
 # check prints the report and exits 1.  Everything is cleaned up on exit.
+#
+# Exit status, as automake's harness reads it: 0 pass, 1 fail, 77 skip.
+# A test that cannot check something here (a missing program or
+# privilege) calls t_skip, which prints "SKIP: TEST: REASON"; the test
+# then goes on with its other checks and exits 77 instead of 0.
+#
+# With HTTPERF_VALGRIND set, every run of httperf through $HP (hp uses it)
+# is under valgrind's memcheck, and any valgrind error in any run fails
+# the test, whether or not the caller looks at the exit status: hp fails
+# at once, any other run at the latest when the test exits.  The errors
+# are printed in the test's log.
 
 : "${HTTPERF:?HTTPERF must point to the httperf binary}"
 : "${TESTSRV:?TESTSRV must point to the fixture server}"
 
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/httperf-test.XXXXXX")
+T_NAME=${0##*/}
 T_PIDS=""
 T_FAILS=0
+T_SKIPS=0
+T_VGSEEN=""
 OUT="$T_DIR/out"
 
+# $HP runs httperf: a script that execs it, under valgrind with
+# HTTPERF_VALGRIND set, so it works in subshells, with exec, ulimit,
+# sh -c and signals alike.  Valgrind writes one log per process to
+# $T_VGDIR, each error between markers so that t_vg_errors finds it.
+T_VGDIR=$T_DIR/valgrind
+mkdir "$T_VGDIR"
+export HTTPERF T_VGDIR HP
+HP=$T_DIR/httperf
+cat > "$HP" <<'WRAP'
+#!/bin/sh
+if [ -n "${HTTPERF_VALGRIND:-}" ]; then
+	exec valgrind --quiet --error-exitcode=99 \
+	    --error-markers=VALGRIND-ERROR-BEGIN,VALGRIND-ERROR-END \
+	    --log-file="$T_VGDIR/vg.%p" --leak-check=full \
+	    --errors-for-leak-kinds=definite --show-leak-kinds=definite \
+	    "$HTTPERF" "$@"
+fi
+exec "$HTTPERF" "$@"
+WRAP
+chmod +x "$HP"
+
+# t_vg_any: returns 0 if a valgrind log holds an error.
+t_vg_any() {
+	[ -n "${HTTPERF_VALGRIND:-}" ] &&
+	    grep -qs '== VALGRIND-ERROR-BEGIN$' "$T_VGDIR"/vg.*
+}
+
+# t_vg_errors: prints the valgrind logs holding errors not printed
+# before; returns 0 if there were any.
+t_vg_errors() {
+	found=1
+	for f in "$T_VGDIR"/vg.*; do
+		[ -f "$f" ] || continue
+		grep -q '== VALGRIND-ERROR-BEGIN$' "$f" || continue
+		case " $T_VGSEEN " in
+		*" $f "*) found=0; continue ;;
+		esac
+		T_VGSEEN="$T_VGSEEN $f"
+		echo "--- valgrind errors (${f##*/}):" >&2
+		grep -v '== VALGRIND-ERROR-\(BEGIN\|END\)$' "$f" >&2
+		found=0
+	done
+	return $found
+}
+
+# t_skip REASON: this test cannot check something here.  Prints why on
+# a line of its own; the test goes on and exits 77 instead of 0.
+t_skip() {
+	echo "SKIP: $T_NAME: $*"
+	T_SKIPS=$((T_SKIPS + 1))
+}
+
+# skip REASON: the test cannot run here at all: exits 77 now.
+skip() {
+	t_skip "$@"
+	exit 77
+}
+
 t_cleanup() {
+	rc=$?
 	for p in $T_PIDS; do
 		kill "$p" 2>/dev/null
 	done
 	for p in $T_PIDS; do
 		wait "$p" 2>/dev/null
 	done
+	# A valgrind error in a run nobody checked still fails the test.
+	if t_vg_errors; then
+		echo "FAIL: $T_NAME: valgrind found errors in httperf" >&2
+		rc=1
+	fi
+	if [ "$rc" = 0 ] && [ "$T_SKIPS" -gt 0 ]; then
+		rc=77
+	fi
 	rm -rf "$T_DIR"
+	exit "$rc"
 }
 trap t_cleanup EXIT
 trap 'exit 1' INT TERM
@@ -61,23 +143,25 @@ srv_requests() {
 	awk '$2 != "PEER"' "$T_DIR/srv.log" | wc -l | tr -d ' '
 }
 
-# hp [options]: runs httperf against the fixture, bounded to 60 s; the
-# report goes to $OUT, stderr to $OUT.err, the status to $RC.
-# With HTTPERF_VALGRIND set, httperf runs under valgrind's memcheck: any
-# memory error or definitely lost block makes it exit 99.
+# hp [options]: runs httperf against the fixture, bounded to 60 s (300 s
+# under valgrind); the report goes to $OUT, stderr to $OUT.err, the
+# status to $RC.  Under valgrind, any error fails the test at once.
 hp() {
 	if [ -n "${HTTPERF_VALGRIND:-}" ]; then
-		timeout 300 valgrind --quiet --error-exitcode=99 \
-		    --leak-check=full --errors-for-leak-kinds=definite \
-		    --show-leak-kinds=definite "$HTTPERF" \
-		    --server "${HP_SERVER:-127.0.0.1}" --port "$PORT" "$@" \
-		    > "$OUT" 2> "$OUT.err"
+		t_secs=300
 	else
-		timeout 60 "$HTTPERF" --server "${HP_SERVER:-127.0.0.1}" \
-		    --port "$PORT" "$@" > "$OUT" 2> "$OUT.err"
+		t_secs=60
 	fi
+	if t_vg_any; then
+		fail "valgrind found errors in an earlier run of httperf"
+	fi
+	timeout $t_secs "$HP" --server "${HP_SERVER:-127.0.0.1}" \
+	    --port "$PORT" "$@" > "$OUT" 2> "$OUT.err"
 	RC=$?
 	T_LAST="httperf $*"
+	if t_vg_any; then
+		fail "valgrind found errors in httperf (exit status $RC)"
+	fi
 }
 
 fail() {
@@ -87,6 +171,7 @@ fail() {
 	cat "$OUT" >&2 2>/dev/null
 	echo "--- stderr:" >&2
 	cat "$OUT.err" >&2 2>/dev/null
+	t_vg_errors
 	T_FAILS=$((T_FAILS + 1))
 	exit 1
 }

@@ -39,7 +39,7 @@ elif command -v groff >/dev/null 2>&1; then
 		fail "groff -mdoc -ww reports problems in $MANPAGE"
 	fi
 else
-	echo "man.sh: SKIP: neither mandoc nor groff is installed" >&2
+	echo "SKIP: man.sh: neither mandoc nor groff is installed"
 	exit 77
 fi
 

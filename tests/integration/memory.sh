@@ -5,10 +5,8 @@
 # resident memory stays far below 300 such lines.
 . "$TESTLIB"
 
-if ! /usr/bin/time -f %M true > /dev/null 2>&1; then
-	echo "SKIP: memory.sh: GNU time (/usr/bin/time) is not installed"
-	exit 77
-fi
+/usr/bin/time -f %M true > /dev/null 2>&1 ||
+    skip "GNU time (/usr/bin/time) is not installed (apt-get install time)"
 if ldd "$HTTPERF" 2>/dev/null | grep -q libasan; then
 	# AddressSanitizer's shadow and quarantine make RSS meaningless;
 	# the counts are still checked.

@@ -5,8 +5,7 @@
 
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ ! -x "$NGINX" ]; then
-	echo "SKIP: nginx is not installed (apt-get install nginx-light)"
-	exit 77
+	skip "nginx is not installed (apt-get install nginx-light)"
 fi
 
 # A free port: let the fixture pick one, then stop it.
@@ -43,7 +42,7 @@ CONF
 T_PIDS="$T_PIDS $!"
 PORT=$NPORT
 i=0
-until "$HTTPERF" --server 127.0.0.1 --port "$PORT" --uri /1k.html \
+until "$HP" --server 127.0.0.1 --port "$PORT" --uri /1k.html \
     --num-conns 1 2>/dev/null | grep -q '2xx=1 '; do
 	i=$((i + 1))
 	[ $i -lt 100 ] || { cat "$T_DIR/nginx/stderr" >&2; fail "nginx did not start"; }

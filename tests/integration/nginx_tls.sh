@@ -6,8 +6,7 @@
 
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ ! -x "$NGINX" ] || ! command -v openssl >/dev/null 2>&1; then
-	echo "SKIP: nginx or openssl is not installed"
-	exit 77
+	skip "nginx or openssl is not installed (apt-get install nginx-light openssl)"
 fi
 
 start_srv
@@ -49,7 +48,7 @@ T_PIDS="$T_PIDS $!"
 PORT=$NPORT
 ALOG=$N/logs/access.log
 i=0
-until "$HTTPERF" --server 127.0.0.1 --port "$PORT" --ssl --uri /1k.html \
+until "$HP" --server 127.0.0.1 --port "$PORT" --ssl --uri /1k.html \
     --num-conns 1 2>/dev/null | grep -q '2xx=1 '; do
 	i=$((i + 1))
 	[ $i -lt 100 ] || { cat "$N/stderr" >&2; fail "nginx did not start"; }

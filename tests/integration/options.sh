@@ -23,7 +23,7 @@ ok "--close-with-reset and socket buffers"
 
 # Without Host the request is just the request line and User-Agent.
 hp --num-conns 1 --uri /echo --no-host-hdr
-ver=$("$HTTPERF" --version | sed -n 's/.*httperf-\([0-9.]*\).*/\1/p')
+ver=$("$HP" --version | sed -n 's/.*httperf-\([0-9.]*\).*/\1/p')
 len=$(printf 'GET /echo HTTP/1.1\r\nUser-Agent: httperf/%s\r\n\r\n' "$ver" | wc -c)
 expect "^Request size \[B\]: $len\.0\$"
 expect "^Reply size \[B\]: header [0-9.]+ content $len\.0 "

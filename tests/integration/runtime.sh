@@ -38,7 +38,7 @@ ok "--timeout, --think-timeout, --runtime: 1e9 s and 1e-12 s"
 # before signalling.
 for sig in INT TERM HUP; do
 	: > "$T_DIR/srv.log"
-	"$HTTPERF" --server 127.0.0.1 --port "$PORT" --num-conns 1000000 \
+	"$HP" --server 127.0.0.1 --port "$PORT" --num-conns 1000000 \
 	    --rate 50 --uri /size/10 > "$OUT" 2> "$OUT.err" &
 	pid=$!
 	i=0
@@ -64,7 +64,7 @@ done
 # on stderr, for a full disk (the first line already fails) and for a
 # reader that went away after the first line (the run outlasts it, so
 # the rest of the report meets a closed pipe).
-"$HTTPERF" --server 127.0.0.1 --port "$PORT" --num-conns 1 --uri /size/10 \
+"$HP" --server 127.0.0.1 --port "$PORT" --num-conns 1 --uri /size/10 \
     > /dev/full 2> "$OUT.err"
 RC=$?
 T_LAST="httperf ... > /dev/full"
@@ -73,7 +73,7 @@ expect_rc 1
 grep -q "cannot write the report.*No space left on device" "$OUT.err" ||
     fail "stderr: $(cat "$OUT.err")"
 ok "a report written to a full disk: exit status 1"
-( "$HTTPERF" --server 127.0.0.1 --port "$PORT" --num-conns 3 --rate 5 \
+( "$HP" --server 127.0.0.1 --port "$PORT" --num-conns 3 --rate 5 \
     --uri /size/10 2> "$OUT.err"; echo $? > "$T_DIR/rc" ) |
     head -n 1 > /dev/null
 RC=$(cat "$T_DIR/rc")

@@ -43,10 +43,8 @@ done
 unset HTTPERF_LOOP
 stop_srv
 
-if ! command -v openssl >/dev/null 2>&1; then
-	echo "SKIP: timing.sh: the openssl command is not installed"
-	exit 77
-fi
+command -v openssl >/dev/null 2>&1 ||
+    skip "the openssl command is not installed"
 C=$T_DIR/certs
 mkdir -p "$C"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \

@@ -6,8 +6,7 @@
 . "$TESTLIB"
 
 if ! command -v openssl >/dev/null 2>&1; then
-	echo "SKIP: the openssl command is not installed"
-	exit 77
+	skip "the openssl command is not installed (apt-get install openssl)"
 fi
 
 # Certificates: a CA, a server certificate it signs (localhost,

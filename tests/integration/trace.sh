@@ -17,7 +17,7 @@ expect_trace() {
 }
 
 start_srv
-ver=$("$HTTPERF" --version | sed -n 's/.*httperf-\([0-9.]*\).*/\1/p')
+ver=$("$HP" --version | sed -n 's/.*httperf-\([0-9.]*\).*/\1/p')
 
 hp --num-conns 1 --uri /size/12 --print-request --print-reply
 expect_counts 1 1 1
