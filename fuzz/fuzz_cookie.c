@@ -48,12 +48,31 @@ fz_blank(char ch)
 	return ch == ' ' || ch == '\t';
 }
 
+/* The Cookie header's length for the model's cookies, per cookie.h. */
+static size_t
+fz_model_hdr_len(const struct fz_model *m, size_t n, size_t text)
+{
+	(void)m;
+	return n == 0 ? 0 : strlen("Cookie: ") + text + (n - 1) * 2 + 2;
+}
+
+/* The bytes of "name=value" of every cookie of the model. */
+static size_t
+fz_model_text(const struct fz_model *m)
+{
+	size_t i, t = 0;
+
+	for (i = 0; i < m->n; i++)
+		t += m->c[i].nlen + 1 + m->c[i].vlen;
+	return t;
+}
+
 /* What cookie_jar_set must do with the line, per cookie.h. */
 static int
 fz_model_set(struct fz_model *m, const char *line, size_t len)
 {
 	const char *p, *end, *semi, *eq, *ns, *ne, *vs, *ve;
-	size_t i;
+	size_t i, text;
 
 	if (len < FZ_PREFIX_LEN ||
 	    strncasecmp(line, FZ_PREFIX, FZ_PREFIX_LEN) != 0)
@@ -81,14 +100,23 @@ fz_model_set(struct fz_model *m, const char *line, size_t len)
 		ve--;
 	if (ne == ns)
 		return -1;
+	text = fz_model_text(m);
 	for (i = 0; i < m->n; i++) {
 		if (m->c[i].nlen == (size_t)(ne - ns) &&
 		    memcmp(m->c[i].name, ns, (size_t)(ne - ns)) == 0) {
+			/* The limits: the jar stays as it is past them. */
+			if (fz_model_hdr_len(m, m->n, text - m->c[i].vlen +
+			    (size_t)(ve - vs)) > COOKIE_JAR_MAX_HEADER)
+				return -2;
 			m->c[i].value = vs;
 			m->c[i].vlen = (size_t)(ve - vs);
 			return 1;
 		}
 	}
+	if (m->n >= COOKIE_JAR_MAX_COOKIES ||
+	    fz_model_hdr_len(m, m->n + 1, text + (size_t)(ne - ns) + 1 +
+	    (size_t)(ve - vs)) > COOKIE_JAR_MAX_HEADER)
+		return -2;
 	if (m->n == m->cap) {
 		m->cap = m->cap == 0 ? 8 : m->cap * 2;
 		if ((m->c = realloc(m->c, m->cap * sizeof(*m->c))) == NULL)

@@ -132,10 +132,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strncmp(errbuf, fz_path, strlen(fz_path)) != 0)
 			abort();
 		if (bad != 0) {
-			snprintf(want, sizeof(want), "%s:%zu: invalid URI",
+			/* The entry is quoted, every byte of it printable. */
+			snprintf(want, sizeof(want), "%s:%zu: invalid URI ('",
 			    fz_path, bad);
-			if (strcmp(errbuf, want) != 0)
+			if (strncmp(errbuf, want, strlen(want)) != 0)
 				abort();
+			for (k = 0; errbuf[k] != '\0'; k++)
+				if ((unsigned char)errbuf[k] < 0x20 ||
+				    (unsigned char)errbuf[k] >= 0x7f)
+					abort();
 		}
 		goto out;
 	}
