@@ -12,18 +12,26 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
-#include "core/loop.h"
 #include "gen/conn_gen.h"
+#include "gen/generator.h"
+#include "gen/workload.h"
 #include "util.h"
 
 #define CG_ISSUED	0
 #define CG_INFLIGHT	1
 #define CG_REPLIED	2
 #define CG_BURST	3
+
+struct conn_gen {
+	struct core	*core;
+	struct conn_gen_config cfg;
+	struct workload	 wl;		/* units are connections */
+};
 
 /* Issues the next burst of calls on `c'. */
 static void
@@ -32,9 +40,9 @@ conn_gen_burst(struct conn_gen *g, struct conn *c, uint64_t now)
 	uint64_t n, i;
 	struct call *call;
 
-	n = g->num_calls - c->owner_data[CG_ISSUED];
-	if (n > g->burst_len)
-		n = g->burst_len;
+	n = g->cfg.num_calls - c->owner_data[CG_ISSUED];
+	if (n > g->cfg.burst_len)
+		n = g->cfg.burst_len;
 	c->owner_data[CG_INFLIGHT] = n;
 	c->owner_data[CG_REPLIED] = 0;
 	conn_ref(c);
@@ -56,29 +64,15 @@ conn_gen_burst(struct conn_gen *g, struct conn *c, uint64_t now)
 }
 
 /* Arrival: create and connect one connection. */
-static int
-conn_gen_tick(void *arg, uint64_t now)
+static void
+conn_gen_create(void *arg, uint64_t idx, uint64_t now)
 {
 	struct conn_gen *g = arg;
 	struct conn *c;
 
-	if (g->finished || g->draining || g->created >= g->num_conns)
-		return -1;
-	g->created++;
 	c = conn_new(g->core, now);
 	c->owner = g;
 	conn_connect(c, now);
-	return g->created >= g->num_conns ? -1 : 0;
-}
-
-/* Sequential mode: the next connection starts from the timer phase, so a
- * run of instant failures never recurses. */
-static void
-conn_gen_seq_fired(struct timer *t, uint64_t now)
-{
-	struct conn_gen *g = containerof(t, struct conn_gen, seq_timer);
-
-	rate_gen_next(&g->rate, now);
 }
 
 static void
@@ -104,7 +98,7 @@ conn_gen_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 			c->owner_data[CG_REPLIED]++;
 		if (--c->owner_data[CG_INFLIGHT] > 0)
 			break;
-		if (c->owner_data[CG_ISSUED] < g->num_calls &&
+		if (c->owner_data[CG_ISSUED] < g->cfg.num_calls &&
 		    c->owner_data[CG_REPLIED] == c->owner_data[CG_BURST])
 			conn_gen_burst(g, c, now);
 		else
@@ -112,74 +106,64 @@ conn_gen_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		break;
 	case BUS_CONN_DESTROYED:
 		c = obj;
-		if (c->owner != g)
-			break;
-		g->destroyed++;
-		if (g->destroyed >= g->num_conns ||
-		    (g->draining && g->destroyed >= g->created)) {
-			if (!g->finished) {
-				g->finished = 1;
-				rate_gen_stop(&g->rate);
-				g->done(g->done_arg, now);
-			}
-		} else if (rate_spec_rate(g->spec) == 0 && !g->finished &&
-		    !g->draining) {
-			timer_add(loop_timers(g->core->loop), &g->seq_timer,
-			    now);
-		}
+		if (c->owner == g)
+			workload_destroyed(&g->wl, now);
 		break;
 	default:
 		break;
 	}
 }
 
-void
-conn_gen_init(struct conn_gen *g, struct core *core, uint64_t num_conns,
-    uint64_t num_calls, uint64_t burst_len, const struct rate_spec *spec,
-    unsigned client_id, conn_gen_done_cb *done, void *done_arg)
+/* The generator interface (gen/generator.h). */
+
+static int
+conn_gen_init(void **state, const struct gen_env *env, char *err,
+    size_t errlen)
 {
-	g->core = core;
-	g->num_conns = num_conns;
-	g->num_calls = num_calls;
-	g->burst_len = burst_len;
-	g->spec = spec;
-	g->client_id = client_id;
-	g->done = done;
-	g->done_arg = done_arg;
-	g->created = g->destroyed = 0;
-	g->finished = 0;
-	g->draining = 0;
-	timer_init(&g->seq_timer, conn_gen_seq_fired);
-	bus_subscribe(core->bus, BUS_CONN_CONNECTED, conn_gen_event, g);
-	bus_subscribe(core->bus, BUS_CALL_DESTROYED, conn_gen_event, g);
-	bus_subscribe(core->bus, BUS_CONN_DESTROYED, conn_gen_event, g);
+	const struct conn_gen_config *cfg = env->cfg;
+	struct conn_gen *g;
+
+	g = xcalloc(1, sizeof(*g));
+	g->core = env->core;
+	g->cfg = *cfg;
+	workload_init(&g->wl, env->core->loop, cfg->rate, cfg->client_id,
+	    cfg->num_conns, conn_gen_create, g, env->done, env->done_arg);
+	bus_subscribe(env->bus, BUS_CONN_CONNECTED, conn_gen_event, g);
+	bus_subscribe(env->bus, BUS_CALL_DESTROYED, conn_gen_event, g);
+	bus_subscribe(env->bus, BUS_CONN_DESTROYED, conn_gen_event, g);
+	*state = g;
+	return 0;
 }
 
-void
-conn_gen_start(struct conn_gen *g, uint64_t now)
+static void
+conn_gen_start(void *state, uint64_t now)
 {
-	rate_gen_start(&g->rate, g->core->loop, g->spec, g->client_id,
-	    conn_gen_tick, g, now);
+	struct conn_gen *g = state;
+
+	workload_start(&g->wl, now);
 }
 
-void
-conn_gen_stop(struct conn_gen *g)
+static void
+conn_gen_drain(void *state, uint64_t now)
 {
-	g->finished = 1;
-	rate_gen_stop(&g->rate);
-	timer_cancel(&g->seq_timer);
+	struct conn_gen *g = state;
+
+	workload_drain(&g->wl, now);
 }
 
-void
-conn_gen_drain(struct conn_gen *g, uint64_t now)
+static void
+conn_gen_stop(void *state)
 {
-	if (g->finished || g->draining)
-		return;
-	g->draining = 1;
-	rate_gen_stop(&g->rate);
-	timer_cancel(&g->seq_timer);
-	if (g->destroyed >= g->created) {
-		g->finished = 1;
-		g->done(g->done_arg, now);
-	}
+	struct conn_gen *g = state;
+
+	workload_stop(&g->wl);
 }
+
+const struct generator conn_gen_generator = {
+	.name = "conn_gen",
+	.init = conn_gen_init,
+	.start = conn_gen_start,
+	.drain = conn_gen_drain,
+	.stop = conn_gen_stop,
+	.fini = free,
+};

@@ -31,8 +31,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/timer.h"
+#include "gen/generator.h"
 #include "gen/rate.h"
+#include "gen/workload.h"
 
 struct call;
 struct core;
@@ -76,25 +77,14 @@ struct session_ops {
 	uint64_t (*think)(void *arg, uint64_t idx, size_t b);
 };
 
-/* Called once when every session has completed or failed. */
-typedef void session_done_cb(void *arg, uint64_t now);
-
-/* A session generator; its fields are private to session.c. */
+/* A session generator; its fields are private to session*.c. */
 struct session_gen {
 	struct core	*core;
 	struct session_config cfg;
 	const struct session_ops *ops;
 	void		*ops_arg;
-	session_done_cb	*done;
-	void		*done_arg;
-
-	struct rate_gen	 rate;
-	struct timer	 seq_timer;	/* sequential: next session */
+	struct workload	 wl;		/* units are sessions */
 	struct session	*live;		/* not yet destroyed */
-	uint64_t	 created;
-	uint64_t	 destroyed;
-	int		 finished;	/* no more sessions */
-	int		 draining;	/* no new session; end after the live */
 	int		 stopped;	/* events are ignored */
 };
 
@@ -109,27 +99,27 @@ uint64_t session_retry_delay(unsigned k);
  * Prepares the generator and subscribes it to the core's events.  `cfg'
  * is copied (cfg->rate must outlive the generator); `ops' and `ops_arg'
  * must outlive it.  `done' is called when cfg->nsess sessions have been
- * destroyed.
+ * destroyed, or after the last live one once drained.
  */
 void	session_gen_init(struct session_gen *g, struct core *core,
 	    const struct session_config *cfg, const struct session_ops *ops,
-	    void *ops_arg, session_done_cb *done, void *done_arg);
-
-/* Creates the first session and starts the arrival schedule. */
-void	session_gen_start(struct session_gen *g, uint64_t now);
+	    void *ops_arg, gen_done_cb *done, void *done_arg);
 
 /*
- * No new session from now on (a URI list ran out): the live ones run to
- * their end, and `done' is called after the last of them (at once if
- * none is live).
+ * The generator hooks (gen/generator.h) of a session workload, whose
+ * state is the struct session_gen `g': untyped, so that the workload's
+ * `struct generator' points straight at them.
+ *
+ * start: creates the first session and starts the arrival schedule.
+ * drain: no new session from now on (a URI list ran out): the live ones
+ * run to their end, and `done' is called after the last of them (at once
+ * if none is live).
+ * stop: no more sessions, no more timers, events ignored.  Live sessions
+ * stay as they are until session_gen_fini().
  */
-void	session_gen_drain(struct session_gen *g, uint64_t now);
-
-/*
- * Stops the run: no more sessions, no more timers, events ignored.  Live
- * sessions stay as they are until session_gen_fini().
- */
-void	session_gen_stop(struct session_gen *g);
+void	session_gen_start(void *g, uint64_t now);
+void	session_gen_drain(void *g, uint64_t now);
+void	session_gen_stop(void *g);
 
 /*
  * Frees the state of the sessions still live, dropping the references the

@@ -167,3 +167,36 @@ uri_wlog_fini(struct uri_wlog *w)
 	w->data = NULL;
 	w->size = 0;
 }
+
+/* The generator interface (gen/generator.h). */
+
+static int
+uri_wlog_gen_init(void **state, const struct gen_env *env, char *err,
+    size_t errlen)
+{
+	const struct uri_wlog_config *cfg = env->cfg;
+	struct uri_wlog *w;
+
+	w = xmalloc(sizeof(*w));
+	if (uri_wlog_init(w, env->core, cfg->path, cfg->wrap, env->verbose,
+	    env->out, env->prog, env->done, env->done_arg, err,
+	    errlen) == -1) {
+		free(w);
+		return -1;
+	}
+	*state = w;
+	return 0;
+}
+
+static void
+uri_wlog_gen_fini(void *state)
+{
+	uri_wlog_fini(state);
+	free(state);
+}
+
+const struct generator uri_wlog_generator = {
+	.name = "uri_wlog",
+	.init = uri_wlog_gen_init,
+	.fini = uri_wlog_gen_fini,
+};

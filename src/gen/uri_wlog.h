@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gen/generator.h"
+
 struct core;
 
 /* Called once, when --wlog n runs out of URIs: the run should stop. */
@@ -61,5 +63,17 @@ int	uri_wlog_init(struct uri_wlog *w, struct core *core, const char *path,
  * after the last call was created.  Harmless twice.
  */
 void	uri_wlog_fini(struct uri_wlog *w);
+
+/* Its settings as a generator (gen_env.cfg). */
+struct uri_wlog_config {
+	const char	*path;		/* F */
+	int		 wrap;		/* y */
+};
+
+/*
+ * The URI source as a generator (gen/generator.h): uri_wlog_init() with
+ * the env's stream, -v level, program name and done callback.
+ */
+extern const struct generator uri_wlog_generator;
 
 #endif

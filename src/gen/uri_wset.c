@@ -135,3 +135,33 @@ uri_wset_fini(struct uri_wset *w)
 	w->prefix = NULL;
 	w->prefix_len = 0;
 }
+
+/* The generator interface (gen/generator.h). */
+
+static int
+uri_wset_gen_init(void **state, const struct gen_env *env, char *err,
+    size_t errlen)
+{
+	const struct uri_wset_config *cfg = env->cfg;
+	struct uri_wset *w;
+
+	w = xmalloc(sizeof(*w));
+	uri_wset_init(w, env->core, cfg->nfiles, cfg->miss_rate,
+	    cfg->client_id, cfg->num_clients, cfg->prefix, env->verbose,
+	    env->out, env->prog);
+	*state = w;
+	return 0;
+}
+
+static void
+uri_wset_gen_fini(void *state)
+{
+	uri_wset_fini(state);
+	free(state);
+}
+
+const struct generator uri_wset_generator = {
+	.name = "uri_wset",
+	.init = uri_wset_gen_init,
+	.fini = uri_wset_gen_fini,
+};

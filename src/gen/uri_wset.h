@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gen/generator.h"
+
 struct core;
 
 struct uri_wset {
@@ -53,5 +55,20 @@ size_t	uri_wset_format(const struct uri_wset *w, uint64_t file_num,
 
 /* Returns the length of every URI of the walk. */
 size_t	uri_wset_uri_len(const struct uri_wset *w);
+
+/* Its settings as a generator (gen_env.cfg). */
+struct uri_wset_config {
+	uint64_t	 nfiles;	/* N */
+	double		 miss_rate;	/* X */
+	unsigned	 client_id;	/* --client I/N */
+	unsigned	 num_clients;
+	const char	*prefix;	/* --uri */
+};
+
+/*
+ * The URI source as a generator (gen/generator.h): uri_wset_init() with
+ * the env's stream, -v level and program name.
+ */
+extern const struct generator uri_wset_generator;
 
 #endif

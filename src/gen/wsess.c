@@ -5,10 +5,20 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "core/clock.h"
+#include "gen/generator.h"
 #include "gen/session.h"
 #include "gen/wsess.h"
+#include "util.h"
+
+struct wsess {
+	struct session_gen gen;
+	uint64_t	 ncalls;
+	uint64_t	 burst_len;
+	uint64_t	 think;		/* ns */
+};
 
 /* Burst `b' has burst_len calls, or what is left of N2. */
 static size_t
@@ -40,38 +50,39 @@ static const struct session_ops wsess_ops = {
 	.think = wsess_think,
 };
 
-int
-wsess_init(struct wsess *w, struct core *core, const struct wsess_config *cfg,
-    session_done_cb *done, void *done_arg)
+/* The generator interface: the state is the session engine. */
+
+static int
+wsess_init(void **state, const struct gen_env *env, char *err,
+    size_t errlen)
 {
+	const struct wsess_config *cfg = env->cfg;
+	struct wsess *w;
+
+	w = xcalloc(1, sizeof(*w));
 	w->ncalls = cfg->ncalls;
 	w->burst_len = cfg->burst_len > 0 ? cfg->burst_len : 1;
 	w->think = clock_from_sec(cfg->think);
-	session_gen_init(&w->gen, core, &cfg->sess, &wsess_ops, w, done,
-	    done_arg);
+	session_gen_init(&w->gen, env->core, &cfg->sess, &wsess_ops, w,
+	    env->done, env->done_arg);
+	*state = &w->gen;
 	return 0;
 }
 
-void
-wsess_start(struct wsess *w, uint64_t now)
+static void
+wsess_fini(void *state)
 {
-	session_gen_start(&w->gen, now);
-}
+	struct wsess *w = containerof(state, struct wsess, gen);
 
-void
-wsess_drain(struct wsess *w, uint64_t now)
-{
-	session_gen_drain(&w->gen, now);
-}
-
-void
-wsess_stop(struct wsess *w)
-{
-	session_gen_stop(&w->gen);
-}
-
-void
-wsess_fini(struct wsess *w)
-{
 	session_gen_fini(&w->gen);
+	free(w);
 }
+
+const struct generator wsess_generator = {
+	.name = "wsess",
+	.init = wsess_init,
+	.start = session_gen_start,
+	.drain = session_gen_drain,
+	.stop = session_gen_stop,
+	.fini = wsess_fini,
+};

@@ -9,10 +9,10 @@
 
 #include <stdint.h>
 
+#include "gen/generator.h"
 #include "gen/session.h"
 
-struct core;
-
+/* Its settings (gen_env.cfg). */
 struct wsess_config {
 	struct session_config sess;	/* sess.nsess = N1 */
 	uint64_t	 ncalls;	/* N2 */
@@ -20,31 +20,11 @@ struct wsess_config {
 	double		 think;		/* X, seconds */
 };
 
-struct wsess {
-	struct session_gen gen;
-	uint64_t	 ncalls;
-	uint64_t	 burst_len;
-	uint64_t	 think;		/* ns */
-};
-
 /*
- * Prepares the workload and subscribes it to the core's events.  `done'
- * is called once every session has completed or failed.  Returns 0.
+ * The generator: done is called once every session has completed or
+ * failed; drain lets the live sessions run on (their later calls may get
+ * no URI and are abandoned) and ends after them.
  */
-int	wsess_init(struct wsess *w, struct core *core,
-	    const struct wsess_config *cfg, session_done_cb *done,
-	    void *done_arg);
-
-/* Creates the first session and starts the arrival schedule. */
-void	wsess_start(struct wsess *w, uint64_t now);
-
-/* Creates no more sessions; the run ends after the live ones. */
-void	wsess_drain(struct wsess *w, uint64_t now);
-
-/* Stops creating sessions and running them (end of the run). */
-void	wsess_stop(struct wsess *w);
-
-/* Frees what is left of live sessions (see session_gen_fini()). */
-void	wsess_fini(struct wsess *w);
+extern const struct generator wsess_generator;
 
 #endif

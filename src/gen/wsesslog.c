@@ -6,14 +6,21 @@
 #include "config.h"
 
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
 #include "core/call.h"
 #include "core/clock.h"
+#include "gen/generator.h"
 #include "gen/session.h"
 #include "gen/sesslog.h"
 #include "gen/wsesslog.h"
+#include "util.h"
+
+struct wsesslog {
+	struct session_gen gen;
+	struct sesslog	 log;		/* at least one session */
+	uint64_t	 think;		/* default, ns */
+};
 
 /* Returns the file's session that session `idx' follows. */
 static const struct sesslog_sess *
@@ -30,7 +37,11 @@ wsesslog_burst(void *arg, uint64_t idx, size_t b)
 	return b < t->nbursts ? t->bursts[b].nreqs : 0;
 }
 
-/* Gives call `i' of burst `b' its request from the file. */
+/*
+ * Gives call `i' of burst `b' its request from the file.  The call is
+ * new: its only header line so far is the Content-Length one given here
+ * (the session's Cookie line comes later), so it always has room.
+ */
 static void
 wsesslog_fill(void *arg, uint64_t idx, size_t b, size_t i, struct call *call)
 {
@@ -38,31 +49,31 @@ wsesslog_fill(void *arg, uint64_t idx, size_t b, size_t i, struct call *call)
 	    reqs[i];
 
 	call->method = r->method;
-	call->method_len = r->method != NULL ? r->method_len : 0;
+	call->method_len = r->method_len;
 	call->uri = r->uri;
 	call->uri_len = r->uri_len;
 	if (r->body != NULL) {
 		call->body = r->body;
 		call->body_len = r->body_len;
-		if (r->clen != NULL && call->nhdrs < CALL_MAX_HDRS) {
-			/* iov_base is not const; the line is only read. */
-			call->hdrs[call->nhdrs].iov_base =
-			    (void *)(uintptr_t)r->clen;
-			call->hdrs[call->nhdrs].iov_len = r->clen_len;
-			call->nhdrs++;
-		}
+		/* iov_base is not const; the line is only read. */
+		call->hdrs[call->nhdrs].iov_base = (void *)(uintptr_t)r->clen;
+		call->hdrs[call->nhdrs].iov_len = r->clen_len;
+		call->nhdrs++;
 	}
 }
 
-/* The burst's own think time, or the default X. */
+/*
+ * The think time after burst `b' (one the session has, as it just ran
+ * it): the burst's own, or the default X.
+ */
 static uint64_t
 wsesslog_think(void *arg, uint64_t idx, size_t b)
 {
 	const struct wsesslog *w = arg;
-	const struct sesslog_sess *t = wsesslog_sess(w, idx);
+	const struct sesslog_burst *burst = &wsesslog_sess(w, idx)->bursts[b];
 
-	if (b < t->nbursts && t->bursts[b].think >= 0)
-		return clock_from_sec(t->bursts[b].think);
+	if (burst->think >= 0)
+		return clock_from_sec(burst->think);
 	return w->think;
 }
 
@@ -72,45 +83,43 @@ static const struct session_ops wsesslog_ops = {
 	.think = wsesslog_think,
 };
 
-int
-wsesslog_init(struct wsesslog *w, struct core *core,
-    const struct wsesslog_config *cfg, session_done_cb *done,
-    void *done_arg, char *errbuf, size_t errlen)
+/* The generator interface: the state is the session engine. */
+
+static int
+wsesslog_init(void **state, const struct gen_env *env, char *err,
+    size_t errlen)
 {
-	memset(w, 0, sizeof(*w));
-	if (sesslog_load(&w->log, cfg->path, errbuf, errlen) == -1)
-		return -1;
-	if (w->log.nsess == 0) {
-		snprintf(errbuf, errlen, "%s: no sessions", cfg->path);
-		sesslog_free(&w->log);
+	const struct wsesslog_config *cfg = env->cfg;
+	struct wsesslog *w;
+
+	w = xcalloc(1, sizeof(*w));
+	/* A file without any session is refused here too. */
+	if (sesslog_load(&w->log, cfg->path, err, errlen) == -1) {
+		free(w);
 		return -1;
 	}
-	w->loaded = 1;
 	w->think = clock_from_sec(cfg->think);
-	session_gen_init(&w->gen, core, &cfg->sess, &wsesslog_ops, w, done,
-	    done_arg);
+	session_gen_init(&w->gen, env->core, &cfg->sess, &wsesslog_ops, w,
+	    env->done, env->done_arg);
+	*state = &w->gen;
 	return 0;
 }
 
-void
-wsesslog_start(struct wsesslog *w, uint64_t now)
+static void
+wsesslog_fini(void *state)
 {
-	session_gen_start(&w->gen, now);
-}
+	struct wsesslog *w = containerof(state, struct wsesslog, gen);
 
-void
-wsesslog_stop(struct wsesslog *w)
-{
-	if (w->loaded)
-		session_gen_stop(&w->gen);
-}
-
-void
-wsesslog_fini(struct wsesslog *w)
-{
-	if (!w->loaded)
-		return;
 	session_gen_fini(&w->gen);
 	sesslog_free(&w->log);
-	w->loaded = 0;
+	free(w);
 }
+
+const struct generator wsesslog_generator = {
+	.name = "wsesslog",
+	.init = wsesslog_init,
+	.start = session_gen_start,
+	.drain = session_gen_drain,
+	.stop = session_gen_stop,
+	.fini = wsesslog_fini,
+};

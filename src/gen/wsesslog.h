@@ -7,43 +7,21 @@
 #ifndef HTTPERF_GEN_WSESSLOG_H
 #define HTTPERF_GEN_WSESSLOG_H
 
-#include <stddef.h>
-#include <stdint.h>
-
+#include "gen/generator.h"
 #include "gen/session.h"
-#include "gen/sesslog.h"
 
-struct core;
-
+/* Its settings (gen_env.cfg). */
 struct wsesslog_config {
 	struct session_config sess;	/* sess.nsess = N */
 	double		 think;		/* X: default think (s) */
 	const char	*path;		/* F */
 };
 
-struct wsesslog {
-	struct session_gen gen;
-	struct sesslog	 log;
-	uint64_t	 think;		/* default, ns */
-	int		 loaded;
-};
-
 /*
- * Loads the session file and prepares the workload, subscribing it to the
- * core's events.  Returns 0, or -1 with a message naming the file (and
- * line) in errbuf; nothing is left to free then.
+ * The generator.  Its init loads the session file; a failure's message
+ * names the file (and line), and may quote it (escaped, see sesslog.h).
+ * done is called once every session has completed or failed.
  */
-int	wsesslog_init(struct wsesslog *w, struct core *core,
-	    const struct wsesslog_config *cfg, session_done_cb *done,
-	    void *done_arg, char *errbuf, size_t errlen);
-
-/* Creates the first session and starts the arrival schedule. */
-void	wsesslog_start(struct wsesslog *w, uint64_t now);
-
-/* Stops creating sessions and running them (end of the run). */
-void	wsesslog_stop(struct wsesslog *w);
-
-/* Frees live sessions (see session_gen_fini()) and the loaded file. */
-void	wsesslog_fini(struct wsesslog *w);
+extern const struct generator wsesslog_generator;
 
 #endif

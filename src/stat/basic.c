@@ -11,6 +11,7 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "stat/basic.h"
+#include "stat/collector.h"
 #include "stat/hist.h"
 #include "util.h"
 
@@ -200,3 +201,43 @@ basic_print_extra(struct basic *b, FILE *out)
 		    (unsigned long long)b->t.cut,
 		    (unsigned long long)b->t.unsent_bytes);
 }
+
+/* The collector interface (stat/collector.h). */
+
+static int
+basic_col_init(void **state, const struct collector_env *env, char *err,
+    size_t errlen)
+{
+	struct basic *b = xmalloc(sizeof(*b));
+
+	basic_init(b, env->core, env->verbose, env->out);
+	*state = b;
+	return 0;
+}
+
+static void
+basic_col_report(void *state, FILE *out, const struct collector_run *run)
+{
+	basic_print(state, out, run->duration, run->cpu_user, run->cpu_sys);
+}
+
+static void
+basic_col_extra(void *state, FILE *out, const struct collector_run *run)
+{
+	basic_print_extra(state, out);
+}
+
+static void
+basic_col_fini(void *state)
+{
+	basic_fini(state);
+	free(state);
+}
+
+const struct collector basic_collector = {
+	.name = "basic",
+	.init = basic_col_init,
+	.report = basic_col_report,
+	.extra = basic_col_extra,
+	.fini = basic_col_fini,
+};

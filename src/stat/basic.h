@@ -43,4 +43,10 @@ void	basic_print(struct basic *b, FILE *out, uint64_t duration,
 /* Prints the lines that come after every classic line (percentiles). */
 void	basic_print_extra(struct basic *b, FILE *out);
 
+struct collector;
+
+/* The collector (stat/collector.h): its report is the classic one, its
+   extra the percentile and early-reply lines.  No settings. */
+extern const struct collector basic_collector;
+
 #endif

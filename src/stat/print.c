@@ -46,6 +46,7 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "net/http_req.h"
+#include "stat/collector.h"
 #include "stat/print.h"
 #include "util.h"
 
@@ -390,3 +391,31 @@ print_fini(struct print *p)
 	p->scratch = NULL;
 	p->scratch_cap = 0;
 }
+
+/* The collector interface (stat/collector.h). */
+
+static int
+print_col_init(void **state, const struct collector_env *env, char *err,
+    size_t errlen)
+{
+	const struct print_config *cfg = env->cfg;
+	struct print *p = xmalloc(sizeof(*p));
+
+	print_init(p, env->core, cfg->request_flags, cfg->reply_flags,
+	    env->out);
+	*state = p;
+	return 0;
+}
+
+static void
+print_col_fini(void *state)
+{
+	print_fini(state);
+	free(state);
+}
+
+const struct collector print_collector = {
+	.name = "print",
+	.init = print_col_init,
+	.fini = print_col_fini,
+};

@@ -45,4 +45,16 @@ void	print_init(struct print *p, struct core *core, int request_flags,
  */
 void	print_fini(struct print *p);
 
+/* Its settings as a collector (collector_env.cfg). */
+struct print_config {
+	int		 request_flags;	/* PRINT_*, 0: off */
+	int		 reply_flags;
+};
+
+struct collector;
+
+/* The collector (stat/collector.h): it prints as the test runs, and
+   nothing in the report. */
+extern const struct collector print_collector;
+
 #endif

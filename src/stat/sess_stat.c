@@ -13,6 +13,7 @@
 #include "core/conn.h"
 #include "core/sess.h"
 #include "stat/basic_report.h"
+#include "stat/collector.h"
 #include "stat/sess_stat.h"
 #include "util.h"
 
@@ -139,3 +140,51 @@ sess_stat_print(struct sess_stat *st, FILE *out, uint64_t duration)
 {
 	sess_stat_report(out, &st->t, duration);
 }
+
+/* The collector interface (stat/collector.h). */
+
+struct sess_stat_col {
+	struct sess_stat st;
+	const uint64_t	*cookies_ignored;
+};
+
+static int
+sess_stat_col_init(void **state, const struct collector_env *env,
+    char *err, size_t errlen)
+{
+	const struct sess_stat_config *cfg = env->cfg;
+	struct sess_stat_col *sc = xmalloc(sizeof(*sc));
+
+	sess_stat_init(&sc->st, env->core, env->verbose, env->out);
+	sc->st.t.cookies = cfg->cookies;
+	sc->cookies_ignored = cfg->cookies_ignored;
+	*state = sc;
+	return 0;
+}
+
+static void
+sess_stat_col_report(void *state, FILE *out,
+    const struct collector_run *run)
+{
+	struct sess_stat_col *sc = state;
+
+	if (sc->cookies_ignored != NULL)
+		sc->st.t.cookies_ignored = *sc->cookies_ignored;
+	sess_stat_print(&sc->st, out, run->duration);
+}
+
+static void
+sess_stat_col_fini(void *state)
+{
+	struct sess_stat_col *sc = state;
+
+	sess_stat_fini(&sc->st);
+	free(sc);
+}
+
+const struct collector sess_stat_collector = {
+	.name = "sess_stat",
+	.init = sess_stat_col_init,
+	.report = sess_stat_col_report,
+	.fini = sess_stat_col_fini,
+};

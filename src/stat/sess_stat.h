@@ -60,4 +60,18 @@ void	sess_stat_report(FILE *out, const struct sess_stat_totals *t,
 /* Counts one session with `nreplies' replies in the length histogram. */
 void	sess_stat_add_len(struct sess_stat_totals *t, uint64_t nreplies);
 
+/* Its settings as a collector (collector_env.cfg). */
+struct sess_stat_config {
+	int		 cookies;	/* print the cookie line */
+	/* The count of ignored Set-Cookie fields, which the session
+	   workload keeps (session_config.cookies_ignored); read when the
+	   report is printed. */
+	const uint64_t	*cookies_ignored;
+};
+
+struct collector;
+
+/* The collector (stat/collector.h): its report is the session lines. */
+extern const struct collector sess_stat_collector;
+
 #endif

@@ -6,14 +6,17 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/bus.h"
 #include "core/conn.h"
 #include "net/tls.h"
 #include "stat/basic_report.h"
+#include "stat/collector.h"
 #include "stat/hist.h"
 #include "stat/tls_stat.h"
+#include "util.h"
 
 static void
 tls_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
@@ -81,3 +84,36 @@ tls_stat_fini(struct tls_stat *st)
 	hist_free(st->time);
 	st->time = NULL;
 }
+
+/* The collector interface (stat/collector.h). */
+
+static int
+tls_stat_col_init(void **state, const struct collector_env *env, char *err,
+    size_t errlen)
+{
+	struct tls_stat *st = xmalloc(sizeof(*st));
+
+	tls_stat_init(st, env->core);
+	*state = st;
+	return 0;
+}
+
+static void
+tls_stat_col_extra(void *state, FILE *out, const struct collector_run *run)
+{
+	tls_stat_print(state, out);
+}
+
+static void
+tls_stat_col_fini(void *state)
+{
+	tls_stat_fini(state);
+	free(state);
+}
+
+const struct collector tls_stat_collector = {
+	.name = "tls_stat",
+	.init = tls_stat_col_init,
+	.extra = tls_stat_col_extra,
+	.fini = tls_stat_col_fini,
+};

@@ -32,4 +32,10 @@ void	tls_stat_print(const struct tls_stat *st, FILE *out);
 /* Frees the collector's memory. */
 void	tls_stat_fini(struct tls_stat *st);
 
+struct collector;
+
+/* The collector (stat/collector.h): its extra is the TLS lines.  No
+   settings. */
+extern const struct collector tls_stat_collector;
+
 #endif

@@ -1,0 +1,111 @@
+/*
+ * The end of a workload (see workload.h).
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/loop.h"
+#include "core/timer.h"
+#include "gen/rate.h"
+#include "gen/workload.h"
+#include "util.h"
+
+/* Arrival: one more unit, until the total. */
+static int
+workload_tick(void *arg, uint64_t now)
+{
+	struct workload *w = arg;
+
+	if (w->finished || w->draining || w->created >= w->total)
+		return -1;
+	w->created++;
+	w->create(w->arg, w->created - 1, now);
+	return w->created >= w->total ? -1 : 0;
+}
+
+/*
+ * Rate 0: the next unit starts from the timer phase, so a run of instant
+ * failures never recurses.
+ */
+static void
+workload_seq_fired(struct timer *t, uint64_t now)
+{
+	struct workload *w = containerof(t, struct workload, seq_timer);
+
+	rate_gen_next(&w->rate, now);
+}
+
+/* Complete: no more arrivals, and tell the run, once. */
+static void
+workload_finish(struct workload *w, uint64_t now)
+{
+	if (w->finished)
+		return;
+	w->finished = 1;
+	rate_gen_stop(&w->rate);
+	timer_cancel(&w->seq_timer);
+	w->done(w->done_arg, now);
+}
+
+void
+workload_init(struct workload *w, struct loop *loop,
+    const struct rate_spec *spec, unsigned client_id, uint64_t total,
+    workload_create_cb *create, void *arg, gen_done_cb *done,
+    void *done_arg)
+{
+	memset(w, 0, sizeof(*w));
+	w->loop = loop;
+	w->spec = spec;
+	w->client_id = client_id;
+	w->total = total;
+	w->create = create;
+	w->arg = arg;
+	w->done = done;
+	w->done_arg = done_arg;
+	timer_init(&w->seq_timer, workload_seq_fired);
+}
+
+void
+workload_start(struct workload *w, uint64_t now)
+{
+	if (w->total == 0) {
+		workload_finish(w, now);
+		return;
+	}
+	rate_gen_start(&w->rate, w->loop, w->spec, w->client_id,
+	    workload_tick, w, now);
+}
+
+void
+workload_destroyed(struct workload *w, uint64_t now)
+{
+	w->destroyed++;
+	if (w->destroyed >= w->total ||
+	    (w->draining && w->destroyed >= w->created))
+		workload_finish(w, now);
+	else if (rate_spec_rate(w->spec) == 0 && !w->finished &&
+	    !w->draining)
+		timer_add(loop_timers(w->loop), &w->seq_timer, now);
+}
+
+void
+workload_drain(struct workload *w, uint64_t now)
+{
+	if (w->finished || w->draining)
+		return;
+	w->draining = 1;
+	rate_gen_stop(&w->rate);
+	timer_cancel(&w->seq_timer);
+	if (w->destroyed >= w->created)
+		workload_finish(w, now);
+}
+
+void
+workload_stop(struct workload *w)
+{
+	w->finished = 1;
+	rate_gen_stop(&w->rate);
+	timer_cancel(&w->seq_timer);
+}

@@ -1,0 +1,258 @@
+/*
+ * What the core needs, built from the options before the test: the
+ * server and --myaddr addresses, the request template, the TLS context,
+ * and the core's configuration that points into them.  Part of the
+ * program's top layer with main.c: it reads the options, prints why
+ * something cannot be set up, and never runs during the test.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/conn.h"
+#include "core/loop.h"
+#include "net/http_req.h"
+#include "net/sock.h"
+#include "net/tls.h"
+#include "options.h"
+#include "setup.h"
+#include "util.h"
+
+#define MAX_LINE	(256u * 1024)	/* longest reply line */
+#define MAX_HEAD	(1024u * 1024)	/* largest header (trailer) section */
+
+/* Picks the event backend: HTTPERF_LOOP=epoll|poll, default the best. */
+enum loop_backend_kind
+setup_backend(const char *prog)
+{
+	const char *s = getenv("HTTPERF_LOOP");
+
+	if (s == NULL || *s == '\0')
+		return LOOP_BACKEND_AUTO;
+	if (strcmp(s, "epoll") == 0)
+		return LOOP_BACKEND_EPOLL;
+	if (strcmp(s, "poll") == 0)
+		return LOOP_BACKEND_POLL;
+	fprintf(stderr, "%s: HTTPERF_LOOP: unknown backend '%s' "
+	    "(epoll or poll)\n", prog, s);
+	exit(1);
+}
+
+/*
+ * Converts an option's seconds (at most OPTIONS_MAX_SEC, so no deadline
+ * wraps) to nanoseconds; a positive time stays positive, as 0 means none.
+ */
+uint64_t
+setup_ns(double sec)
+{
+	uint64_t ns = clock_from_sec(sec);
+
+	return sec > 0 && ns == 0 ? 1 : ns;
+}
+
+/* Resolves --server and --myaddr into the core's configuration. */
+int
+setup_addresses(struct setup *s, const struct options *o,
+    struct core_config *cfg, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (sock_resolve(o->server, o->port, &cfg->addr, &cfg->addrlen, err,
+	    errlen) == -1) {
+		fprintf(stderr, "%s: --server: %s\n", o->prog, err);
+		return -1;
+	}
+	for (i = 0; i < o->n_myaddr; i++) {
+		if (sock_expand_src(o->myaddr[i], &s->src, &s->nsrc, err,
+		    errlen) == -1) {
+			fprintf(stderr, "%s: --myaddr: %s\n", o->prog, err);
+			return -1;
+		}
+	}
+	for (i = 0; i < s->nsrc; i++) {
+		if (s->src[i].ss_family != cfg->addr.ss_family) {
+			fprintf(stderr, "%s: --myaddr: the source addresses "
+			    "must be of the server's address family (%s)\n",
+			    o->prog, cfg->addr.ss_family == AF_INET6 ?
+			    "IPv6" : "IPv4");
+			return -1;
+		}
+	}
+	cfg->src = s->src;
+	cfg->nsrc = s->nsrc;
+	return 0;
+}
+
+/* Builds the request template shared by every call. */
+static void
+setup_request(struct setup *s, const struct options *o)
+{
+	struct http_req_spec spec;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.method = o->method;
+	spec.uri = o->uri;
+	spec.minor = o->http_minor;
+	if (!o->no_host_hdr) {
+		s->host = http_req_host_for(o->server, o->server_name,
+		    o->port, o->ssl ? 443 : 80);
+		spec.host = s->host;
+	}
+	spec.extra = o->add_header;
+	spec.extra_len = o->add_header_len;
+	spec.user_agent = "httperf/" PACKAGE_VERSION;
+	spec.body = o->body;
+	spec.body_len = o->body_len;
+	http_req_tmpl_init(&s->tmpl, &spec);
+}
+
+/*
+ * Returns the host part of a Host-style name: without brackets around an
+ * IPv6 literal and without ":port".  The caller frees it.
+ */
+static char *
+setup_host_only(const char *name)
+{
+	const char *end, *colon;
+	size_t len;
+	char *s;
+
+	if (name[0] == '[') {
+		end = strchr(name, ']');
+		len = end != NULL ? (size_t)(end - name - 1) : strlen(name + 1);
+		s = xmalloc(len + 1);
+		memcpy(s, name + 1, len);
+		s[len] = '\0';
+		return s;
+	}
+	colon = strchr(name, ':');
+	/* One colon is a port; more make an IPv6 literal. */
+	if (colon != NULL && strchr(colon + 1, ':') == NULL) {
+		len = (size_t)(colon - name);
+		s = xmalloc(len + 1);
+		memcpy(s, name, len);
+		s[len] = '\0';
+		return s;
+	}
+	return xstrdup(name);
+}
+
+#define SNI_MAX		255	/* RFC 6066: a DNS host name */
+#define SNI_LABEL_MAX	63	/* RFC 1035 */
+
+/*
+ * Checks that `name' can be sent as SNI: at most 255 bytes, no label over
+ * 63.  Each connection would fail otherwise (the library refuses a longer
+ * name; a server may drop a bad one).  Returns 0, or -1 after saying so,
+ * naming the option the name came from.
+ */
+static int
+setup_check_sni(const struct options *o, const char *name)
+{
+	const char *opt = o->tls_server_name != NULL ? "--tls-server-name" :
+	    o->server_name != NULL ? "--server-name" : "--server";
+	const char *hint = o->tls_server_name != NULL ? "" :
+	    " (--tls-server-name sets another)";
+	size_t len = strlen(name), label;
+
+	if (len > SNI_MAX) {
+		fprintf(stderr, "%s: %s: a %zu-byte name is too long for TLS "
+		    "SNI (at most %d)%s\n", o->prog, opt, len, SNI_MAX, hint);
+		return -1;
+	}
+	for (; *name != '\0'; name += label + (name[label] == '.')) {
+		label = strcspn(name, ".");
+		if (label > SNI_LABEL_MAX) {
+			fprintf(stderr, "%s: %s: a %zu-byte label is too "
+			    "long for TLS SNI (at most %d)%s\n", o->prog, opt,
+			    label, SNI_LABEL_MAX, hint);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * --ssl: builds the TLS context.  SNI goes to --tls-server-name, else the
+ * --server-name or --server host, unless that is an IP literal; with
+ * --ssl-verify the certificate must match that name (or the literal).
+ * Returns 0, or -1 after printing why.
+ */
+static int
+setup_tls(struct setup *s, const struct options *o, char *err,
+    size_t errlen)
+{
+	struct tls_config tc;
+	struct sockaddr_storage ss;
+	char *name;
+	int literal;
+
+	if (!o->ssl)
+		return 0;
+	name = setup_host_only(o->tls_server_name ? o->tls_server_name :
+	    o->server_name ? o->server_name : o->server);
+	literal = sock_parse_addr(name, &ss) == 0;
+	if (!literal && setup_check_sni(o, name) == -1) {
+		free(name);
+		return -1;
+	}
+	memset(&tc, 0, sizeof(tc));
+	tc.min_version = (enum tls_version)o->ssl_min_version;
+	tc.max_version = (enum tls_version)o->ssl_max_version;
+	tc.ciphers = o->ssl_ciphers;
+	tc.ciphersuites = o->ssl_ciphersuites;
+	tc.verify = o->ssl_verify;
+	tc.ca_file = o->ssl_ca_file;
+	tc.ca_path = o->ssl_ca_path;
+	tc.cert_file = o->ssl_certificate;
+	tc.key_file = o->ssl_key;
+	tc.sni = literal ? NULL : name;
+	tc.verify_name = name;
+	s->tls = tls_ctx_new(&tc, err, errlen);
+	free(name);
+	if (s->tls == NULL) {
+		fprintf(stderr, "%s: %s\n", o->prog, err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+setup_core(struct setup *s, const struct options *o,
+    struct core_config *cfg, char *err, size_t errlen)
+{
+	setup_request(s, o);
+	if (setup_tls(s, o, err, errlen) == -1)
+		return -1;
+
+	cfg->sock.send_buffer = (int)o->send_buffer;
+	cfg->sock.recv_buffer = (int)o->recv_buffer;
+	cfg->sock.close_with_reset = o->close_with_reset;
+	cfg->hog = o->hog;
+	cfg->timeout = setup_ns(o->timeout);
+	cfg->think_timeout = setup_ns(o->think_timeout);
+	cfg->max_line = MAX_LINE;
+	cfg->max_head = MAX_HEAD;
+	cfg->debug = o->debug;
+	cfg->prog = o->prog;
+	cfg->req = &s->tmpl;
+	cfg->tls = s->tls;
+	cfg->tls_reuse = !o->ssl_no_reuse;
+	return 0;
+}
+
+void
+setup_free(struct setup *s)
+{
+	tls_ctx_free(s->tls);
+	http_req_tmpl_free(&s->tmpl);
+	free(s->host);
+	free(s->src);
+	s->tls = NULL;
+	s->host = NULL;
+	s->src = NULL;
+	s->nsrc = 0;
+}

@@ -1,0 +1,269 @@
+/*
+ * Unit tests for the end of a workload (gen/workload.h), the rule the
+ * connection and session generators share: arrivals up to the total on
+ * the schedule, the next unit at rate 0 only once the previous one is
+ * gone (from the timer phase, never recursively), done exactly once when
+ * the total is destroyed or, once drained, when the live units are, and
+ * never after a stop.  Time is driven by hand through the loop's timer
+ * wheel.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "core/clock.h"
+#include "core/loop.h"
+#include "core/timer.h"
+#include "gen/rate.h"
+#include "gen/workload.h"
+#include "util.h"
+
+/* What the callbacks saw. */
+struct fix {
+	struct loop	*loop;
+	struct rate_spec spec;
+	struct workload	 wl;
+	uint64_t	 idx[64];	/* indexes created, in order */
+	size_t		 ncreated;
+	int		 ndone;
+	uint64_t	 done_now;
+	int		 fail_at_once;	/* create destroys the unit at once */
+};
+
+static void
+fix_create(void *arg, uint64_t idx, uint64_t now)
+{
+	struct fix *f = arg;
+
+	ck_assert_uint_lt(f->ncreated, nitems(f->idx));
+	f->idx[f->ncreated++] = idx;
+	/* As a connection refused inside conn_connect() is. */
+	if (f->fail_at_once)
+		workload_destroyed(&f->wl, now);
+}
+
+static void
+fix_done(void *arg, uint64_t now)
+{
+	struct fix *f = arg;
+
+	f->ndone++;
+	f->done_now = now;
+}
+
+/* A workload of `total' units at `rate' per second. */
+static void
+fix_init(struct fix *f, double rate, uint64_t total)
+{
+	char err[256] = "";
+
+	memset(f, 0, sizeof(*f));
+	f->loop = loop_new(LOOP_BACKEND_POLL, err, sizeof(err));
+	ck_assert_msg(f->loop != NULL, "loop_new: %s", err);
+	rate_spec_set_rate(&f->spec, rate);
+	workload_init(&f->wl, f->loop, &f->spec, 0, total, fix_create, f,
+	    fix_done, f);
+}
+
+static void
+fix_fini(struct fix *f)
+{
+	workload_stop(&f->wl);
+	ck_assert_uint_eq(timer_wheel_count(loop_timers(f->loop)), 0);
+	loop_free(f->loop);
+}
+
+/* Runs the timers due at `t'. */
+static void
+fix_run(struct fix *f, uint64_t t)
+{
+	timer_wheel_run(loop_timers(f->loop), t);
+}
+
+#define STEP	UINT64_C(1000000)	/* 1 ms: 1000/s */
+#define T0	UINT64_C(1000000000)
+
+/* Paced: the total, no more; done once, with the last destruction. */
+START_TEST(paced_total)
+{
+	struct fix f;
+	size_t i;
+
+	fix_init(&f, 1000, 5);
+	workload_start(&f.wl, T0);
+	ck_assert_uint_eq(f.ncreated, 1);
+	fix_run(&f, T0 + 10 * STEP);
+	ck_assert_uint_eq(f.ncreated, 5);
+	for (i = 0; i < 5; i++)
+		ck_assert_uint_eq(f.idx[i], i);
+	fix_run(&f, T0 + 20 * STEP);
+	ck_assert_uint_eq(f.ncreated, 5);
+	for (i = 0; i < 4; i++)
+		workload_destroyed(&f.wl, T0 + 30 * STEP);
+	ck_assert_int_eq(f.ndone, 0);
+	workload_destroyed(&f.wl, T0 + 31 * STEP);
+	ck_assert_int_eq(f.ndone, 1);
+	ck_assert_uint_eq(f.done_now, T0 + 31 * STEP);
+	fix_fini(&f);
+	ck_assert_int_eq(f.ndone, 1);
+}
+END_TEST
+
+/* Rate 0: one unit at a time, the next from the timer phase. */
+START_TEST(sequential)
+{
+	struct fix f;
+	int i;
+
+	fix_init(&f, 0, 3);
+	workload_start(&f.wl, T0);
+	ck_assert_uint_eq(f.ncreated, 1);
+	for (i = 1; i < 3; i++) {
+		fix_run(&f, T0 + (uint64_t)i * STEP);
+		ck_assert_uint_eq(f.ncreated, (size_t)i);
+		workload_destroyed(&f.wl, T0 + (uint64_t)i * STEP);
+		/* Not from inside the destruction. */
+		ck_assert_uint_eq(f.ncreated, (size_t)i);
+		fix_run(&f, T0 + (uint64_t)i * STEP);
+		ck_assert_uint_eq(f.ncreated, (size_t)i + 1);
+	}
+	workload_destroyed(&f.wl, T0 + 5 * STEP);
+	ck_assert_int_eq(f.ndone, 1);
+	fix_run(&f, T0 + 10 * STEP);
+	ck_assert_uint_eq(f.ncreated, 3);
+	fix_fini(&f);
+}
+END_TEST
+
+/*
+ * Rate 0, every unit failing inside its creation: the next one comes
+ * from the timer phase, not from inside the failure (so a long run of
+ * failures never grows the stack); the wheel runs them one after another.
+ */
+START_TEST(sequential_instant_failures)
+{
+	struct fix f;
+
+	fix_init(&f, 0, 50);
+	f.fail_at_once = 1;
+	workload_start(&f.wl, T0);
+	ck_assert_uint_eq(f.ncreated, 1);
+	ck_assert_int_eq(f.ndone, 0);
+	fix_run(&f, T0);
+	ck_assert_uint_eq(f.ncreated, 50);
+	ck_assert_int_eq(f.ndone, 1);
+	fix_fini(&f);
+}
+END_TEST
+
+/* Drained with units live: nothing new, done after the last of them. */
+START_TEST(drain_live)
+{
+	struct fix f;
+
+	fix_init(&f, 1000, 10);
+	workload_start(&f.wl, T0);
+	fix_run(&f, T0 + 2 * STEP);
+	ck_assert_uint_eq(f.ncreated, 3);
+	workload_drain(&f.wl, T0 + 2 * STEP);
+	ck_assert_int_eq(f.ndone, 0);
+	fix_run(&f, T0 + 9 * STEP);
+	ck_assert_uint_eq(f.ncreated, 3);
+	workload_destroyed(&f.wl, T0 + 10 * STEP);
+	workload_destroyed(&f.wl, T0 + 11 * STEP);
+	ck_assert_int_eq(f.ndone, 0);
+	workload_drain(&f.wl, T0 + 11 * STEP);	/* again: no effect */
+	ck_assert_int_eq(f.ndone, 0);
+	workload_destroyed(&f.wl, T0 + 12 * STEP);
+	ck_assert_int_eq(f.ndone, 1);
+	ck_assert_uint_eq(f.done_now, T0 + 12 * STEP);
+	fix_fini(&f);
+}
+END_TEST
+
+/* Drained with nothing live: done at once; drained at rate 0 too. */
+START_TEST(drain_idle)
+{
+	struct fix f;
+
+	fix_init(&f, 0, 10);
+	workload_start(&f.wl, T0);
+	workload_destroyed(&f.wl, T0 + STEP);	/* arms the next */
+	workload_drain(&f.wl, T0 + 2 * STEP);
+	ck_assert_int_eq(f.ndone, 1);
+	ck_assert_uint_eq(f.done_now, T0 + 2 * STEP);
+	fix_run(&f, T0 + 3 * STEP);
+	ck_assert_uint_eq(f.ncreated, 1);
+	workload_drain(&f.wl, T0 + 4 * STEP);
+	ck_assert_int_eq(f.ndone, 1);
+	fix_fini(&f);
+}
+END_TEST
+
+/* Stopped: nothing new, and done never comes, even as the last goes. */
+START_TEST(stop)
+{
+	struct fix f;
+
+	fix_init(&f, 1000, 3);
+	workload_start(&f.wl, T0);
+	fix_run(&f, T0 + STEP);
+	ck_assert_uint_eq(f.ncreated, 2);
+	workload_stop(&f.wl);
+	fix_run(&f, T0 + 5 * STEP);
+	ck_assert_uint_eq(f.ncreated, 2);
+	workload_destroyed(&f.wl, T0 + 6 * STEP);
+	workload_destroyed(&f.wl, T0 + 6 * STEP);
+	workload_drain(&f.wl, T0 + 7 * STEP);
+	workload_destroyed(&f.wl, T0 + 8 * STEP);	/* the total */
+	ck_assert_int_eq(f.ndone, 0);
+	fix_fini(&f);
+}
+END_TEST
+
+/* A total of 0: done at once, nothing created. */
+START_TEST(empty)
+{
+	struct fix f;
+
+	fix_init(&f, 1000, 0);
+	workload_start(&f.wl, T0);
+	ck_assert_uint_eq(f.ncreated, 0);
+	ck_assert_int_eq(f.ndone, 1);
+	fix_fini(&f);
+}
+END_TEST
+
+static Suite *
+workload_suite(void)
+{
+	Suite *s = suite_create("workload");
+	TCase *tc = tcase_create("end");
+
+	tcase_add_test(tc, paced_total);
+	tcase_add_test(tc, sequential);
+	tcase_add_test(tc, sequential_instant_failures);
+	tcase_add_test(tc, drain_live);
+	tcase_add_test(tc, drain_idle);
+	tcase_add_test(tc, stop);
+	tcase_add_test(tc, empty);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(workload_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
