@@ -380,14 +380,6 @@ opt_word(const struct opt_ctx *c, const char *opt, const char *arg)
 	return 0;
 }
 
-/* RFC 9110 section 5.6.2: the characters of a token such as a method. */
-static int
-is_tchar(unsigned char ch)
-{
-	return isalnum(ch) || (ch != '\0' && strchr("!#$%&'*+-.^_`|~",
-	    ch) != NULL);
-}
-
 /* Parses --client I/N: both parts decimal, N >= 1 and I < N. */
 static int
 opt_client(const struct opt_ctx *c, const char *arg)
@@ -785,7 +777,7 @@ opt_header_lines(const struct opt_ctx *c, const char *path, const char *in,
 		if (colon == NULL || colon == p)
 			why = "not a header line, expected Name: value";
 		for (q = p; why == NULL && q < colon; q++)
-			if (!is_tchar((unsigned char)*q))
+			if (!util_is_tchar((unsigned char)*q))
 				why = "not a header line, expected Name: "
 				    "value";
 		for (q = colon; why == NULL && q < eol; q++)
@@ -1121,7 +1113,7 @@ opt_apply(struct opt_ctx *c, enum opt_id id, const char *arg)
 			return opt_fail(c, "--method", arg,
 			    "must not be empty");
 		for (p = arg; *p != '\0'; p++)
-			if (!is_tchar((unsigned char)*p))
+			if (!util_is_tchar((unsigned char)*p))
 				return opt_fail(c, "--method", arg,
 				    "not an HTTP token (letters, digits and "
 				    "!#$%%&'*+-.^_`|~ only)");
