@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "net/sock.h"
 #include "util.h"
 
 /* Indexes into opt_table; getopt_long() returns OPT_VAL_BASE + index. */
@@ -831,76 +832,25 @@ opt_add_header_file(struct opt_ctx *c, const char *arg)
 }
 
 /*
- * Checks the syntax of one --myaddr: an IPv4 address, an IPv4 range
- * A.B.C.D-E.F.G.H with A.B.C.D <= E.F.G.H, an IPv6 address (with an
- * optional %scope), or something that can be a host name.  Whether the
- * name resolves is main's question.
+ * Checks the syntax of one --myaddr with the parser that later expands
+ * it (net/sock.c): an IPv4 address, an IPv4 range A.B.C.D-E.F.G.H with
+ * A.B.C.D <= E.F.G.H, an IPv6 address (with an optional %scope), or
+ * something that can be a host name.  Whether the name resolves is
+ * main's question.
  */
 static int
 opt_myaddr(const struct opt_ctx *c, const char *arg)
 {
-	const char *opt = "--myaddr";
 	struct options *o = c->o;
-	struct in_addr lo, hi;
-	struct in6_addr a6;
-	const unsigned char *p;
-	char *copy, *dash, *pct;
-	int rv = -1;
+	struct sock_src src;
+	char errbuf[128];
 
-	if (*arg == '\0')
-		return opt_fail(c, opt, arg, "must not be empty");
-	for (p = (const unsigned char *)arg; *p != '\0'; p++)
-		if (*p <= ' ' || *p == 0x7f)
-			return opt_fail(c, opt, arg,
-			    "contains a space or control character");
-	copy = xstrdup(arg);
-	if ((dash = strchr(copy, '-')) != NULL) {
-		*dash = '\0';
-		if (inet_pton(AF_INET, copy, &lo) == 1) {
-			if (inet_pton(AF_INET, dash + 1, &hi) != 1)
-				opt_fail(c, opt, arg,
-				    "range end is not an IPv4 address");
-			else if (ntohl(lo.s_addr) > ntohl(hi.s_addr))
-				opt_fail(c, opt, arg,
-				    "range start is above its end");
-			else
-				rv = 0;
-			goto out;
-		}
-		*dash = '-';
-	}
-	if (strchr(copy, ':') != NULL) {
-		if ((pct = strchr(copy, '%')) != NULL)
-			*pct = '\0';
-		if (inet_pton(AF_INET6, copy, &a6) != 1 ||
-		    (pct != NULL && pct[1] == '\0'))
-			opt_fail(c, opt, arg, "not an IPv6 address");
-		else
-			rv = 0;
-		goto out;
-	}
-	if (copy[strspn(copy, "0123456789.")] == '\0') {
-		if (inet_pton(AF_INET, copy, &lo) != 1)
-			opt_fail(c, opt, arg, "not an IPv4 address");
-		else
-			rv = 0;
-		goto out;
-	}
-	if (!isalnum((unsigned char)copy[0]) ||
-	    copy[strspn(copy, "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")] != '\0') {
-		opt_fail(c, opt, arg, "not an address, range or host name");
-		goto out;
-	}
-	rv = 0;
-out:
-	free(copy);
-	if (rv == 0) {
-		o->myaddr = xreallocarray(o->myaddr, o->n_myaddr + 1,
-		    sizeof(*o->myaddr));
-		o->myaddr[o->n_myaddr++] = arg;
-	}
-	return rv;
+	if (sock_parse_src(arg, &src, errbuf, sizeof(errbuf)) == -1)
+		return opt_fail(c, "--myaddr", arg, "%s", errbuf);
+	o->myaddr = xreallocarray(o->myaddr, o->n_myaddr + 1,
+	    sizeof(*o->myaddr));
+	o->myaddr[o->n_myaddr++] = arg;
+	return 0;
 }
 
 /*
