@@ -694,11 +694,11 @@ opt_print(const struct opt_ctx *c, const char *opt, const char *arg,
     int *out)
 {
 	if (arg == NULL)
-		*out = OPTIONS_PRINT_HEADER | OPTIONS_PRINT_BODY;
+		*out = PRINT_HEADER | PRINT_BODY;
 	else if (arg[0] == 'h' || arg[0] == 'H')
-		*out = OPTIONS_PRINT_HEADER;
+		*out = PRINT_HEADER;
 	else if (arg[0] == 'b' || arg[0] == 'B')
-		*out = OPTIONS_PRINT_BODY;
+		*out = PRINT_BODY;
 	else
 		return opt_fail(c, opt, arg, "expected header or body");
 	return 0;
@@ -891,35 +891,22 @@ static const struct {
 	const char	*name;
 	int		 version;
 } ssl_protocols[] = {
-	{ "auto", OPTIONS_TLS_ANY },
-	{ "TLSv1", OPTIONS_TLS_1_0 },
-	{ "TLSv1.0", OPTIONS_TLS_1_0 },
-	{ "TLSv1_0", OPTIONS_TLS_1_0 },
-	{ "TLSv1.1", OPTIONS_TLS_1_1 },
-	{ "TLSv1_1", OPTIONS_TLS_1_1 },
-	{ "TLSv1.2", OPTIONS_TLS_1_2 },
-	{ "TLSv1_2", OPTIONS_TLS_1_2 },
-	{ "TLSv1.3", OPTIONS_TLS_1_3 },
-	{ "TLSv1_3", OPTIONS_TLS_1_3 },
+	{ "auto", TLS_VERSION_ANY },
+	{ "TLSv1", TLS_VERSION_1_0 },
+	{ "TLSv1.0", TLS_VERSION_1_0 },
+	{ "TLSv1_0", TLS_VERSION_1_0 },
+	{ "TLSv1.1", TLS_VERSION_1_1 },
+	{ "TLSv1_1", TLS_VERSION_1_1 },
+	{ "TLSv1.2", TLS_VERSION_1_2 },
+	{ "TLSv1_2", TLS_VERSION_1_2 },
+	{ "TLSv1.3", TLS_VERSION_1_3 },
+	{ "TLSv1_3", TLS_VERSION_1_3 },
 };
-
-/* Canonical names, indexed by version. */
-static const char *const tls_version_names[] = {
-	[OPTIONS_TLS_ANY] = "auto",
-	[OPTIONS_TLS_1_0] = "TLSv1.0",
-	[OPTIONS_TLS_1_1] = "TLSv1.1",
-	[OPTIONS_TLS_1_2] = "TLSv1.2",
-	[OPTIONS_TLS_1_3] = "TLSv1.3",
-};
-_Static_assert(nitems(tls_version_names) == OPTIONS_TLS_1_3 + 1,
-    "tls_version_names incomplete");
 
 const char *
 options_tls_version_name(int version)
 {
-	if (version < 0 || (size_t)version >= nitems(tls_version_names))
-		return NULL;
-	return tls_version_names[version];
+	return tls_version_name(version);
 }
 
 /*
@@ -1503,9 +1490,9 @@ out:
 static void
 echo_print(FILE *out, const char *name, int what)
 {
-	if (what == OPTIONS_PRINT_HEADER)
+	if (what == PRINT_HEADER)
 		fprintf(out, " --%s=header", name);
-	else if (what == OPTIONS_PRINT_BODY)
+	else if (what == PRINT_BODY)
 		fprintf(out, " --%s=body", name);
 	else if (what != 0)
 		fprintf(out, " --%s", name);
@@ -1542,7 +1529,7 @@ echo_tls(const struct options *o, FILE *out)
 	if (o->ssl_verify)
 		fputs(" --ssl-verify", out);
 	if (o->ssl_protocol_raw != NULL &&
-	    o->ssl_min_version != OPTIONS_TLS_ANY)
+	    o->ssl_min_version != TLS_VERSION_ANY)
 		fprintf(out, " --ssl-protocol=%s",
 		    options_tls_version_name(o->ssl_min_version));
 }
