@@ -88,7 +88,7 @@ options_tls_version_name(int version)
  * Writes a user-supplied string so that it cannot break the one-line rule:
  * control characters come out as C escapes.
  */
-void
+static void
 opt_put_escaped(FILE *f, const char *s)
 {
 	unsigned char ch;

@@ -135,6 +135,9 @@ enum opt_echo {
 	OPT_E_FUNC,	/* the row's echo function */
 };
 
+/* The most values an OPT_K_FIELDS row has (--wsess N1,N2,X). */
+#define OPT_MAXFIELDS	3
+
 /* One value: its kind, where it goes, its bounds (OPT_K_UINT). */
 struct opt_val {
 	const char	*name;	/* a field's name in messages ("N1") */
@@ -212,21 +215,21 @@ int	opt_fail_file(const struct opt_ctx *c, const struct opt_row *r,
 	    const char *path, size_t line, const char *text,
 	    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-/* Writes a user's string with control characters as C escapes. */
-void	opt_put_escaped(FILE *f, const char *s);
-
 /* Writes one byte as itself, or as \xNN when it is not printable ASCII. */
 void	opt_put_escape_char(FILE *f, unsigned char ch);
 
-/*
- * Parses `text' (the whole argument `whole', or a field of it) as value
- * `v' of row `r', for the messages, into *out without storing it.
- */
+/* A value parsed, before it is stored. */
 union opt_value {
 	uint64_t	 u;
 	double		 d;
 	const char	*s;
 };
+
+/*
+ * Parses `text' (the whole argument `whole', or a field of it) as value
+ * `v' of row `r' into *out without storing it.  Messages name the row,
+ * the field (v->name) and quote `whole'.
+ */
 int	opt_parse_val(const struct opt_ctx *c, const struct opt_row *r,
 	    const struct opt_val *v, const char *whole, const char *text,
 	    union opt_value *out);

@@ -19,9 +19,6 @@
 #include "options_int.h"
 #include "util.h"
 
-/* Socket buffer sizes are handed to setsockopt() as an int. */
-#define OPT_BUF_MAX	2147483647ULL
-
 /* Parses --client I/N: both parts decimal, N >= 1 and I < N. */
 static int
 opt_client(struct opt_ctx *c, const struct opt_row *r, const char *arg)
@@ -328,140 +325,140 @@ static const struct opt_val wset_fields[] = {
 	{ "N", OPT_K_UINT, OPT_DEST(wset_n), .min = 1, .max = UINT64_MAX },
 	{ "X", OPT_K_RATIO, OPT_DEST(wset_x) },
 };
+_Static_assert(nitems(wsess_fields) <= OPT_MAXFIELDS &&
+    nitems(wsesslog_fields) <= OPT_MAXFIELDS &&
+    nitems(wset_fields) <= OPT_MAXFIELDS, "raise OPT_MAXFIELDS");
 
-/* Row makers: the common shapes of an option. */
-#define FLAG(n, f, e)		{ .name = n, .has_arg = no_argument,	\
+/*
+ * Row makers for the common shapes: a flag; a number ("N"); a time in
+ * seconds ("X", echoed when not 0); a string of kind k; comma-separated
+ * fields; an option with a parse function (FUNC: and an echo function;
+ * FUNC_TO: and a field that echo rule e prints).
+ */
+#define FLAG(n, f, e)	{ .name = n, .has_arg = no_argument,		\
 	.val = { .kind = OPT_K_FLAG, OPT_DEST(f) }, .echo = e }
-#define NUM(n, a, f, lo, hi, e)	{ .name = n,				\
-	.has_arg = required_argument, .arg = a,				\
+#define NUM(n, f, lo, hi, d, e) { .name = n,				\
+	.has_arg = required_argument, .arg = "N",			\
 	.val = { .kind = OPT_K_UINT, OPT_DEST(f), .min = lo,		\
-	.max = hi }, .echo = e }
-#define VAL(n, a, k, f, e)	{ .name = n,				\
+	.max = hi }, .def = d, .echo = e }
+#define SECS(n, f)	{ .name = n, .has_arg = required_argument,	\
+	.arg = "X", .val = { .kind = OPT_K_SECONDS, OPT_DEST(f) },	\
+	.echo = OPT_E_NONZERO }
+#define STR(n, a, k, f, d, e) { .name = n,				\
 	.has_arg = required_argument, .arg = a,				\
-	.val = { .kind = k, OPT_DEST(f) }, .echo = e }
-#define FIELDS(n, a, fl)	{ .name = n,				\
+	.val = { .kind = k, OPT_DEST(f) }, .def_str = d, .echo = e }
+#define FIELDS(n, a, fl) { .name = n,					\
 	.has_arg = required_argument, .arg = a,				\
 	.val = { .kind = OPT_K_FIELDS }, .fields = fl,			\
 	.nfields = nitems(fl), .echo = OPT_E_NONZERO }
-#define FUNC(n, h, a, fn, e)	{ .name = n, .has_arg = h, .arg = a,	\
-	.val = { .kind = OPT_K_FUNC }, .parse = fn, .echo = e }
-#define FUNC_ECHO(n, h, a, fn, efn) { .name = n, .has_arg = h,		\
-	.arg = a, .val = { .kind = OPT_K_FUNC }, .parse = fn,		\
+#define FUNC(n, a, fn, efn) { .name = n,				\
+	.has_arg = required_argument, .arg = a,				\
+	.val = { .kind = OPT_K_FUNC }, .parse = fn,			\
 	.echo = OPT_E_FUNC, .echo_fn = efn }
+#define FUNC_TO(n, a, f, fn, e) { .name = n,				\
+	.has_arg = required_argument, .arg = a,				\
+	.val = { .kind = OPT_K_FUNC, OPT_DEST(f) }, .parse = fn,	\
+	.echo = e }
+
+/* Socket buffer sizes are handed to setsockopt() as an int. */
+#define BUF_MAX		2147483647ULL
 
 const struct opt_row opt_table[OPT_NOPTS] = {
-	[OPT_ADD_HEADER] = FUNC_ECHO("add-header", required_argument, "S",
-	    opt_add_header, opt_echo_add_header),
-	[OPT_ADD_HEADER_FILE] = { "add-header-file", required_argument, "F",
-	    { .kind = OPT_K_FUNC, OPT_DEST(add_header_file) },
-	    .parse = opt_add_header_file, .echo = OPT_E_QUOTED },
-	[OPT_BODY] = { "body", required_argument, "S",
-	    { .kind = OPT_K_FUNC, OPT_DEST(body_raw) },
-	    .parse = opt_body, .echo = OPT_E_QUOTED },
-	[OPT_BODY_FILE] = { "body-file", required_argument, "F",
-	    { .kind = OPT_K_FUNC, OPT_DEST(body_file) },
-	    .parse = opt_body_file, .echo = OPT_E_NONZERO },
-	[OPT_BURST_LENGTH] = { "burst-length", required_argument, "N",
-	    { .kind = OPT_K_UINT, OPT_DEST(burst_len), .min = 1,
-	    .max = UINT64_MAX }, .def = 1, .echo = OPT_E_CHANGED },
-	[OPT_CLIENT] = FUNC_ECHO("client", required_argument, "I/N",
-	    opt_client, opt_echo_client),
+	[OPT_ADD_HEADER] = FUNC("add-header", "S", opt_add_header,
+	    opt_echo_add_header),
+	[OPT_ADD_HEADER_FILE] = FUNC_TO("add-header-file", "F",
+	    add_header_file, opt_add_header_file, OPT_E_QUOTED),
+	[OPT_BODY] = FUNC_TO("body", "S", body_raw, opt_body, OPT_E_QUOTED),
+	[OPT_BODY_FILE] = FUNC_TO("body-file", "F", body_file, opt_body_file,
+	    OPT_E_NONZERO),
+	[OPT_BURST_LENGTH] = NUM("burst-length", burst_len, 1, UINT64_MAX, 1,
+	    OPT_E_CHANGED),
+	[OPT_CLIENT] = FUNC("client", "I/N", opt_client, opt_echo_client),
 	[OPT_CLOSE_WITH_RESET] = FLAG("close-with-reset", close_with_reset,
 	    OPT_E_SET),
-	[OPT_DEBUG] = NUM("debug", "N", debug, 0, 9, OPT_E_NONE),
-	[OPT_FAILURE_STATUS] = NUM("failure-status", "N", failure_status,
-	    100, 599, OPT_E_NONZERO),
-	[OPT_HELP] = { "help", no_argument },
+	[OPT_DEBUG] = NUM("debug", debug, 0, 9, 0, OPT_E_NONE),
+	[OPT_FAILURE_STATUS] = NUM("failure-status", failure_status, 100,
+	    599, 0, OPT_E_NONZERO),
+	[OPT_HELP] = { .name = "help", .has_arg = no_argument },
 	[OPT_HOG] = FLAG("hog", hog, OPT_E_SET),
-	[OPT_HTTP_VERSION] = { "http-version", required_argument, "S",
-	    { .kind = OPT_K_FUNC, OPT_DEST(http_minor) },
+	[OPT_HTTP_VERSION] = { .name = "http-version",
+	    .has_arg = required_argument, .arg = "S",
+	    .val = { .kind = OPT_K_FUNC, OPT_DEST(http_minor) },
 	    .parse = opt_http_version, .def = 1, .echo = OPT_E_FUNC,
 	    .echo_fn = opt_echo_http_version },
-	[OPT_MAX_CONNECTIONS] = NUM("max-connections", "N", max_connections,
-	    1, UINT_MAX, OPT_E_NONZERO),
-	[OPT_MAX_PIPED_CALLS] = NUM("max-piped-calls", "N", max_piped,
-	    1, UINT_MAX, OPT_E_NONZERO),
-	[OPT_MAX_RETRIES] = { "max-retries", required_argument, "N",
-	    { .kind = OPT_K_UINT, OPT_DEST(max_retries),
-	    .max = OPTIONS_MAX_RETRIES_MAX }, .def = OPTIONS_MAX_RETRIES,
-	    .echo = OPT_E_CHANGED },
-	[OPT_METHOD] = VAL("method", "S", OPT_K_TOKEN, method,
+	[OPT_MAX_CONNECTIONS] = NUM("max-connections", max_connections, 1,
+	    UINT_MAX, 0, OPT_E_NONZERO),
+	[OPT_MAX_PIPED_CALLS] = NUM("max-piped-calls", max_piped, 1,
+	    UINT_MAX, 0, OPT_E_NONZERO),
+	[OPT_MAX_RETRIES] = NUM("max-retries", max_retries, 0,
+	    OPTIONS_MAX_RETRIES_MAX, OPTIONS_MAX_RETRIES, OPT_E_CHANGED),
+	[OPT_METHOD] = STR("method", "S", OPT_K_TOKEN, method, NULL,
 	    OPT_E_NONZERO),
-	[OPT_MYADDR] = FUNC_ECHO("myaddr", required_argument, "S",
-	    opt_myaddr, opt_echo_myaddr),
+	[OPT_MYADDR] = FUNC("myaddr", "S", opt_myaddr, opt_echo_myaddr),
 	[OPT_NO_HOST_HDR] = FLAG("no-host-hdr", no_host_hdr, OPT_E_NONE),
-	[OPT_NUM_CALLS] = { "num-calls", required_argument, "N",
-	    { .kind = OPT_K_UINT, OPT_DEST(num_calls), .min = 1,
-	    .max = UINT64_MAX }, .def = 1, .echo = OPT_E_CONNS },
-	[OPT_NUM_CONNS] = { "num-conns", required_argument, "N",
-	    { .kind = OPT_K_UINT, OPT_DEST(num_conns), .min = 1,
-	    .max = UINT64_MAX }, .def = 1, .echo = OPT_E_CONNS },
-	/* --rate prints the rate, whichever of the two gave it. */
-	[OPT_PERIOD] = FUNC("period", required_argument,
-	    "[d|u|e]T1[,T2]|vT1,D1[,T2,D2...]", opt_period, OPT_E_NONE),
-	[OPT_PORT] = { "port", required_argument, "N",
-	    { .kind = OPT_K_UINT, OPT_DEST(port), .min = 1, .max = 65535 },
-	    .def = 80, .echo = OPT_E_ALWAYS },
-	[OPT_PRINT_REPLY] = { "print-reply", optional_argument,
-	    "header|body", { .kind = OPT_K_FUNC, OPT_DEST(print_reply) },
+	[OPT_NUM_CALLS] = NUM("num-calls", num_calls, 1, UINT64_MAX, 1,
+	    OPT_E_CONNS),
+	[OPT_NUM_CONNS] = NUM("num-conns", num_conns, 1, UINT64_MAX, 1,
+	    OPT_E_CONNS),
+	/* --rate's echo prints the rate, whichever of the two gave it. */
+	[OPT_PERIOD] = { .name = "period", .has_arg = required_argument,
+	    .arg = "[d|u|e]T1[,T2]|vT1,D1[,T2,D2...]",
+	    .val = { .kind = OPT_K_FUNC }, .parse = opt_period },
+	[OPT_PORT] = NUM("port", port, 1, 65535, 80, OPT_E_ALWAYS),
+	[OPT_PRINT_REPLY] = { .name = "print-reply",
+	    .has_arg = optional_argument, .arg = "header|body",
+	    .val = { .kind = OPT_K_FUNC, OPT_DEST(print_reply) },
 	    .parse = opt_print, .echo = OPT_E_FUNC,
 	    .echo_fn = opt_echo_print },
-	[OPT_PRINT_REQUEST] = { "print-request", optional_argument,
-	    "header|body", { .kind = OPT_K_FUNC, OPT_DEST(print_request) },
+	[OPT_PRINT_REQUEST] = { .name = "print-request",
+	    .has_arg = optional_argument, .arg = "header|body",
+	    .val = { .kind = OPT_K_FUNC, OPT_DEST(print_request) },
 	    .parse = opt_print, .echo = OPT_E_FUNC,
 	    .echo_fn = opt_echo_print },
-	[OPT_RATE] = FUNC_ECHO("rate", required_argument, "X", opt_rate,
-	    opt_echo_rate),
-	[OPT_RECV_BUFFER] = { "recv-buffer", required_argument, "N",
-	    { .kind = OPT_K_UINT, OPT_DEST(recv_buffer), .min = 1,
-	    .max = OPT_BUF_MAX }, .def = 16384, .echo = OPT_E_ALWAYS },
+	[OPT_RATE] = FUNC("rate", "X", opt_rate, opt_echo_rate),
+	[OPT_RECV_BUFFER] = NUM("recv-buffer", recv_buffer, 1, BUF_MAX,
+	    16384, OPT_E_ALWAYS),
 	[OPT_RETRY_ON_FAILURE] = FLAG("retry-on-failure", retry_on_failure,
 	    OPT_E_SET),
-	[OPT_RUNTIME] = VAL("runtime", "X", OPT_K_SECONDS, runtime,
-	    OPT_E_NONZERO),
-	[OPT_SEND_BUFFER] = { "send-buffer", required_argument, "N",
-	    { .kind = OPT_K_UINT, OPT_DEST(send_buffer), .min = 1,
-	    .max = OPT_BUF_MAX }, .def = 4096, .echo = OPT_E_ALWAYS },
-	[OPT_SERVER] = { "server", required_argument, "S",
-	    { .kind = OPT_K_WORD, OPT_DEST(server) },
-	    .def_str = "localhost", .echo = OPT_E_ALWAYS },
-	[OPT_SERVER_NAME] = VAL("server-name", "S", OPT_K_WORD, server_name,
-	    OPT_E_NONZERO),
+	[OPT_RUNTIME] = SECS("runtime", runtime),
+	[OPT_SEND_BUFFER] = NUM("send-buffer", send_buffer, 1, BUF_MAX,
+	    4096, OPT_E_ALWAYS),
+	[OPT_SERVER] = STR("server", "S", OPT_K_WORD, server, "localhost",
+	    OPT_E_ALWAYS),
+	[OPT_SERVER_NAME] = STR("server-name", "S", OPT_K_WORD, server_name,
+	    NULL, OPT_E_NONZERO),
 	[OPT_SESSION_COOKIES] = FLAG("session-cookies", session_cookies,
 	    OPT_E_SET),
 	[OPT_SSL] = FLAG("ssl", ssl, OPT_E_SET),
-	[OPT_SSL_CA_FILE] = VAL("ssl-ca-file", "F", OPT_K_PATH, ssl_ca_file,
-	    OPT_E_NONZERO),
-	[OPT_SSL_CA_PATH] = VAL("ssl-ca-path", "D", OPT_K_PATH, ssl_ca_path,
-	    OPT_E_NONZERO),
-	[OPT_SSL_CERTIFICATE] = VAL("ssl-certificate", "F", OPT_K_PATH,
-	    ssl_certificate, OPT_E_NONZERO),
-	[OPT_SSL_CIPHERS] = VAL("ssl-ciphers", "L", OPT_K_TEXT, ssl_ciphers,
-	    OPT_E_NONZERO),
-	[OPT_SSL_CIPHERSUITES] = VAL("ssl-ciphersuites", "L", OPT_K_TEXT,
-	    ssl_ciphersuites, OPT_E_NONZERO),
-	[OPT_SSL_KEY] = VAL("ssl-key", "F", OPT_K_PATH, ssl_key,
+	[OPT_SSL_CA_FILE] = STR("ssl-ca-file", "F", OPT_K_PATH, ssl_ca_file,
+	    NULL, OPT_E_NONZERO),
+	[OPT_SSL_CA_PATH] = STR("ssl-ca-path", "D", OPT_K_PATH, ssl_ca_path,
+	    NULL, OPT_E_NONZERO),
+	[OPT_SSL_CERTIFICATE] = STR("ssl-certificate", "F", OPT_K_PATH,
+	    ssl_certificate, NULL, OPT_E_NONZERO),
+	[OPT_SSL_CIPHERS] = STR("ssl-ciphers", "L", OPT_K_TEXT, ssl_ciphers,
+	    NULL, OPT_E_NONZERO),
+	[OPT_SSL_CIPHERSUITES] = STR("ssl-ciphersuites", "L", OPT_K_TEXT,
+	    ssl_ciphersuites, NULL, OPT_E_NONZERO),
+	[OPT_SSL_KEY] = STR("ssl-key", "F", OPT_K_PATH, ssl_key, NULL,
 	    OPT_E_NONZERO),
 	[OPT_SSL_NO_REUSE] = FLAG("ssl-no-reuse", ssl_no_reuse, OPT_E_SET),
-	[OPT_SSL_PROTOCOL] = FUNC_ECHO("ssl-protocol", required_argument,
-	    "S", opt_ssl_protocol, opt_echo_ssl_protocol),
-	[OPT_SSL_VERIFY] = { "ssl-verify", optional_argument, "yes|no",
-	    { .kind = OPT_K_FUNC, OPT_DEST(ssl_verify) },
+	[OPT_SSL_PROTOCOL] = FUNC("ssl-protocol", "S", opt_ssl_protocol,
+	    opt_echo_ssl_protocol),
+	[OPT_SSL_VERIFY] = { .name = "ssl-verify",
+	    .has_arg = optional_argument, .arg = "yes|no",
+	    .val = { .kind = OPT_K_FUNC, OPT_DEST(ssl_verify) },
 	    .parse = opt_ssl_verify, .echo = OPT_E_SET },
-	[OPT_THINK_TIMEOUT] = VAL("think-timeout", "X", OPT_K_SECONDS,
-	    think_timeout, OPT_E_NONZERO),
-	[OPT_TIMEOUT] = VAL("timeout", "X", OPT_K_SECONDS, timeout,
-	    OPT_E_NONZERO),
-	[OPT_TLS_SERVER_NAME] = VAL("tls-server-name", "S", OPT_K_WORD,
-	    tls_server_name, OPT_E_NONZERO),
-	[OPT_URI] = { "uri", required_argument, "S",
-	    { .kind = OPT_K_WORD, OPT_DEST(uri) }, .def_str = "/",
-	    .echo = OPT_E_ALWAYS },
-	[OPT_VERBOSE] = { "verbose", no_argument, NULL,
-	    { .kind = OPT_K_COUNT, OPT_DEST(verbose) }, .echo = OPT_E_SET },
-	[OPT_VERSION] = { "version", no_argument },
-	[OPT_WLOG] = FUNC_ECHO("wlog", required_argument, "y|n,F", opt_wlog,
-	    opt_echo_wlog),
+	[OPT_THINK_TIMEOUT] = SECS("think-timeout", think_timeout),
+	[OPT_TIMEOUT] = SECS("timeout", timeout),
+	[OPT_TLS_SERVER_NAME] = STR("tls-server-name", "S", OPT_K_WORD,
+	    tls_server_name, NULL, OPT_E_NONZERO),
+	[OPT_URI] = STR("uri", "S", OPT_K_WORD, uri, "/", OPT_E_ALWAYS),
+	[OPT_VERBOSE] = { .name = "verbose", .has_arg = no_argument,
+	    .val = { .kind = OPT_K_COUNT, OPT_DEST(verbose) },
+	    .echo = OPT_E_SET },
+	[OPT_VERSION] = { .name = "version", .has_arg = no_argument },
+	[OPT_WLOG] = FUNC("wlog", "y|n,F", opt_wlog, opt_echo_wlog),
 	[OPT_WSESS] = FIELDS("wsess", "N1,N2,X", wsess_fields),
 	[OPT_WSESSLOG] = FIELDS("wsesslog", "N,X,F", wsesslog_fields),
 	[OPT_WSET] = FIELDS("wset", "N,X", wset_fields),
