@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "gen/rate.h"
+#include "net/tls.h"
+#include "stat/print.h"
 
 struct options {
 	const char	*prog;		/* basename of argv[0] */
@@ -76,7 +78,7 @@ struct options {
 	uint64_t	 wset_n;	/* 0: not given */
 	double		 wset_x;
 
-	/* Tracing: OPTIONS_PRINT_* bits, 0 when off. */
+	/* Tracing: PRINT_* bits of stat/print.h, 0 when off. */
 	int		 print_request;
 	int		 print_reply;
 
@@ -95,8 +97,7 @@ struct options {
 	/*
 	 * TLS.  Only the syntax is checked here; the TLS module opens the
 	 * files and lets the library judge the cipher lists at start-up.
-	 * The versions use the values of enum tls_version (net/tls.h):
-	 * OPTIONS_TLS_ANY .. OPTIONS_TLS_1_3.
+	 * The versions are values of enum tls_version (net/tls.h).
 	 */
 	int		 ssl;		/* --ssl (or --ssl-protocol) */
 	const char	*ssl_ciphers;	/* TLS 1.2 and below, or NULL */
@@ -124,15 +125,18 @@ struct options {
 #define OPTIONS_MAX_RETRIES	3
 #define OPTIONS_MAX_RETRIES_MAX	1000
 
-/* Values of ssl_min_version and ssl_max_version (= enum tls_version). */
-#define OPTIONS_TLS_ANY	0
-#define OPTIONS_TLS_1_0	1
-#define OPTIONS_TLS_1_1	2
-#define OPTIONS_TLS_1_2	3
-#define OPTIONS_TLS_1_3	4
+/*
+ * The TLS versions and print flags under the options' names: the values
+ * are defined once, in net/tls.h and stat/print.h.
+ */
+#define OPTIONS_TLS_ANY		TLS_VERSION_ANY
+#define OPTIONS_TLS_1_0		TLS_VERSION_1_0
+#define OPTIONS_TLS_1_1		TLS_VERSION_1_1
+#define OPTIONS_TLS_1_2		TLS_VERSION_1_2
+#define OPTIONS_TLS_1_3		TLS_VERSION_1_3
 
-#define OPTIONS_PRINT_HEADER	0x1
-#define OPTIONS_PRINT_BODY	0x2
+#define OPTIONS_PRINT_HEADER	PRINT_HEADER
+#define OPTIONS_PRINT_BODY	PRINT_BODY
 
 enum options_status {
 	OPTIONS_RUN,		/* options are valid: run the test */
@@ -161,7 +165,8 @@ int	options_session(const struct options *o);
 
 /*
  * Returns the canonical name of a protocol version ("TLSv1.2"), "auto"
- * for OPTIONS_TLS_ANY, or NULL for a value that is none of them.
+ * for TLS_VERSION_ANY, or NULL for a value that is none of them (the
+ * names of net/tls.c: tls_version_name()).
  */
 const char *options_tls_version_name(int version);
 

@@ -1,8 +1,9 @@
 /*
  * Allocation wrappers (running out of memory in a load generator leaves
  * nothing trustworthy to report, so these print one line and exit), the
- * whole-file reader of the options that name a file, and the escaping of
- * untrusted bytes quoted in messages.
+ * whole-file reader of the options that name a file, the escaping of
+ * untrusted bytes quoted in messages, and the token and blank rules of
+ * HTTP that several parsers share.
  */
 #include "config.h"
 
@@ -229,4 +230,20 @@ util_put_escaped(FILE *f, const char *s, size_t len)
 		util_escape_byte(tmp, (unsigned char)s[i]);
 		fputs(tmp, f);
 	}
+}
+
+const unsigned char util_tchar[256] = {
+	['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1,
+	['*'] = 1, ['+'] = 1, ['-'] = 1, ['.'] = 1, ['^'] = 1, ['_'] = 1,
+	['`'] = 1, ['|'] = 1, ['~'] = 1,
+	['0' ... '9'] = 1, ['A' ... 'Z'] = 1, ['a' ... 'z'] = 1,
+};
+
+void
+util_trim(const char **s, const char **e)
+{
+	while (*s < *e && (**s == ' ' || **s == '\t'))
+		(*s)++;
+	while (*e > *s && ((*e)[-1] == ' ' || (*e)[-1] == '\t'))
+		(*e)--;
 }

@@ -1,6 +1,8 @@
 /*
- * Small helpers shared by every module: array size, container_of, and
- * allocation wrappers that never return NULL.
+ * Small helpers shared by every module: array size, container_of,
+ * allocation wrappers that never return NULL, file reading, escaping,
+ * and the HTTP token alphabet and blank trimming that the option, reply,
+ * cookie and session-file parsers all need.
  */
 #ifndef HTTPERF_UTIL_H
 #define HTTPERF_UTIL_H
@@ -63,5 +65,21 @@ const char *util_read_strerror(int e);
  */
 char	*util_escape(char *buf, size_t size, const char *s, size_t len);
 void	 util_put_escaped(FILE *f, const char *s, size_t len);
+
+/*
+ * RFC 9110 section 5.6.2 token characters (methods, header field names),
+ * one entry per byte.  util_is_tchar() is inline: the reply parser calls
+ * it for every byte of every header name.
+ */
+extern const unsigned char util_tchar[256];
+
+static inline int
+util_is_tchar(unsigned char ch)
+{
+	return util_tchar[ch];
+}
+
+/* Narrows [*s, *e) by the blanks (space and tab, HTTP's OWS) at its ends. */
+void	 util_trim(const char **s, const char **e);
 
 #endif

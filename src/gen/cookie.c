@@ -138,23 +138,6 @@ cookie_jar_grow(struct cookie_jar *j)
 	}
 }
 
-/* The blanks trimmed around cookie names and values. */
-static int
-cookie_is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* Narrows [*s, *e) by blanks on both sides. */
-static void
-cookie_trim(const char **s, const char **e)
-{
-	while (*s < *e && cookie_is_blank(**s))
-		(*s)++;
-	while (*e > *s && cookie_is_blank((*e)[-1]))
-		(*e)--;
-}
-
 /* Stores the cookie of a Set-Cookie line; the contract is in cookie.h. */
 int
 cookie_jar_set(struct cookie_jar *j, const char *line, size_t len)
@@ -182,10 +165,10 @@ cookie_jar_set(struct cookie_jar *j, const char *line, size_t len)
 		return -1;
 	ns = p;
 	ne = eq;
-	cookie_trim(&ns, &ne);
+	util_trim(&ns, &ne);
 	vs = eq + 1;
 	ve = end;
-	cookie_trim(&vs, &ve);
+	util_trim(&vs, &ve);
 	nlen = ne - ns;
 	vlen = ve - vs;
 	if (nlen == 0)

@@ -261,16 +261,6 @@ sl_at_word_end(const struct sl_parser *P)
 	return sl_at_eol(P) || sl_is_blank(*P->p) || sl_continuation(P) != 0;
 }
 
-/* Returns 1 if `c' is an RFC 9110 tchar, the alphabet of methods. */
-static int
-sl_is_tchar(unsigned char c)
-{
-	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9'))
-		return 1;
-	return c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL;
-}
-
 /*
  * Decodes one value, quoted or not, into P->val.  Quotes are ' or " and
  * must be closed on the same logical line; escapes are \n \r \t \\ \" \'
@@ -354,7 +344,7 @@ sl_set_method(struct sl_parser *P, struct sesslog_req *r, unsigned line)
 	size_t i;
 
 	for (i = 0; i < P->val.len; i++)
-		if (!sl_is_tchar((unsigned char)P->val.s[i]))
+		if (!util_is_tchar((unsigned char)P->val.s[i]))
 			break;
 	if (P->val.len == 0 || i < P->val.len)
 		return sl_error(P, line, "bad method '%s'",

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "net/http_resp.h"
+#include "util.h"
 
 enum http_resp_state {
 	HTTP_RESP_S_START = 0,	/* no byte seen yet */
@@ -36,15 +37,6 @@ enum http_resp_state {
 };
 
 #define HTTP_RESP_MAX_VALUE	((uint64_t)INT64_MAX)
-
-/* RFC 9110 token characters, used for header field names. */
-static const unsigned char http_resp_tchar[256] = {
-	['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1,
-	['*'] = 1, ['+'] = 1, ['-'] = 1, ['.'] = 1, ['^'] = 1, ['_'] = 1,
-	['`'] = 1, ['|'] = 1, ['~'] = 1,
-	['0' ... '9'] = 1, ['A' ... 'Z'] = 1, ['a' ... 'z'] = 1,
-};
-_Static_assert(sizeof(http_resp_tchar) == 256, "one entry per byte");
 
 /* Records an error; the parser then refuses further input until reset. */
 static enum http_resp_result
@@ -78,16 +70,6 @@ http_resp_name_is(const char *s, size_t n, const char *lower)
 	return lower[n] == '\0';
 }
 
-/* Strips optional whitespace from both ends of [*s, *e). */
-static void
-http_resp_trim(const char **s, const char **e)
-{
-	while (*s < *e && http_resp_is_ows(**s))
-		(*s)++;
-	while (*e > *s && http_resp_is_ows((*e)[-1]))
-		(*e)--;
-}
-
 /*
  * Takes the next element of a comma-separated list from [*p, end), trimmed
  * of whitespace (it may be empty).  Returns 0 when the list is exhausted.
@@ -103,7 +85,7 @@ http_resp_list_next(const char **p, const char *end, const char **elem,
 	if ((e = memchr(s, ',', (size_t)(end - s))) == NULL)
 		e = end;
 	*p = e < end ? e + 1 : end;
-	http_resp_trim(&s, &e);
+	util_trim(&s, &e);
 	*elem = s;
 	*elen = (size_t)(e - s);
 	return 1;
@@ -234,7 +216,7 @@ http_resp_check_field(const char *p, size_t n)
 
 	if (http_resp_is_ows(p[0]))
 		return 0;
-	for (i = 0; i < n && http_resp_tchar[(unsigned char)p[i]]; i++)
+	for (i = 0; i < n && util_is_tchar((unsigned char)p[i]); i++)
 		;
 	if (i == 0 || i == n || p[i] != ':')
 		return -1;

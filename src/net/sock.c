@@ -11,6 +11,7 @@
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <netdb.h>
@@ -238,52 +239,135 @@ sock_push(struct sockaddr_storage **arr, size_t *n,
 	(*arr)[(*n)++] = *ss;
 }
 
+/*
+ * Checks an IPv4 range A.B.C.D-E.F.G.H, `dash' pointing at its '-'.
+ * Returns 1 with the bounds set, 0 when the part before the dash is not
+ * an IPv4 address (so the spec is no range), or -1 with a message.
+ */
+static int
+sock_parse_range(const char *spec, const char *dash, struct sock_src *src,
+    char *errbuf, size_t errlen)
+{
+	char first[INET_ADDRSTRLEN];
+	struct in_addr lo, hi;
+	size_t len = (size_t)(dash - spec);
+
+	if (len >= sizeof(first))
+		return 0;
+	memcpy(first, spec, len);
+	first[len] = '\0';
+	if (inet_pton(AF_INET, first, &lo) != 1)
+		return 0;
+	if (inet_pton(AF_INET, dash + 1, &hi) != 1) {
+		snprintf(errbuf, errlen, "range end is not an IPv4 address");
+		return -1;
+	}
+	if (ntohl(lo.s_addr) > ntohl(hi.s_addr)) {
+		snprintf(errbuf, errlen, "range start is above its end");
+		return -1;
+	}
+	src->kind = SOCK_SRC_RANGE;
+	src->lo = ntohl(lo.s_addr);
+	src->hi = ntohl(hi.s_addr);
+	return 1;
+}
+
+/* Checks an IPv6 literal with an optional, non-empty %scope. */
+static int
+sock_parse_v6(const char *spec, char *errbuf, size_t errlen)
+{
+	char buf[INET6_ADDRSTRLEN];
+	struct in6_addr a6;
+	size_t len = strcspn(spec, "%");
+
+	if (len >= sizeof(buf) || (spec[len] == '%' && spec[len + 1] == '\0'))
+		goto bad;
+	memcpy(buf, spec, len);
+	buf[len] = '\0';
+	if (inet_pton(AF_INET6, buf, &a6) == 1)
+		return 0;
+bad:
+	snprintf(errbuf, errlen, "not an IPv6 address");
+	return -1;
+}
+
+int
+sock_parse_src(const char *spec, struct sock_src *src, char *errbuf,
+    size_t errlen)
+{
+	const unsigned char *p;
+	const char *dash;
+	struct in_addr a;
+	int rc;
+
+	memset(src, 0, sizeof(*src));
+	if (*spec == '\0') {
+		snprintf(errbuf, errlen, "must not be empty");
+		return -1;
+	}
+	for (p = (const unsigned char *)spec; *p != '\0'; p++)
+		if (*p <= ' ' || *p == 0x7f) {
+			snprintf(errbuf, errlen,
+			    "contains a space or control character");
+			return -1;
+		}
+	if ((dash = strchr(spec, '-')) != NULL &&
+	    (rc = sock_parse_range(spec, dash, src, errbuf, errlen)) != 0)
+		return rc == 1 ? 0 : -1;
+	src->kind = SOCK_SRC_ADDR;
+	if (strchr(spec, ':') != NULL)
+		return sock_parse_v6(spec, errbuf, errlen);
+	if (spec[strspn(spec, "0123456789.")] == '\0') {
+		if (inet_pton(AF_INET, spec, &a) == 1)
+			return 0;
+		snprintf(errbuf, errlen, "not an IPv4 address");
+		return -1;
+	}
+	src->kind = SOCK_SRC_NAME;
+	if (!isalnum((unsigned char)spec[0]) ||
+	    spec[strspn(spec, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")] != '\0') {
+		snprintf(errbuf, errlen, "not an address, range or host name");
+		return -1;
+	}
+	return 0;
+}
+
 int
 sock_expand_src(const char *spec, struct sockaddr_storage **arr, size_t *n,
     char *errbuf, size_t errlen)
 {
 	struct sockaddr_storage ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
 	struct addrinfo hints, *res, *ai;
-	struct in_addr a, b;
-	const char *dash;
-	char first[INET_ADDRSTRLEN];
-	uint32_t lo, hi, i;
-	size_t len;
+	struct sock_src src;
+	uint32_t i;
 	int rc;
 
-	if (sock_parse_addr(spec, &ss) == 0) {
+	if (sock_parse_src(spec, &src, errbuf, errlen) == -1)
+		return -1;
+	if (src.kind == SOCK_SRC_ADDR && sock_parse_addr(spec, &ss) == 0) {
 		sock_push(arr, n, &ss);
 		return 0;
 	}
-	/* An IPv4 range. */
-	if ((dash = strchr(spec, '-')) != NULL &&
-	    (len = (size_t)(dash - spec)) < sizeof(first)) {
-		memcpy(first, spec, len);
-		first[len] = '\0';
-		if (inet_pton(AF_INET, first, &a) == 1 &&
-		    inet_pton(AF_INET, dash + 1, &b) == 1) {
-			lo = ntohl(a.s_addr);
-			hi = ntohl(b.s_addr);
-			if (lo > hi || hi - lo >= SOCK_RANGE_MAX) {
-				snprintf(errbuf, errlen, "'%s': a range must "
-				    "go upwards and hold at most %d addresses",
-				    spec, SOCK_RANGE_MAX);
-				return -1;
-			}
-			for (i = lo;; i++) {
-				struct sockaddr_in *sin =
-				    (struct sockaddr_in *)&ss;
-
-				memset(&ss, 0, sizeof(ss));
-				sin->sin_family = AF_INET;
-				sin->sin_addr.s_addr = htonl(i);
-				sock_push(arr, n, &ss);
-				if (i == hi)
-					break;
-			}
-			return 0;
+	if (src.kind == SOCK_SRC_RANGE) {
+		if (src.hi - src.lo >= SOCK_RANGE_MAX) {
+			snprintf(errbuf, errlen, "'%s': a range must go "
+			    "upwards and hold at most %d addresses", spec,
+			    SOCK_RANGE_MAX);
+			return -1;
 		}
+		for (i = src.lo;; i++) {
+			memset(&ss, 0, sizeof(ss));
+			sin->sin_family = AF_INET;
+			sin->sin_addr.s_addr = htonl(i);
+			sock_push(arr, n, &ss);
+			if (i == src.hi)
+				break;
+		}
+		return 0;
 	}
+	/* A name, or an IPv6 literal with a %scope that only it reads. */
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;

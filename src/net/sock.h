@@ -8,6 +8,7 @@
 #define HTTPERF_NET_SOCK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 /* Per-socket options taken from the command line. */
@@ -57,6 +58,28 @@ int	sock_bind_src(int fd, const struct sockaddr_storage *src);
  * Returns 0, or -1 if `s' is not an address literal.
  */
 int	sock_parse_addr(const char *s, struct sockaddr_storage *ss);
+
+/* What a --myaddr spec is, as sock_parse_src() reads it. */
+enum sock_src_kind {
+	SOCK_SRC_ADDR,		/* an IPv4 or IPv6 literal (IPv6 with an
+				   optional %scope) */
+	SOCK_SRC_RANGE,		/* an IPv4 range A.B.C.D-E.F.G.H, lo <= hi */
+	SOCK_SRC_NAME,		/* something that can be a host name */
+};
+
+struct sock_src {
+	enum sock_src_kind kind;
+	uint32_t	 lo, hi;	/* SOCK_SRC_RANGE, host byte order */
+};
+
+/*
+ * The one parser of --myaddr specs: checks the syntax of `spec' without
+ * resolving anything (the options check each one with it; then
+ * sock_expand_src() turns it into addresses).  Returns 0, or -1 with the
+ * problem in errbuf ("range start is above its end").
+ */
+int	sock_parse_src(const char *spec, struct sock_src *src, char *errbuf,
+	    size_t errlen);
 
 /*
  * Appends to *arr (growing it, *n entries) the addresses of a --myaddr

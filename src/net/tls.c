@@ -73,6 +73,14 @@ static const struct {
 _Static_assert(nitems(tls_versions) == TLS_VERSION_1_3 + 1,
     "tls_versions must cover enum tls_version");
 
+const char *
+tls_version_name(int version)
+{
+	if (version < 0 || (size_t)version >= nitems(tls_versions))
+		return NULL;
+	return tls_versions[version].name;
+}
+
 /*
  * Copies the reason of the oldest queued error into buf ("unknown error"
  * if there is none) and empties the queue.

@@ -20,6 +20,12 @@ enum tls_version {
 	TLS_VERSION_1_3,
 };
 
+/*
+ * Returns the name of a version ("TLSv1.2", "auto" for TLS_VERSION_ANY),
+ * or NULL for a value outside the enum.
+ */
+const char	*tls_version_name(int version);
+
 /* What the command line says about TLS. */
 struct tls_config {
 	enum tls_version min_version;

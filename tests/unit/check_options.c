@@ -12,6 +12,8 @@
 
 #include <check.h>
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "options_int.h"
 #include "util.h"
 
 #define MAXARGS	40
@@ -1832,6 +1835,113 @@ START_TEST(test_conflict_once)
 }
 END_TEST
 
+/* ---- The option table itself. ---- */
+
+/* The largest value a field of C type `t' holds (0: not an integer). */
+static uint64_t
+type_max(enum opt_type t)
+{
+	switch (t) {
+	case OPT_T_INT:
+		return INT_MAX;
+	case OPT_T_UINT:
+		return UINT_MAX;
+	case OPT_T_ULONG:
+		return ULONG_MAX;
+	case OPT_T_ULLONG:
+		return ULLONG_MAX;
+	default:
+		return 0;
+	}
+}
+
+/* Checks that a value's kind, field type and bounds agree. */
+static void
+check_val(const char *name, const struct opt_val *v)
+{
+	switch (v->kind) {
+	case OPT_K_FLAG:
+	case OPT_K_COUNT:
+		ck_assert_msg(v->type == OPT_T_INT, "--%s: not an int", name);
+		break;
+	case OPT_K_UINT:
+		ck_assert_msg(type_max(v->type) > 0 &&
+		    v->max <= type_max(v->type) && v->min <= v->max,
+		    "--%s: bounds do not fit the field", name);
+		break;
+	case OPT_K_SECONDS:
+	case OPT_K_RATIO:
+		ck_assert_msg(v->type == OPT_T_DOUBLE, "--%s: not a double",
+		    name);
+		break;
+	case OPT_K_WORD:
+	case OPT_K_TOKEN:
+	case OPT_K_TEXT:
+	case OPT_K_PATH:
+		ck_assert_msg(v->type == OPT_T_STR, "--%s: not a string",
+		    name);
+		break;
+	default:
+		ck_abort_msg("--%s: kind %d inside a value", name,
+		    (int)v->kind);
+	}
+}
+
+/*
+ * Every row is consistent: names in --help order, an argument shown for
+ * every option that takes one, fields that fit their values, defaults
+ * within bounds, a function where the row says so, and the echo line
+ * showing each echoed row exactly once.
+ */
+START_TEST(test_table)
+{
+	const struct opt_row *r;
+	size_t i, j, n;
+
+	for (i = 0; i < OPT_NOPTS; i++) {
+		r = &opt_table[i];
+		ck_assert_ptr_nonnull(r->name);
+		if (i > 0)
+			ck_assert_int_lt(strcmp(opt_table[i - 1].name,
+			    r->name), 0);
+		ck_assert_msg((r->has_arg == no_argument) == (r->arg == NULL),
+		    "--%s: argument and synopsis disagree", r->name);
+		switch (r->val.kind) {
+		case OPT_K_NONE:
+			ck_assert(i == OPT_HELP || i == OPT_VERSION);
+			break;
+		case OPT_K_FUNC:
+			ck_assert_ptr_nonnull(r->parse);
+			break;
+		case OPT_K_FIELDS:
+			ck_assert_uint_gt(r->nfields, 1);
+			ck_assert_uint_le(r->nfields, OPT_MAXFIELDS);
+			for (j = 0; j < r->nfields; j++) {
+				ck_assert_ptr_nonnull(r->fields[j].name);
+				check_val(r->name, &r->fields[j]);
+			}
+			break;
+		default:
+			check_val(r->name, &r->val);
+			break;
+		}
+		if (r->def != 0)
+			ck_assert_msg(r->def <= type_max(r->val.type) &&
+			    (r->val.kind != OPT_K_UINT ||
+			    (r->def >= r->val.min && r->def <= r->val.max)),
+			    "--%s: default out of bounds", r->name);
+		if (r->def_str != NULL)
+			ck_assert_int_eq(r->val.type, OPT_T_STR);
+		ck_assert_msg((r->echo == OPT_E_FUNC) == (r->echo_fn != NULL),
+		    "--%s: echo rule and function disagree", r->name);
+		for (j = n = 0; j < opt_echo_norder; j++)
+			n += opt_echo_order[j] == (enum opt_id)i;
+		ck_assert_msg(n == (r->echo != OPT_E_NONE ? 1u : 0u),
+		    "--%s: in the echo order %zu times", r->name, n);
+	}
+}
+END_TEST
+
 static Suite *
 options_suite(void)
 {
@@ -1855,6 +1965,7 @@ options_suite(void)
 	tcase_add_test(tc, test_conflict_once);
 	tcase_add_test(tc, test_tls_conflict_once);
 	tcase_add_test(tc, test_tls_version_name);
+	tcase_add_test(tc, test_table);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("files");
