@@ -641,8 +641,6 @@ main(int argc, char **argv)
 	timer_cancel(&r.sample_timer);
 	timer_cancel(&r.runtime_timer);
 
-	printf("Maximum connect burst length: %llu\n",
-	    (unsigned long long)core_max_burst(&r.core));
 	basic_print(&r.basic, stdout, stop - start,
 	    tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime),
 	    tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime));

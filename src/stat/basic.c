@@ -43,6 +43,17 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		break;
 	case BUS_CONN_CONNECTING:
 		t->conns_issued++;
+		/* Connects started in the same loop turn make one burst. */
+		if ((uint64_t)arg.i != b->burst_turn || b->burst_cur == 0) {
+			b->burst_turn = (uint64_t)arg.i;
+			b->burst_cur = 0;
+		}
+		if (++b->burst_cur > b->burst_max)
+			b->burst_max = b->burst_cur;
+		break;
+	case BUS_CONN_BYTES_IN:
+	case BUS_CONN_BYTES_OUT:
+		b->net_bytes += (uint64_t)arg.i;
 		break;
 	case BUS_CONN_CONNECTED:
 		c = obj;
@@ -126,13 +137,12 @@ basic_init(struct basic *b, struct core *core, int verbose, FILE *out)
 	static const enum bus_event evs[] = {
 		BUS_PERF_SAMPLE, BUS_CONN_NEW, BUS_CONN_CONNECTING,
 		BUS_CONN_CONNECTED, BUS_CONN_FAILED, BUS_CONN_TIMEOUT,
-		BUS_CONN_DESTROYED, BUS_CALL_SEND_STOP, BUS_CALL_RECV_START,
-		BUS_CALL_RECV_STOP,
+		BUS_CONN_DESTROYED, BUS_CONN_BYTES_IN, BUS_CONN_BYTES_OUT,
+		BUS_CALL_SEND_STOP, BUS_CALL_RECV_START, BUS_CALL_RECV_STOP,
 	};
 	size_t i;
 
 	memset(b, 0, sizeof(*b));
-	b->core = core;
 	b->out = out;
 	b->verbose = verbose;
 	b->lifetime = hist_new();
@@ -161,10 +171,12 @@ basic_print(struct basic *b, FILE *out, uint64_t duration, double cpu_user,
 {
 	struct basic_totals *t = &b->t;
 
+	fprintf(out, "Maximum connect burst length: %llu\n",
+	    (unsigned long long)b->burst_max);
 	t->duration = duration;
 	t->cpu_user = cpu_user;
 	t->cpu_sys = cpu_sys;
-	t->net_bytes = b->core->bytes_in + b->core->bytes_out;
+	t->net_bytes = b->net_bytes;
 	t->lifetime_hist = b->lifetime;
 	t->lifetime_bins = b->bins;
 	t->lifetime_nbins = b->nbins;
