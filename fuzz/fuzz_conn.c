@@ -84,6 +84,8 @@ struct fz_run {
 	unsigned	 failed;	/* CONN_FAILED events */
 	long		 fail_cause;
 	int		 connected;
+	uint64_t	 bytes_in;	/* CONN_BYTES_IN events */
+	uint64_t	 bytes_out;	/* CONN_BYTES_OUT events */
 	uint64_t	 digest;	/* replies, in order, and the end */
 };
 
@@ -162,6 +164,12 @@ fz_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		break;
 	case BUS_CONN_DESTROYED:
 		r->destroyed_conns++;
+		break;
+	case BUS_CONN_BYTES_IN:
+		r->bytes_in += (uint64_t)arg.i;
+		break;
+	case BUS_CONN_BYTES_OUT:
+		r->bytes_out += (uint64_t)arg.i;
 		break;
 	case BUS_CALL_RECV_STOP:
 		call = obj;
@@ -243,7 +251,8 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 {
 	static const enum bus_event evs[] = {
 		BUS_CONN_CONNECTED, BUS_CONN_FAILED, BUS_CONN_CLOSED,
-		BUS_CONN_DESTROYED, BUS_CALL_RECV_STOP, BUS_CALL_DESTROYED,
+		BUS_CONN_DESTROYED, BUS_CONN_BYTES_IN, BUS_CONN_BYTES_OUT,
+		BUS_CALL_RECV_STOP, BUS_CALL_DESTROYED,
 	};
 	struct core_config cfg;
 	struct core core;
@@ -303,7 +312,7 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 		fz_step(&steps);
 	if (r->destroyed_conns != 0 || r->connected != 1)
 		abort();
-	sent_out = core.bytes_out;
+	sent_out = r->bytes_out;
 	while (got < sent_out) {
 		got += fz_drain(sfd);
 		if (got < sent_out) {
@@ -320,9 +329,9 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 		if (w <= 0)
 			break;		/* the client has gone */
 		pos += (size_t)w;
-		while (r->destroyed_conns == 0 && core.bytes_in < pos)
+		while (r->destroyed_conns == 0 && r->bytes_in < pos)
 			fz_step(&steps);
-		if (core.bytes_in > pos)
+		if (r->bytes_in > pos)
 			abort();
 	}
 
@@ -349,9 +358,9 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 		abort();
 	if (r->destroyed_calls != ncalls || r->replied > ncalls)
 		abort();
-	if (core.live != NULL || core.open_conns != 0)
+	if (core.live != NULL || core.conns.nlive != 0)
 		abort();
-	if (core.bytes_in > pos)
+	if (r->bytes_in > pos)
 		abort();
 	r->digest = fz_hash_u64(r->digest, r->failed ? (uint64_t)r->fail_cause :
 	    0);
@@ -362,7 +371,7 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 		(void)setsockopt(sfd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
 		(void)close(sfd);
 	}
-	core_close_all(&core, loop_now(fz_loop));
+	core_close_all(&core, loop_clock(fz_loop));
 	core_fini(&core);
 	bus_free(bus);
 }

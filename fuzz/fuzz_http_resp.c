@@ -117,18 +117,6 @@ fz_on_status(void *ctx, int status, int interim)
 }
 
 static void
-fz_on_header(void *ctx, const char *line, size_t len, int trailer)
-{
-	struct fz_ctx *c = ctx;
-
-	if (len == 0 || !c->final)
-		abort();
-	fz_check_line(c, line, len);
-	c->digest = fz_hash_u64(c->digest, 0x100 | (trailer != 0));
-	c->digest = fz_hash(c->digest, line, len);
-}
-
-static void
 fz_on_body(void *ctx, const char *data, size_t len)
 {
 	struct fz_ctx *c = ctx;
@@ -156,7 +144,6 @@ fz_on_line(void *ctx, const char *line, size_t len, int section)
 
 static const struct http_resp_cb fz_cb = {
 	.status = fz_on_status,
-	.header = fz_on_header,
 	.body = fz_on_body,
 	.line = fz_on_line,
 };
@@ -177,12 +164,20 @@ fz_head(unsigned mode, unsigned n)
 	}
 }
 
-/* The counters always add up to the bytes consumed for the reply. */
+/* Chunk framing: the bytes of the reply that no counter holds. */
+static uint64_t
+fz_framing(const struct http_resp *r)
+{
+	return r->total_bytes - r->header_bytes - r->body_bytes -
+	    r->footer_bytes;
+}
+
+/* The counters never exceed the bytes consumed for the reply. */
 static void
 fz_check_counters(const struct http_resp *r, uint64_t consumed)
 {
-	if (r->header_bytes + r->body_bytes + r->footer_bytes +
-	    r->framing_bytes != r->total_bytes)
+	if (r->header_bytes + r->body_bytes + r->footer_bytes >
+	    r->total_bytes)
 		abort();
 	if (r->total_bytes != consumed)
 		abort();
@@ -212,9 +207,9 @@ fz_check_done(const struct http_resp *r, const struct fz_ctx *c, int head,
 		abort();
 	if (r->chunked && r->close_delimited)
 		abort();
-	if (r->chunked && (r->framing_bytes < 2 || r->footer_bytes < 1))
+	if (r->chunked && (fz_framing(r) < 2 || r->footer_bytes < 1))
 		abort();
-	if (!r->chunked && (r->framing_bytes != 0 || r->footer_bytes != 0))
+	if (!r->chunked && (fz_framing(r) != 0 || r->footer_bytes != 0))
 		abort();
 	if (r->close_delimited && r->keep_alive)
 		abort();
@@ -224,8 +219,6 @@ fz_check_done(const struct http_resp *r, const struct fz_ctx *c, int head,
 	    (!r->has_length || r->body_bytes != r->content_length))
 		abort();
 	if (r->status == 101 && r->keep_alive)
-		abort();
-	if (!http_resp_started(r))
 		abort();
 }
 
@@ -244,7 +237,7 @@ fz_record(struct fz_result *res, const struct http_resp *r,
 	h = fz_hash_u64(h, r->header_bytes);
 	h = fz_hash_u64(h, r->body_bytes);
 	h = fz_hash_u64(h, r->footer_bytes);
-	h = fz_hash_u64(h, r->framing_bytes);
+	h = fz_hash_u64(h, r->total_bytes);
 	h = fz_hash_u64(h, c->digest);
 	res->digest = h;
 	res->nreplies++;
@@ -347,8 +340,6 @@ fz_run(const uint8_t *stream, size_t n, enum fz_split split, uint8_t param,
 			abort();
 		consumed += used;
 		fz_check_counters(&r, consumed);
-		if (plen != 0 && !http_resp_started(&r))
-			abort();
 		/* Keep the tail, as the connection code does. */
 		memmove(buf, buf + used, plen - used);
 		plen -= used;
@@ -399,13 +390,11 @@ fz_run(const uint8_t *stream, size_t n, enum fz_split split, uint8_t param,
 		} else if (rv == HTTP_RESP_ERROR) {
 			if (r.error != HTTP_RESP_ETRUNCATED)
 				abort();
-			/* Nothing presented means not started. */
-			if ((consumed == 0 && plen == 0) != !http_resp_started(&r))
-				abort();
 			if (http_resp_eof(&r) != HTTP_RESP_ERROR)
 				abort();
-			/* A close between replies is the clean end. */
-			res->failed = http_resp_started(&r);
+			/* A close between replies (nothing of the next
+			   presented) is the clean end. */
+			res->failed = consumed != 0 || plen != 0;
 		} else
 			abort();
 	}

@@ -517,8 +517,6 @@ run_report(struct run *r, const struct collector_run *cr)
 {
 	size_t i;
 
-	printf("Maximum connect burst length: %llu\n",
-	    (unsigned long long)core_max_burst(&r->core));
 	for (i = 0; i < nitems(run_stats); i++)
 		if (r->stats[i].on && run_stats[i].col->report != NULL)
 			run_stats[i].col->report(r->stats[i].state, stdout,

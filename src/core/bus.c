@@ -23,31 +23,6 @@ struct bus {
 	struct bus_list	 ev[BUS_NEVENTS];
 };
 
-static const char *const bus_names[] = {
-	[BUS_PERF_SAMPLE] = "perf-sample",
-	[BUS_CONN_NEW] = "conn-new",
-	[BUS_CONN_CONNECTING] = "conn-connecting",
-	[BUS_CONN_CONNECTED] = "conn-connected",
-	[BUS_CONN_FAILED] = "conn-failed",
-	[BUS_CONN_TIMEOUT] = "conn-timeout",
-	[BUS_CONN_CLOSED] = "conn-closed",
-	[BUS_CONN_DESTROYED] = "conn-destroyed",
-	[BUS_CALL_NEW] = "call-new",
-	[BUS_CALL_ISSUE] = "call-issue",
-	[BUS_CALL_SEND_START] = "call-send-start",
-	[BUS_CALL_SEND_STOP] = "call-send-stop",
-	[BUS_CALL_RECV_START] = "call-recv-start",
-	[BUS_CALL_RECV_HDR] = "call-recv-hdr",
-	[BUS_CALL_RECV_DATA] = "call-recv-data",
-	[BUS_CALL_RECV_FOOTER] = "call-recv-footer",
-	[BUS_CALL_RECV_STOP] = "call-recv-stop",
-	[BUS_CALL_DESTROYED] = "call-destroyed",
-	[BUS_SESS_NEW] = "sess-new",
-	[BUS_SESS_FAILED] = "sess-failed",
-	[BUS_SESS_DESTROYED] = "sess-destroyed",
-};
-_Static_assert(nitems(bus_names) == BUS_NEVENTS, "bus_names incomplete");
-
 struct bus *
 bus_new(void)
 {
@@ -92,12 +67,4 @@ int
 bus_wanted(const struct bus *b, enum bus_event ev)
 {
 	return b->ev[ev].n != 0;
-}
-
-const char *
-bus_event_name(enum bus_event ev)
-{
-	if ((unsigned)ev >= BUS_NEVENTS)
-		return "unknown";
-	return bus_names[ev];
 }

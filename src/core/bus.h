@@ -14,15 +14,21 @@ enum bus_event {
 	BUS_PERF_SAMPLE,	/* obj NULL; arg.d = 1 / seconds since last */
 
 	BUS_CONN_NEW,		/* obj conn */
-	BUS_CONN_CONNECTING,	/* socket ready, connect() about to run */
+	/* Socket ready, connect() about to run; arg.i = the loop turn
+	   (connects started in one turn are one burst). */
+	BUS_CONN_CONNECTING,
 	BUS_CONN_CONNECTED,
 	BUS_CONN_FAILED,	/* arg.i = errno-style cause */
 	BUS_CONN_TIMEOUT,	/* no forward progress for --timeout */
 	BUS_CONN_CLOSED,	/* before close(2) */
 	BUS_CONN_DESTROYED,
+	/* arg.i = bytes read from (written to) the connection, as the
+	   transport hands them over (with TLS: plaintext).  A handler must
+	   not close the connection. */
+	BUS_CONN_BYTES_IN,
+	BUS_CONN_BYTES_OUT,
 
 	BUS_CALL_NEW,		/* obj call */
-	BUS_CALL_ISSUE,		/* queued on a connection */
 	BUS_CALL_SEND_START,	/* first byte about to be written */
 	BUS_CALL_SEND_STOP,	/* request completely written */
 	BUS_CALL_RECV_START,	/* status line of the reply parsed */
@@ -37,8 +43,7 @@ enum bus_event {
 	BUS_CALL_RECV_STOP,	/* reply complete */
 	BUS_CALL_DESTROYED,
 
-	BUS_SESS_NEW,		/* obj session */
-	BUS_SESS_FAILED,
+	BUS_SESS_FAILED,	/* obj session */
 	BUS_SESS_DESTROYED,
 
 	BUS_NEVENTS
@@ -76,8 +81,5 @@ void		 bus_signal(struct bus *b, enum bus_event ev, void *obj,
 
 /* Returns non-zero if `ev' has a handler (to skip building arguments). */
 int		 bus_wanted(const struct bus *b, enum bus_event ev);
-
-/* Returns the event's name ("conn-connected", ...). */
-const char	*bus_event_name(enum bus_event ev);
 
 #endif

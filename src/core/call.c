@@ -1,5 +1,5 @@
 /*
- * Call objects: creation from a free list, reference counting, and the
+ * Call objects: creation from the core's pool, reference counting, and the
  * events that mark their birth and death.
  */
 #include "config.h"
@@ -9,7 +9,7 @@
 
 #include "core/bus.h"
 #include "core/call.h"
-#include "core/conn.h"
+#include "core/core.h"
 #include "util.h"
 
 struct call *
@@ -18,10 +18,7 @@ call_new(struct core *core, uint64_t now)
 	struct call *c;
 	union bus_arg arg = { .i = 0 };
 
-	if ((c = core->free_calls) != NULL)
-		core->free_calls = c->next;
-	else
-		c = xmalloc(sizeof(*c));
+	c = core_pool_get(&core->calls);
 	memset(c, 0, sizeof(*c));
 	c->core = core;
 	c->id = core->next_call_id++;
@@ -47,17 +44,5 @@ call_unref(struct call *c, uint64_t now)
 	bus_signal(core->bus, BUS_CALL_DESTROYED, c, arg, now);
 	free(c->owned);
 	c->owned = NULL;
-	c->next = core->free_calls;
-	core->free_calls = c;
-}
-
-void
-call_free_all(struct core *core)
-{
-	struct call *c;
-
-	while ((c = core->free_calls) != NULL) {
-		core->free_calls = c->next;
-		free(c);
-	}
+	core_pool_put(&core->calls, c);
 }

@@ -1,8 +1,8 @@
 /*
  * A call: one request and its reply.  Generators create calls, set what
  * the request carries, and hand them to a connection with conn_send();
- * the connection fills in the times and the reply.  Calls come from a free
- * list, so a steady run does not allocate per request.
+ * the connection fills in the times and the reply.  Calls come from the
+ * core's pool, so a steady run does not allocate per request.
  */
 #ifndef HTTPERF_CORE_CALL_H
 #define HTTPERF_CORE_CALL_H
@@ -19,7 +19,7 @@ struct conn;
 struct sess;
 
 struct call {
-	struct call	*next;		/* connection queue or free list */
+	struct call	*next;		/* connection or session queue */
 	struct core	*core;
 	struct conn	*conn;		/* set by conn_send(), not a reference */
 	uint64_t	 id;		/* serial number, from 0 */
@@ -40,6 +40,8 @@ struct call {
 	size_t		 iovcnt;
 	size_t		 iov_idx;	/* first iovec not completely sent */
 	size_t		 req_len;
+	size_t		 req_body_len;	/* of req_len: the body, the last
+					   iovec (the call's or the run's) */
 	size_t		 req_sent;
 	int		 head_method;	/* the reply has no body */
 
@@ -85,11 +87,8 @@ void		 call_ref(struct call *c);
 
 /*
  * Drops a reference; the last one signals BUS_CALL_DESTROYED and puts the
- * call back on the free list.
+ * call back in the pool.
  */
 void		 call_unref(struct call *c, uint64_t now);
-
-/* Frees the free list of calls (at exit). */
-void		 call_free_all(struct core *core);
 
 #endif

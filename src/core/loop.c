@@ -103,12 +103,6 @@ loop_free(struct loop *l)
 	free(l);
 }
 
-const char *
-loop_backend_name(const struct loop *l)
-{
-	return l->ops->name;
-}
-
 /* Makes the table reach `fd'; new entries are zero (unregistered). */
 static void
 loop_grow(struct loop *l, int fd)
@@ -204,12 +198,6 @@ struct timer_wheel *
 loop_timers(struct loop *l)
 {
 	return l->timers;
-}
-
-uint64_t
-loop_now(const struct loop *l)
-{
-	return l->now;
 }
 
 uint64_t

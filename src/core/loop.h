@@ -47,9 +47,6 @@ struct loop	*loop_new(enum loop_backend_kind kind, char *errbuf,
 /* Frees the loop (not the fds registered in it).  NULL is ok. */
 void		 loop_free(struct loop *l);
 
-/* Returns "epoll" or "poll". */
-const char	*loop_backend_name(const struct loop *l);
-
 /*
  * Registers `fd' or changes its registration: `mask' is LOOP_READ and/or
  * LOOP_WRITE (0 keeps the fd registered with no interest).  The backend
@@ -67,9 +64,6 @@ void		 loop_del(struct loop *l, int fd);
 
 /* Returns the timer wheel driven by this loop. */
 struct timer_wheel *loop_timers(struct loop *l);
-
-/* Returns the time read at the start of the current turn. */
-uint64_t	 loop_now(const struct loop *l);
 
 /*
  * Reads the clock now, makes it the turn's time from here on, and

@@ -1,5 +1,5 @@
 /*
- * Session objects: free list, reference counting and life-cycle events.
+ * Session objects: the core's pool, reference counting and life-cycle events.
  */
 #include "config.h"
 
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/bus.h"
-#include "core/conn.h"
+#include "core/core.h"
 #include "core/sess.h"
 #include "util.h"
 
@@ -18,17 +18,13 @@ sess_new(struct core *core, void *owner, uint64_t now)
 {
 	struct sess *s;
 
-	if ((s = core->free_sess) != NULL)
-		core->free_sess = s->next_free;
-	else
-		s = xmalloc(sizeof(*s));
+	s = core_pool_get(&core->sess);
 	memset(s, 0, sizeof(*s));
 	s->core = core;
 	s->id = core->next_sess_id++;
 	s->refs = 1;
 	s->owner = owner;
 	s->t_start = now;
-	bus_signal(core->bus, BUS_SESS_NEW, s, sess_noarg, now);
 	return s;
 }
 
@@ -47,8 +43,7 @@ sess_unref(struct sess *s, uint64_t now)
 		return;
 	bus_signal(core->bus, BUS_SESS_DESTROYED, s, sess_noarg, now);
 	tls_slot_clear(&s->tls_slot);
-	s->next_free = core->free_sess;
-	core->free_sess = s;
+	core_pool_put(&core->sess, s);
 }
 
 void
@@ -58,15 +53,4 @@ sess_fail(struct sess *s, uint64_t now)
 		return;
 	s->failed = 1;
 	bus_signal(s->core->bus, BUS_SESS_FAILED, s, sess_noarg, now);
-}
-
-void
-sess_free_all(struct core *core)
-{
-	struct sess *s;
-
-	while ((s = core->free_sess) != NULL) {
-		core->free_sess = s->next_free;
-		free(s);
-	}
 }

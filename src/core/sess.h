@@ -15,22 +15,22 @@
 struct core;
 
 struct sess {
-	struct sess	*next_free;
 	struct core	*core;
 	uint64_t	 id;
 	unsigned	 refs;
 	int		 failed;	/* BUS_SESS_FAILED was signalled */
 	uint64_t	 t_start;	/* ns, at creation */
-	uint64_t	 nconns;	/* its connections that connected */
-	uint64_t	 nreplies;	/* replies completed for it */
+	/* Scratch space for a statistics collector (counts it keeps from
+	   the events of the session's connections and calls). */
+	uint64_t	 stat_data[2];
 	void		*owner;		/* the workload that made it */
 	void		*priv;		/* the workload's state, owned by it */
 	struct tls_slot	 tls_slot;	/* TLS session its connections resume */
 };
 
 /*
- * Creates a session with one reference held by the caller and signals
- * BUS_SESS_NEW.  Sessions come from a free list.
+ * Creates a session with one reference held by the caller.  Sessions come
+ * from the core's pool.
  */
 struct sess	*sess_new(struct core *core, void *owner, uint64_t now);
 
@@ -48,8 +48,5 @@ void		 sess_unref(struct sess *s, uint64_t now);
  * then drops its reference as usual.
  */
 void		 sess_fail(struct sess *s, uint64_t now);
-
-/* Frees the free list of sessions (at exit). */
-void		 sess_free_all(struct core *core);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * Incremental HTTP/1.x response parser: turns the bytes of one reply into
- * status, header and body callbacks, byte counters and the framing facts
+ * status, line and body callbacks, byte counters and the framing facts
  * (keep-alive, end of reply) the connection code needs.  It never allocates
  * and never keeps pointers into the caller's buffer between calls.
  *
@@ -33,7 +33,6 @@ enum http_resp_state {
 	HTTP_RESP_S_TRAILER,	/* trailer lines after the last chunk */
 	HTTP_RESP_S_DONE,
 	HTTP_RESP_S_ERROR,	/* failed; the states after it too */
-	HTTP_RESP_S_EMPTY,	/* closed before any byte: not started */
 };
 
 #define HTTP_RESP_MAX_VALUE	((uint64_t)INT64_MAX)
@@ -224,12 +223,11 @@ http_resp_check_field(const char *p, size_t n)
 }
 
 /*
- * Handles one line of the final reply's header section (n > 0): reports
+ * Handles one line of the final reply's header section (n > 0): checks
  * it and interprets the fields that decide the framing.
  */
 static enum http_resp_result
-http_resp_on_header(struct http_resp *r, const char *p, size_t n,
-    const struct http_resp_cb *cb, void *ctx)
+http_resp_on_header(struct http_resp *r, const char *p, size_t n)
 {
 	const char *v, *end = p + n;
 	long name;
@@ -245,8 +243,6 @@ http_resp_on_header(struct http_resp *r, const char *p, size_t n,
 		http_resp_parse_te(r, v, end);
 	else if (name == 10 && http_resp_name_is(p, 10, "connection"))
 		http_resp_parse_connection(r, v, end);
-	if (cb != NULL && cb->header != NULL)
-		cb->header(ctx, p, n, 0);
 	return HTTP_RESP_MORE;
 }
 
@@ -385,15 +381,13 @@ http_resp_on_line(struct http_resp *r, const char *p, size_t n, size_t full,
 	case HTTP_RESP_S_HEADER:
 		if (n == 0)
 			http_resp_on_header_end(r);
-		else if (http_resp_on_header(r, p, n, cb, ctx) ==
-		    HTTP_RESP_ERROR)
+		else if (http_resp_on_header(r, p, n) == HTTP_RESP_ERROR)
 			return HTTP_RESP_ERROR;
 		r->header_bytes += full;
 		break;
 	case HTTP_RESP_S_CHUNK_SIZE:
 		if (http_resp_parse_chunk_size(p, n, &size) < 0)
 			return http_resp_fail(r, HTTP_RESP_EBADCHUNK);
-		r->framing_bytes += full;
 		section = -1;
 		if (size == 0)
 			r->_state = HTTP_RESP_S_TRAILER;
@@ -408,8 +402,6 @@ http_resp_on_line(struct http_resp *r, const char *p, size_t n, size_t full,
 			r->_state = HTTP_RESP_S_DONE;
 		else if (http_resp_check_field(p, n) < 0)
 			return http_resp_fail(r, HTTP_RESP_EBADHEADER);
-		else if (cb != NULL && cb->header != NULL)
-			cb->header(ctx, p, n, 1);
 		r->footer_bytes += full;
 		break;
 	default:
@@ -568,7 +560,6 @@ http_resp_parse(struct http_resp *r, const char *buf, size_t len,
 				http_resp_fail(r, HTTP_RESP_EBADCHUNK);
 				break;
 			}
-			r->framing_bytes++;
 			pos++;
 			break;
 		case HTTP_RESP_S_CHUNK_LF:
@@ -577,7 +568,6 @@ http_resp_parse(struct http_resp *r, const char *buf, size_t len,
 				break;
 			}
 			r->_state = HTTP_RESP_S_CHUNK_SIZE;
-			r->framing_bytes++;
 			pos++;
 			break;
 		default:
@@ -601,12 +591,6 @@ http_resp_eof(struct http_resp *r)
 	case HTTP_RESP_S_DONE:
 		return HTTP_RESP_DONE;
 	case HTTP_RESP_S_ERROR:
-	case HTTP_RESP_S_EMPTY:
-		return HTTP_RESP_ERROR;
-	case HTTP_RESP_S_START:
-		/* An idle keep-alive close; keep started() false. */
-		http_resp_fail(r, HTTP_RESP_ETRUNCATED);
-		r->_state = HTTP_RESP_S_EMPTY;
 		return HTTP_RESP_ERROR;
 	default:
 		return http_resp_fail(r, HTTP_RESP_ETRUNCATED);
@@ -620,13 +604,6 @@ http_resp_in_head(const struct http_resp *r)
 	    r->_state == HTTP_RESP_S_INTERIM ||
 	    r->_state == HTTP_RESP_S_HEADER ||
 	    r->_state == HTTP_RESP_S_TRAILER;
-}
-
-int
-http_resp_started(const struct http_resp *r)
-{
-	return r->_state != HTTP_RESP_S_START &&
-	    r->_state != HTTP_RESP_S_EMPTY;
 }
 
 const char *

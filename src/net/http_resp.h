@@ -36,9 +36,6 @@ enum http_resp_error {
 struct http_resp_cb {
 	/* A status line; interim is 1 for a skipped 1xx reply. */
 	void	(*status)(void *ctx, int status, int interim);
-	/* A header (trailer = 0) or trailer (trailer = 1) line without EOL. */
-	void	(*header)(void *ctx, const char *line, size_t len,
-		    int trailer);
 	/* Body bytes, de-chunked. */
 	void	(*body)(void *ctx, const char *data, size_t len);
 	/*
@@ -70,8 +67,8 @@ struct http_resp {
 					   and all interim 1xx replies */
 	uint64_t	body_bytes;	/* content bytes (de-chunked) */
 	uint64_t	footer_bytes;	/* trailer lines + final empty line */
-	uint64_t	framing_bytes;	/* chunk-size lines and chunk CRLFs */
-	uint64_t	total_bytes;	/* every byte consumed for this reply */
+	uint64_t	total_bytes;	/* every byte consumed for this reply,
+					   chunk framing too */
 	enum http_resp_error error;
 
 	size_t		max_line;	/* longest line accepted, without its
@@ -115,13 +112,6 @@ enum http_resp_result http_resp_parse(struct http_resp *r, const char *buf,
  * error HTTP_RESP_ETRUNCATED.
  */
 enum http_resp_result http_resp_eof(struct http_resp *r);
-
-/*
- * Returns non-zero once any byte of the reply has been presented to
- * http_resp_parse, consumed or not.  After http_resp_eof fails with
- * HTTP_RESP_ETRUNCATED, zero means the peer closed without replying.
- */
-int	http_resp_started(const struct http_resp *r);
 
 /*
  * Returns non-zero while the parser is inside a header or trailer section

@@ -14,6 +14,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -36,11 +37,18 @@
 #error "OpenSSL 1.1.1 or later is required"
 #endif
 
+#define TLS_WBUF_SIZE	(16 * 1024)	/* plaintext per write: a record */
+
 struct tls_ctx {
 	SSL_CTX		*ssl_ctx;
 	int		 verify;
 	char		*sni;		/* copies of the config's strings */
 	char		*verify_name;
+	/* Bytes of a gathered write, shared by every connection: the
+	   library copies them into its record before it returns, and
+	   SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER lets a retry offer them
+	   again from here after other connections used the buffer. */
+	char		*wbuf;
 };
 
 struct tls_conn {
@@ -150,14 +158,6 @@ tls_ctx_versions(SSL_CTX *sc, const struct tls_config *cfg, char *errbuf,
 	size_t i;
 	int ok;
 
-	for (i = 0; i < nitems(v); i++) {
-		if ((unsigned)v[i] >= nitems(tls_versions)) {
-			snprintf(errbuf, errlen,
-			    "--ssl-protocol: unknown protocol version %d",
-			    (int)v[i]);
-			return -1;
-		}
-	}
 	if (v[0] != TLS_VERSION_ANY && v[1] != TLS_VERSION_ANY &&
 	    v[0] > v[1]) {
 		snprintf(errbuf, errlen,
@@ -235,14 +235,9 @@ tls_ctx_keys(SSL_CTX *sc, const struct tls_config *cfg, char *errbuf,
 		    cfg->ca_path);
 		return -1;
 	}
-	if (cfg->cert_file == NULL) {
-		if (cfg->key_file != NULL) {
-			snprintf(errbuf, errlen, "--ssl-key: needs "
-			    "--ssl-certificate");
-			return -1;
-		}
+	/* --ssl-key without --ssl-certificate is refused by the options. */
+	if (cfg->cert_file == NULL)
 		return 0;
-	}
 	if (!SSL_CTX_use_certificate_chain_file(sc, cfg->cert_file)) {
 		tls_ctx_fail(errbuf, errlen, "--ssl-certificate",
 		    "cannot load", cfg->cert_file);
@@ -287,7 +282,8 @@ tls_ctx_new(const struct tls_config *cfg, char *errbuf, size_t errlen)
 		    "context: out of memory");
 		goto fail;
 	}
-	if ((cfg->sni != NULL && (ctx->sni = strdup(cfg->sni)) == NULL) ||
+	if ((ctx->wbuf = malloc(TLS_WBUF_SIZE)) == NULL ||
+	    (cfg->sni != NULL && (ctx->sni = strdup(cfg->sni)) == NULL) ||
 	    (cfg->verify_name != NULL &&
 	    (ctx->verify_name = strdup(cfg->verify_name)) == NULL)) {
 		snprintf(errbuf, errlen, "--ssl: out of memory");
@@ -325,13 +321,8 @@ tls_ctx_free(struct tls_ctx *ctx)
 	SSL_CTX_free(ctx->ssl_ctx);
 	free(ctx->sni);
 	free(ctx->verify_name);
+	free(ctx->wbuf);
 	free(ctx);
-}
-
-const char *
-tls_library(void)
-{
-	return OpenSSL_version(OPENSSL_VERSION);
 }
 
 /* Returns non-zero if s is an IPv4 or IPv6 address literal. */
@@ -516,8 +507,6 @@ tls_handshake(struct tls_conn *tc)
 
 	if (tc->dead)
 		return TLS_CONN_DEAD(tc);
-	if (SSL_is_init_finished(tc->ssl))
-		return TLS_IO_OK;
 	ERR_clear_error();
 	errno = 0;
 	ret = SSL_do_handshake(tc->ssl);
@@ -527,7 +516,7 @@ tls_handshake(struct tls_conn *tc)
 	return tls_conn_result(tc, ret, saved);
 }
 
-/* Reads (wbuf NULL) or writes (rbuf NULL) once; see tls_read/tls_write. */
+/* Reads (wbuf NULL) or writes (rbuf NULL) once; see tls_read/tls_writev. */
 static size_t
 tls_transfer(struct tls_conn *tc, void *rbuf, const void *wbuf, size_t len,
     enum tls_io *io)
@@ -540,8 +529,6 @@ tls_transfer(struct tls_conn *tc, void *rbuf, const void *wbuf, size_t len,
 		*io = TLS_CONN_DEAD(tc);
 		return 0;
 	}
-	if (len == 0)
-		return 0;
 	ERR_clear_error();
 	errno = 0;
 	if (rbuf != NULL)
@@ -561,10 +548,57 @@ tls_read(struct tls_conn *tc, void *buf, size_t len, enum tls_io *io)
 	return tls_transfer(tc, buf, NULL, len, io);
 }
 
-size_t
-tls_write(struct tls_conn *tc, const void *buf, size_t len, enum tls_io *io)
+/*
+ * Gathers the bytes of iov after the first `skip' into the context's
+ * buffer, up to a record.  Returns their count.
+ */
+static size_t
+tls_gather(struct tls_ctx *ctx, const struct iovec *iov, int iovcnt,
+    size_t skip)
 {
-	return tls_transfer(tc, NULL, buf, len, io);
+	size_t len = 0, k;
+	int i;
+
+	for (i = 0; i < iovcnt && len < TLS_WBUF_SIZE; i++) {
+		k = iov[i].iov_len;
+		if (skip >= k) {
+			skip -= k;
+			continue;
+		}
+		k -= skip;
+		if (k > TLS_WBUF_SIZE - len)
+			k = TLS_WBUF_SIZE - len;
+		memcpy(ctx->wbuf + len, (const char *)iov[i].iov_base + skip,
+		    k);
+		skip = 0;
+		len += k;
+	}
+	return len;
+}
+
+/*
+ * Writes a record at a time until everything is written or the library
+ * stops.  Bytes written before a stop are reported first (TLS_IO_OK, a
+ * short count); the stop itself comes again on the next call, which
+ * offers the same first bytes.
+ */
+size_t
+tls_writev(struct tls_conn *tc, const struct iovec *iov, int iovcnt,
+    enum tls_io *io)
+{
+	size_t done = 0, len, n;
+
+	*io = TLS_IO_OK;
+	while ((len = tls_gather(tc->ctx, iov, iovcnt, done)) > 0) {
+		n = tls_transfer(tc, NULL, tc->ctx->wbuf, len, io);
+		if (*io != TLS_IO_OK) {
+			if (done > 0)
+				*io = TLS_IO_OK;
+			break;
+		}
+		done += n;
+	}
+	return done;
 }
 
 size_t
@@ -606,14 +640,12 @@ tls_conn_error(const struct tls_conn *tc)
 const char *
 tls_conn_strerror(const struct tls_conn *tc)
 {
-	return tc->err != 0 ? tc->msg : "no error";
+	return tc->msg;
 }
 
 void
 tls_slot_clear(struct tls_slot *slot)
 {
-	if (slot == NULL)
-		return;
 	SSL_SESSION_free(slot->session);
 	slot->session = NULL;
 }

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 
 /* Protocol versions for tls_config.min_version/max_version. */
 enum tls_version {
@@ -26,7 +27,11 @@ enum tls_version {
  */
 const char	*tls_version_name(int version);
 
-/* What the command line says about TLS. */
+/*
+ * What the command line says about TLS, as the options checked it: the
+ * versions are values of enum tls_version, and a key comes only with a
+ * certificate.
+ */
 struct tls_config {
 	enum tls_version min_version;
 	enum tls_version max_version;
@@ -75,9 +80,6 @@ struct tls_ctx	*tls_ctx_new(const struct tls_config *cfg, char *errbuf,
 /* Frees the context.  NULL is ok. */
 void		 tls_ctx_free(struct tls_ctx *ctx);
 
-/* Returns the library's name and version ("OpenSSL 3.0.19 ..."). */
-const char	*tls_library(void);
-
 /*
  * Starts TLS on connected socket `fd' (not yet handshaken).  With a
  * non-NULL slot the connection offers the slot's session, and any session
@@ -93,7 +95,7 @@ struct tls_conn	*tls_conn_new(struct tls_ctx *ctx, int fd,
  */
 void		 tls_conn_free(struct tls_conn *tc);
 
-/* Drives the handshake.  TLS_IO_OK once complete. */
+/* Drives the handshake until it returns TLS_IO_OK (complete). */
 enum tls_io	 tls_handshake(struct tls_conn *tc);
 
 /*
@@ -104,12 +106,13 @@ size_t		 tls_read(struct tls_conn *tc, void *buf, size_t len,
 		    enum tls_io *io);
 
 /*
- * Writes up to len bytes (partial writes allowed).  Returns the count
- * (> 0) with *io = TLS_IO_OK, or 0 with *io saying why.  After a WANT_*
+ * Writes the bytes of iov[0..iovcnt), a record at a time (partial writes
+ * allowed).  Returns the count with *io = TLS_IO_OK (0 for nothing to
+ * write), or 0 with *io saying why nothing was written.  After a WANT_*
  * the next call must offer at least the same first bytes again.
  */
-size_t		 tls_write(struct tls_conn *tc, const void *buf, size_t len,
-		    enum tls_io *io);
+size_t		 tls_writev(struct tls_conn *tc, const struct iovec *iov,
+		    int iovcnt, enum tls_io *io);
 
 /* Returns the decrypted bytes buffered inside the library. */
 size_t		 tls_pending(const struct tls_conn *tc);
@@ -129,7 +132,7 @@ const char	*tls_conn_cipher(const struct tls_conn *tc);
 int		 tls_conn_error(const struct tls_conn *tc);
 const char	*tls_conn_strerror(const struct tls_conn *tc);
 
-/* Frees the slot's session.  The slot may be reused. */
+/* Frees the slot's session (not NULL).  The slot may be reused. */
 void		 tls_slot_clear(struct tls_slot *slot);
 
 #endif

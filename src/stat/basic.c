@@ -18,6 +18,76 @@
 #define BASIC_BIN_NS	UINT64_C(1000000)	/* -v -v bins: 1 ms */
 #define BASIC_NBINS	100000			/* up to 100 s, then last */
 
+/* Connects started in the same loop turn `turn' make one burst. */
+static void
+basic_connecting(struct basic *b, uint64_t turn)
+{
+	b->t.conns_issued++;
+	if (turn != b->burst_turn || b->burst_cur == 0) {
+		b->burst_turn = turn;
+		b->burst_cur = 0;
+	}
+	if (++b->burst_cur > b->burst_max)
+		b->burst_max = b->burst_cur;
+}
+
+/* A connection is gone: its lifetime counts if it had a reply. */
+static void
+basic_conn_gone(struct basic *b, const struct conn *c, uint64_t now)
+{
+	struct basic_totals *t = &b->t;
+	uint64_t v, bin;
+
+	b->concurrent--;
+	if (c->nreplies == 0)
+		return;
+	v = now - c->t_connect_start;
+	if (t->lifetime_n == 0 || v < t->lifetime_min)
+		t->lifetime_min = v;
+	if (v > t->lifetime_max)
+		t->lifetime_max = v;
+	t->lifetime_n++;
+	t->lifetime_sum += v;
+	t->lifetime_sum2 += (double)v * 1e-9 * (double)v * 1e-9;
+	hist_add(b->lifetime, v);
+	if (b->bins != NULL) {
+		bin = v / BASIC_BIN_NS;
+		b->bins[bin < b->nbins ? bin : b->nbins - 1]++;
+	}
+}
+
+/* A reply is complete. */
+static void
+basic_reply(struct basic *b, const struct call *call)
+{
+	struct basic_totals *t = &b->t;
+	int status = call->status;
+
+	if (status >= 100 && status <= 599)
+		t->replies[status / 100]++;
+	b->interval_replies++;
+	if (call->early) {
+		/*
+		 * Answered before it was all written: a request all the
+		 * same, counted now (its last bytes may never go if the
+		 * connection ends first).  Cut short: only the bytes that
+		 * went out.
+		 */
+		t->early++;
+		t->reqs_sent++;
+		t->req_bytes += call->cut ? call->req_sent : call->req_len;
+	}
+	if (call->cut) {
+		t->cut++;
+		t->unsent_bytes += call->req_len - call->req_sent;
+	}
+	t->transfer_sum += call->t_recv_stop - call->t_recv_start;
+	t->hdr_bytes += call->hdr_bytes;
+	t->content_bytes += call->body_bytes;
+	t->footer_bytes += call->footer_bytes;
+	hist_add(b->reply_time, call->t_recv_stop - call->t_send_start);
+}
+
 static void
 basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
     uint64_t now)
@@ -26,8 +96,7 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	struct basic_totals *t = &b->t;
 	struct conn *c;
 	struct call *call;
-	uint64_t v, bin;
-	int status;
+	uint64_t v;
 
 	switch (ev) {
 	case BUS_PERF_SAMPLE:
@@ -43,7 +112,11 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 			t->max_concurrent = b->concurrent;
 		break;
 	case BUS_CONN_CONNECTING:
-		t->conns_issued++;
+		basic_connecting(b, (uint64_t)arg.i);
+		break;
+	case BUS_CONN_BYTES_IN:
+	case BUS_CONN_BYTES_OUT:
+		b->net_bytes += (uint64_t)arg.i;
 		break;
 	case BUS_CONN_CONNECTED:
 		c = obj;
@@ -57,23 +130,7 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		t->errors[BASIC_ERR_CLIENT_TIMO]++;
 		break;
 	case BUS_CONN_DESTROYED:
-		c = obj;
-		b->concurrent--;
-		if (c->nreplies == 0)
-			break;
-		v = now - c->t_connect_start;
-		if (t->lifetime_n == 0 || v < t->lifetime_min)
-			t->lifetime_min = v;
-		if (v > t->lifetime_max)
-			t->lifetime_max = v;
-		t->lifetime_n++;
-		t->lifetime_sum += v;
-		t->lifetime_sum2 += (double)v * 1e-9 * (double)v * 1e-9;
-		hist_add(b->lifetime, v);
-		if (b->bins != NULL) {
-			bin = v / BASIC_BIN_NS;
-			b->bins[bin < b->nbins ? bin : b->nbins - 1]++;
-		}
+		basic_conn_gone(b, obj, now);
 		break;
 	case BUS_CALL_SEND_STOP:
 		call = obj;
@@ -88,33 +145,7 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		t->response_sum += call->t_recv_start - call->t_send_start;
 		break;
 	case BUS_CALL_RECV_STOP:
-		call = obj;
-		status = call->status;
-		if (status >= 100 && status <= 599)
-			t->replies[status / 100]++;
-		b->interval_replies++;
-		if (call->early) {
-			/*
-			 * Answered before it was all written: a request all
-			 * the same, counted now (its last bytes may never go
-			 * if the connection ends first).  Cut short: only
-			 * the bytes that went out.
-			 */
-			t->early++;
-			t->reqs_sent++;
-			t->req_bytes += call->cut ? call->req_sent :
-			    call->req_len;
-		}
-		if (call->cut) {
-			t->cut++;
-			t->unsent_bytes += call->req_len - call->req_sent;
-		}
-		t->transfer_sum += call->t_recv_stop - call->t_recv_start;
-		t->hdr_bytes += call->hdr_bytes;
-		t->content_bytes += call->body_bytes;
-		t->footer_bytes += call->footer_bytes;
-		hist_add(b->reply_time, call->t_recv_stop -
-		    call->t_send_start);
+		basic_reply(b, obj);
 		break;
 	default:
 		break;
@@ -127,13 +158,12 @@ basic_init(struct basic *b, struct core *core, int verbose, FILE *out)
 	static const enum bus_event evs[] = {
 		BUS_PERF_SAMPLE, BUS_CONN_NEW, BUS_CONN_CONNECTING,
 		BUS_CONN_CONNECTED, BUS_CONN_FAILED, BUS_CONN_TIMEOUT,
-		BUS_CONN_DESTROYED, BUS_CALL_SEND_STOP, BUS_CALL_RECV_START,
-		BUS_CALL_RECV_STOP,
+		BUS_CONN_DESTROYED, BUS_CONN_BYTES_IN, BUS_CONN_BYTES_OUT,
+		BUS_CALL_SEND_STOP, BUS_CALL_RECV_START, BUS_CALL_RECV_STOP,
 	};
 	size_t i;
 
 	memset(b, 0, sizeof(*b));
-	b->core = core;
 	b->out = out;
 	b->verbose = verbose;
 	b->lifetime = hist_new();
@@ -162,10 +192,12 @@ basic_print(struct basic *b, FILE *out, uint64_t duration, double cpu_user,
 {
 	struct basic_totals *t = &b->t;
 
+	fprintf(out, "Maximum connect burst length: %llu\n",
+	    (unsigned long long)b->burst_max);
 	t->duration = duration;
 	t->cpu_user = cpu_user;
 	t->cpu_sys = cpu_sys;
-	t->net_bytes = b->core->bytes_in + b->core->bytes_out;
+	t->net_bytes = b->net_bytes;
 	t->lifetime_hist = b->lifetime;
 	t->lifetime_bins = b->bins;
 	t->lifetime_nbins = b->nbins;

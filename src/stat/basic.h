@@ -14,10 +14,14 @@ struct core;
 struct hist;
 
 struct basic {
-	struct core	*core;
 	FILE		*out;		/* where -v samples go */
 	int		 verbose;
 	struct basic_totals t;
+	uint64_t	 net_bytes;	/* read and written */
+	/* Connects started in one loop turn form a burst. */
+	uint64_t	 burst_turn;
+	uint64_t	 burst_cur;
+	uint64_t	 burst_max;
 	uint64_t	 concurrent;
 	uint64_t	 interval_replies;	/* since the last sample */
 	struct hist	*lifetime;
@@ -34,8 +38,9 @@ void	basic_init(struct basic *b, struct core *core, int verbose,
 void	basic_fini(struct basic *b);
 
 /*
- * Prints the classic report: test duration `duration' ns and CPU times
- * in seconds are measured by the caller.
+ * Prints the classic report, from its first line ("Maximum connect burst
+ * length"): test duration `duration' ns and CPU times in seconds are
+ * measured by the caller.
  */
 void	basic_print(struct basic *b, FILE *out, uint64_t duration,
 	    double cpu_user, double cpu_sys);

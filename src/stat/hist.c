@@ -87,18 +87,6 @@ hist_count(const struct hist *h)
 	return h->n;
 }
 
-uint64_t
-hist_min(const struct hist *h)
-{
-	return h->n > 0 ? h->min : 0;
-}
-
-uint64_t
-hist_max(const struct hist *h)
-{
-	return h->n > 0 ? h->max : 0;
-}
-
 /*
  * Finds the bucket holding the ceil(q*n)-th smallest value; its midpoint,
  * clamped to the exact extremes, is the answer.

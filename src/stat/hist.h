@@ -24,14 +24,11 @@ void		 hist_add(struct hist *h, uint64_t v);
 /* Returns the number of values recorded. */
 uint64_t	 hist_count(const struct hist *h);
 
-/* Returns the exact smallest / largest value recorded (0 if empty). */
-uint64_t	 hist_min(const struct hist *h);
-uint64_t	 hist_max(const struct hist *h);
-
 /*
  * Returns the value at quantile q (0 <= q <= 1): the midpoint of the bucket
  * holding the ceil(q*n)-th smallest value, clamped to [min, max]; 0 if
- * empty.  Relative error below 1%.
+ * empty.  Relative error below 1%; q 0 and 1 give the exact smallest and
+ * largest values.
  */
 uint64_t	 hist_quantile(const struct hist *h, double q);
 

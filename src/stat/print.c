@@ -44,8 +44,7 @@
 
 #include "core/bus.h"
 #include "core/call.h"
-#include "core/conn.h"
-#include "net/http_req.h"
+#include "core/core.h"
 #include "stat/collector.h"
 #include "stat/print.h"
 #include "util.h"
@@ -222,43 +221,16 @@ print_body(struct print *p, const struct call *call, const char *s,
 	l->len += len;
 }
 
-/*
- * Returns the size of the request's body (0: none) and sets *basep to its
- * bytes: the call's own body, else the run's.
- */
-static size_t
-print_req_body(const struct print *p, const struct call *call,
-    const void **basep)
-{
-	const struct http_req_tmpl *t = p->core->cfg.req;
-
-	*basep = NULL;
-	if (call->body != NULL) {
-		*basep = call->body;
-		return call->body_len;
-	}
-	if (t != NULL && t->body != NULL) {
-		*basep = t->body;
-		return t->body_len;
-	}
-	return 0;
-}
-
 /* Prints a request from its iovecs, which are still all unsent. */
 static void
 print_request(struct print *p, const struct call *call)
 {
 	const struct iovec *v;
-	const void *body;
-	size_t i, n = call->iovcnt, blen, hlen = 0;
-	int has_body = 0;
+	size_t i, n = call->iovcnt, hlen = 0;
+	int has_body;
 
 	/* The body, when there is one, is the last iovec. */
-	blen = print_req_body(p, call, &body);
-	if (n > 0 && blen > 0) {
-		v = &call->iov[n - 1];
-		has_body = v->iov_base == body && v->iov_len == blen;
-	}
+	has_body = n > 0 && call->req_body_len > 0;
 	if (has_body)
 		n--;
 	if (p->req_flags & PRINT_HEADER) {
@@ -289,7 +261,6 @@ print_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 {
 	struct print *p = ctx;
 	struct call *call = obj;
-	const void *body;
 	uint64_t blen;
 
 	switch (ev) {
@@ -297,7 +268,7 @@ print_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		print_request(p, call);
 		break;
 	case BUS_CALL_SEND_STOP:
-		blen = print_req_body(p, call, &body);
+		blen = call->req_body_len;
 		if (blen > call->req_len)
 			blen = call->req_len;
 		fprintf(p->out, "SS%llu: header %llu content %llu\n",
@@ -342,7 +313,6 @@ print_init(struct print *p, struct core *core, int request_flags,
 	struct bus *b = core->bus;
 
 	memset(p, 0, sizeof(*p));
-	p->core = core;
 	p->out = out;
 	p->req_flags = request_flags & (PRINT_HEADER | PRINT_BODY);
 	p->reply_flags = reply_flags & (PRINT_HEADER | PRINT_BODY);

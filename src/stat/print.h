@@ -16,7 +16,6 @@ struct print_line;
 #define PRINT_BODY	0x2	/* SB / RB lines */
 
 struct print {
-	struct core	*core;
 	FILE		*out;
 	int		 req_flags;	/* PRINT_* for requests, 0: off */
 	int		 reply_flags;	/* PRINT_* for replies, 0: off */

@@ -2,6 +2,11 @@
  * Session statistics collector (see sess_stat.h).  As in 0.9.0 the
  * average session rate is sessions completed over the test duration, not
  * the mean of the samples; every division by zero prints 0.
+ *
+ * Per session it counts, in sess->stat_data, the connections that
+ * connected and the replies completed, from their events.  It subscribes
+ * before the workload, so it sees a reply before the workload can end the
+ * session on it.
  */
 #include "config.h"
 
@@ -10,6 +15,7 @@
 #include <string.h>
 
 #include "core/bus.h"
+#include "core/call.h"
 #include "core/conn.h"
 #include "core/sess.h"
 #include "stat/basic_report.h"
@@ -18,6 +24,10 @@
 #include "util.h"
 
 #define NS_PER_SEC	1e9
+
+/* What the collector counts in sess->stat_data. */
+#define SS_CONNS	0	/* its connections that connected */
+#define SS_REPLIES	1	/* replies completed for it */
 
 void
 sess_stat_add_len(struct sess_stat_totals *t, uint64_t nreplies)
@@ -46,6 +56,8 @@ sess_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	struct sess_stat *st = ctx;
 	struct sess_stat_totals *t = &st->t;
 	struct sess *s;
+	struct conn *c;
+	struct call *call;
 	double v;
 
 	switch (ev) {
@@ -55,6 +67,16 @@ sess_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		basic_series_add(&t->rate, v);
 		if (st->verbose > 0)
 			fprintf(st->out, "session-rate = %-8.1f\n", v);
+		break;
+	case BUS_CONN_CONNECTED:
+		c = obj;
+		if (c->sess != NULL)
+			c->sess->stat_data[SS_CONNS]++;
+		break;
+	case BUS_CALL_RECV_STOP:
+		call = obj;
+		if (call->sess != NULL)
+			call->sess->stat_data[SS_REPLIES]++;
 		break;
 	case BUS_SESS_FAILED:
 		t->failed++;
@@ -67,9 +89,9 @@ sess_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 			t->completed++;
 			st->interval_completed++;
 			t->lifetime_sum += now - s->t_start;
-			t->conns += s->nconns;
+			t->conns += s->stat_data[SS_CONNS];
 		}
-		sess_stat_add_len(t, s->nreplies);
+		sess_stat_add_len(t, s->stat_data[SS_REPLIES]);
 		break;
 	default:
 		break;
@@ -81,7 +103,8 @@ sess_stat_init(struct sess_stat *st, struct core *core, int verbose,
     FILE *out)
 {
 	static const enum bus_event evs[] = {
-		BUS_PERF_SAMPLE, BUS_SESS_FAILED, BUS_SESS_DESTROYED,
+		BUS_PERF_SAMPLE, BUS_CONN_CONNECTED, BUS_CALL_RECV_STOP,
+		BUS_SESS_FAILED, BUS_SESS_DESTROYED,
 	};
 	size_t i;
 

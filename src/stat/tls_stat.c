@@ -12,6 +12,7 @@
 #include "core/bus.h"
 #include "core/conn.h"
 #include "net/tls.h"
+#include "net/transport.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/hist.h"
@@ -24,14 +25,16 @@ tls_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 {
 	struct tls_stat *st = ctx;
 	struct conn *c = obj;
+	struct tls_conn *tc;
 	uint64_t t;
 
 	if (ev == BUS_CONN_FAILED) {
-		if (c->tls_failed)
+		if (c->hs_failed)
 			st->failed++;
 		return;
 	}
-	if (ev != BUS_CONN_CONNECTED || c->tls == NULL)
+	if (ev != BUS_CONN_CONNECTED ||
+	    (tc = transport_tls_conn(&c->xp)) == NULL)
 		return;
 	t = c->t_connected - c->t_tcp_connected;
 	if (st->handshakes == 0 || t < st->time_min)
@@ -40,12 +43,12 @@ tls_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		st->time_max = t;
 	st->time_sum += t;
 	st->handshakes++;
-	st->resumed += c->tls_resumed != 0;
+	st->resumed += c->resumed != 0;
 	hist_add(st->time, t);
 	snprintf(st->version, sizeof(st->version), "%s",
-	    tls_conn_version(c->tls));
+	    tls_conn_version(tc));
 	snprintf(st->cipher, sizeof(st->cipher), "%s",
-	    tls_conn_cipher(c->tls));
+	    tls_conn_cipher(tc));
 }
 
 void

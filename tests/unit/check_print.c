@@ -133,6 +133,7 @@ req_new(struct fix *f, const char *method, const char *hdr, const char *body)
 	ck_assert_uint_gt(c->iovcnt, 0);
 	for (i = 0; i < c->iovcnt; i++)
 		c->req_len += c->iov[i].iov_len;
+	c->req_body_len = c->body != NULL ? c->body_len : f->tmpl.body_len;
 	return c;
 }
 

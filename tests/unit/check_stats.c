@@ -14,6 +14,9 @@
 
 #include <check.h>
 
+#include "core/bus.h"
+#include "core/core.h"
+#include "stat/basic.h"
 #include "stat/basic_report.h"
 #include "stat/hist.h"
 #include "util.h"
@@ -52,8 +55,8 @@ START_TEST(hist_empty)
 	struct hist *h = hist_new();
 
 	ck_assert_uint_eq(hist_count(h), 0);
-	ck_assert_uint_eq(hist_min(h), 0);
-	ck_assert_uint_eq(hist_max(h), 0);
+	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
+	ck_assert_uint_eq(hist_quantile(h, 1.0), 0);
 	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
 	ck_assert_uint_eq(hist_quantile(h, 0.5), 0);
 	ck_assert_uint_eq(hist_quantile(h, 1.0), 0);
@@ -71,8 +74,8 @@ START_TEST(hist_small_exact)
 	for (v = 0; v < 128; v++)
 		hist_add(h, v);
 	ck_assert_uint_eq(hist_count(h), 128);
-	ck_assert_uint_eq(hist_min(h), 0);
-	ck_assert_uint_eq(hist_max(h), 127);
+	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
+	ck_assert_uint_eq(hist_quantile(h, 1.0), 127);
 	for (v = 1; v <= 128; v++)
 		ck_assert_uint_eq(hist_quantile(h, (double)v / 128.0), v - 1);
 	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
@@ -88,8 +91,8 @@ START_TEST(hist_min_max_exact)
 	hist_add(h, 999999937);
 	hist_add(h, 5000011);
 	ck_assert_uint_eq(hist_count(h), 3);
-	ck_assert_uint_eq(hist_min(h), 1000003);
-	ck_assert_uint_eq(hist_max(h), 999999937);
+	ck_assert_uint_eq(hist_quantile(h, 0.0), 1000003);
+	ck_assert_uint_eq(hist_quantile(h, 1.0), 999999937);
 	ck_assert_uint_eq(hist_quantile(h, 0.0), 1000003);
 	ck_assert_uint_eq(hist_quantile(h, 1.0), 999999937);
 	/* One value: the midpoint is clamped to it. */
@@ -109,8 +112,8 @@ START_TEST(hist_extremes)
 	hist_add(h, 0);
 	hist_add(h, UINT64_MAX);
 	hist_add(h, UINT64_MAX - 1);
-	ck_assert_uint_eq(hist_min(h), 0);
-	ck_assert_uint_eq(hist_max(h), UINT64_MAX);
+	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
+	ck_assert_uint_eq(hist_quantile(h, 1.0), UINT64_MAX);
 	ck_assert(relerr(hist_quantile(h, 0.5), UINT64_MAX - 1) < 1.0 / 128);
 	ck_assert_uint_eq(hist_quantile(h, 1.0), UINT64_MAX);
 	hist_free(h);
@@ -162,8 +165,8 @@ START_TEST(hist_quantile_vs_sorted)
 	}
 	qsort(vals, n, sizeof(*vals), cmp_u64);
 	ck_assert_uint_eq(hist_count(h), n);
-	ck_assert_uint_eq(hist_min(h), vals[0]);
-	ck_assert_uint_eq(hist_max(h), vals[n - 1]);
+	ck_assert_uint_eq(hist_quantile(h, 0.0), vals[0]);
+	ck_assert_uint_eq(hist_quantile(h, 1.0), vals[n - 1]);
 	for (i = 0; i < nitems(qs); i++) {
 		rank = (size_t)ceil(qs[i] * (double)n);
 		if (rank < 1)
@@ -536,6 +539,79 @@ START_TEST(report_single_lifetime)
 }
 END_TEST
 
+/*
+ * The collector from its events: connects signalled in the loop turns
+ * `turns' (0-terminated list, so turn numbers start at 1) and bytes read
+ * and written; returns its report for 1 s of test.  The caller frees it.
+ */
+static char *
+collect(const long *turns, long in, long out)
+{
+	struct core core;
+	struct basic b;
+	union bus_arg arg;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&core, 0, sizeof(core));
+	core.bus = bus_new();
+	basic_init(&b, &core, 0, stdout);
+	for (; *turns != 0; turns++) {
+		arg.i = *turns;
+		bus_signal(core.bus, BUS_CONN_CONNECTING, NULL, arg, 0);
+	}
+	arg.i = in;
+	bus_signal(core.bus, BUS_CONN_BYTES_IN, NULL, arg, 0);
+	arg.i = out;
+	bus_signal(core.bus, BUS_CONN_BYTES_OUT, NULL, arg, 0);
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	basic_print(&b, f, 1000000000, 0, 0);
+	ck_assert_int_eq(fclose(f), 0);
+	basic_fini(&b);
+	bus_free(core.bus);
+	return buf;
+}
+
+/* The longest run of connects in one loop turn, wherever it is. */
+START_TEST(collect_burst)
+{
+	static const long mid[] = { 3, 5, 5, 5, 5, 6, 9, 9, 0 };
+	static const long last[] = { 1, 2, 2, 3, 3, 3, 0 };
+	static const long one[] = { 7, 0 };
+	static const long none[] = { 0 };
+	char *s;
+
+	s = collect(mid, 0, 0);
+	ck_assert_str_eq(strtok(s, "\n"), "Maximum connect burst length: 4");
+	free(s);
+	s = collect(last, 0, 0);
+	ck_assert_str_eq(strtok(s, "\n"), "Maximum connect burst length: 3");
+	free(s);
+	s = collect(one, 0, 0);
+	ck_assert_str_eq(strtok(s, "\n"), "Maximum connect burst length: 1");
+	free(s);
+	s = collect(none, 0, 0);
+	ck_assert_str_eq(strtok(s, "\n"), "Maximum connect burst length: 0");
+	free(s);
+}
+END_TEST
+
+/* Net I/O counts every byte read and written, from the events. */
+START_TEST(collect_bytes)
+{
+	static const long none[] = { 0 };
+	char *s;
+
+	s = collect(none, 1000000, 24000);
+	ck_assert_ptr_nonnull(strstr(s,
+	    "\nNet I/O: 1000.0 KB/s (8.2*10^6 bps)\n"));
+	ck_assert_ptr_nonnull(strstr(s, "\nTotal: connections 0 "));
+	free(s);
+}
+END_TEST
+
 static Suite *
 stats_suite(void)
 {
@@ -563,6 +639,8 @@ stats_suite(void)
 	tcase_add_test(tc, report_zero);
 	tcase_add_test(tc, report_zero_duration);
 	tcase_add_test(tc, report_single_lifetime);
+	tcase_add_test(tc, collect_burst);
+	tcase_add_test(tc, collect_bytes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,54 @@
+/*
+ * What conn.c, conn_write.c and conn_read.c share; nothing outside them
+ * includes this.  Every function that may close the connection says so:
+ * callers check c->state afterwards.
+ */
+#ifndef HTTPERF_CORE_CONN_INT_H
+#define HTTPERF_CORE_CONN_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct call;
+struct conn;
+
+/* conn.c: the state machine. */
+
+/* Changes the loop interest of the socket. */
+void	conn_set_mask(struct conn *c, int mask);
+
+/* Arms the inactivity watchdog if the connection waits for something. */
+void	conn_watch(struct conn *c);
+
+/*
+ * After parsing: starts the head clock when a reply head or trailer
+ * section is under way, stops it otherwise.
+ */
+void	conn_head_clock(struct conn *c, uint64_t now);
+
+/* Removes the head call from the queue and returns it. */
+struct call *conn_pop(struct conn *c);
+
+/* Reports a failure (an errno-style cause) and closes the connection. */
+void	conn_fail(struct conn *c, int err, uint64_t now);
+
+/* After TRANSPORT_ERROR: fails the connection with the transport's cause. */
+void	conn_xp_error(struct conn *c, uint64_t now);
+
+/* conn_write.c: requests. */
+
+/* Marks `call' as the one being written now (BUS_CALL_SEND_START). */
+void	conn_send_start(struct conn *c, struct call *call, uint64_t now);
+
+/*
+ * Writes as much of the unsent requests as the transport takes; watches
+ * for writability only when it takes no more.  May close.
+ */
+void	conn_flush(struct conn *c, uint64_t now);
+
+/* conn_read.c: replies. */
+
+/* Reads what the transport has and parses it.  May close. */
+void	conn_read(struct conn *c, uint64_t now);
+
+#endif

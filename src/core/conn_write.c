@@ -1,0 +1,205 @@
+/*
+ * Writing requests (see conn.h): a call's request is laid out in iovecs
+ * when it is queued, and the unsent requests go out back to back
+ * (pipelined) in one writev of the transport per CONN_WRITE_IOV iovecs.
+ */
+#include "config.h"
+
+#include <sys/uio.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "core/bus.h"
+#include "core/call.h"
+#include "core/conn.h"
+#include "core/conn_int.h"
+#include "core/loop.h"
+
+#define CONN_WRITE_IOV	64	/* iovecs gathered per writev */
+
+static const union bus_arg conn_noarg = { .i = 0 };
+
+/* Builds the request iovecs of a call about to be queued. */
+static int
+conn_prepare_call(struct conn *c, struct call *call)
+{
+	const struct core *core = c->core;
+	const struct http_req_tmpl *t = core->cfg.req;
+	size_t i;
+
+	call->iovcnt = http_req_iov(t, call->method,
+	    call->method_len, call->uri, call->uri_len, call->hdrs,
+	    call->nhdrs, call->body, call->body_len, call->iov,
+	    CALL_MAX_IOV);
+	if (call->iovcnt == 0)
+		return -1;
+	call->req_len = 0;
+	for (i = 0; i < call->iovcnt; i++)
+		call->req_len += call->iov[i].iov_len;
+	/* The body, if any, is the last iovec (see http_req_iov()). */
+	if (call->body != NULL)
+		call->req_body_len = call->body_len;
+	else
+		call->req_body_len = t->body != NULL ? t->body_len : 0;
+	call->iov_idx = 0;
+	call->req_sent = 0;
+	if (call->method != NULL)
+		call->head_method = call->method_len == 4 &&
+		    memcmp(call->method, "HEAD", 4) == 0;
+	else
+		call->head_method = core->tmpl_head;
+	return 0;
+}
+
+void
+conn_send_start(struct conn *c, struct call *call, uint64_t now)
+{
+	now = loop_clock(c->core->loop);
+	call->t_send_start = now;
+	bus_signal(c->core->bus, BUS_CALL_SEND_START, call, conn_noarg, now);
+}
+
+int
+conn_send(struct conn *c, struct call *call, uint64_t now)
+{
+	if (c->state == CONN_CLOSED || c->draining || call->abandon)
+		return -1;
+	if (conn_prepare_call(c, call) == -1)
+		return -1;
+	call_ref(call);
+	call->conn = c;
+	call->next = NULL;
+	if (c->tail != NULL)
+		c->tail->next = call;
+	else
+		c->head = call;
+	c->tail = call;
+	if (c->unsent != NULL && c->unsent->early)
+		c->unsent->next = c->head;
+	if (c->unsent == NULL) {
+		c->unsent = call;
+		if (c->state == CONN_CONNECTED)
+			conn_send_start(c, call, now);
+	}
+	if (c->state == CONN_CONNECTED) {
+		if (!(c->mask & LOOP_WRITE)) {
+			conn_ref(c);
+			conn_flush(c, now);
+			conn_unref(c, now);
+		}
+		if (c->state == CONN_CONNECTED)
+			conn_watch(c);
+	}
+	return 0;
+}
+
+/*
+ * Accounts for `n' request bytes just written: advances the unsent calls
+ * and signals the end of each request completed.  Returns -1 if an event
+ * handler closed the connection.
+ */
+static int
+conn_advance(struct conn *c, size_t n, uint64_t now)
+{
+	struct core *core = c->core;
+	struct call *call;
+	union bus_arg arg;
+
+	arg.i = (long)n;
+	bus_signal(core->bus, BUS_CONN_BYTES_OUT, c, arg, now);
+	c->last_progress = now;
+	while ((call = c->unsent) != NULL) {
+		while (call->iov_idx < call->iovcnt) {
+			struct iovec *v = &call->iov[call->iov_idx];
+
+			if (v->iov_len > n) {
+				v->iov_base = (char *)v->iov_base + n;
+				v->iov_len -= n;
+				call->req_sent += n;
+				n = 0;
+				break;
+			}
+			n -= v->iov_len;
+			call->req_sent += v->iov_len;
+			v->iov_len = 0;
+			call->iov_idx++;
+		}
+		if (call->iov_idx < call->iovcnt)
+			break;
+		call->t_send_stop = now;
+		c->unsent = call->next;
+		if (call->early) {
+			/* Replied to already: only its bytes were left. */
+			call->next = NULL;
+			bus_signal(core->bus, BUS_CALL_SEND_STOP, call,
+			    conn_noarg, now);
+			call_unref(call, now);
+		} else
+			bus_signal(core->bus, BUS_CALL_SEND_STOP, call,
+			    conn_noarg, now);
+		if (c->state != CONN_CONNECTED)
+			return -1;
+		if (c->unsent != NULL)
+			conn_send_start(c, c->unsent, now);
+		if (c->state != CONN_CONNECTED)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Writes as much of the unsent requests as the transport takes, in one
+ * writev per CONN_WRITE_IOV iovecs.  Watches for writability only when it
+ * takes no more.
+ */
+void
+conn_flush(struct conn *c, uint64_t now)
+{
+	struct iovec iov[CONN_WRITE_IOV];
+	struct transport *xp = &c->xp;
+	enum transport_io io;
+	struct call *call;
+	size_t n, i, want, w;
+
+	while (c->state == CONN_CONNECTED && c->unsent != NULL) {
+		n = 0;
+		want = 0;
+		for (call = c->unsent; call != NULL && n < CONN_WRITE_IOV;
+		    call = call->next)
+			for (i = call->iov_idx; i < call->iovcnt &&
+			    n < CONN_WRITE_IOV; i++) {
+				want += call->iov[i].iov_len;
+				iov[n++] = call->iov[i];
+			}
+		w = xp->ops->writev(xp, iov, (int)n, &io);
+		switch (io) {
+		case TRANSPORT_OK:
+			break;
+		case TRANSPORT_WANT_WRITE:
+			conn_set_mask(c, LOOP_READ | LOOP_WRITE);
+			return;
+		case TRANSPORT_WANT_READ:
+			/* The transport must read first (a TLS key update):
+			   the next read event flushes again. */
+			conn_set_mask(c, LOOP_READ);
+			return;
+		case TRANSPORT_EOF:
+			conn_fail(c, EPIPE, now);
+			return;
+		case TRANSPORT_ERROR:
+			conn_xp_error(c, now);
+			return;
+		}
+		now = loop_clock(c->core->loop);
+		if (conn_advance(c, w, now) == -1)
+			return;
+		if (w < want) {
+			/* A short write: the socket buffer is full. */
+			conn_set_mask(c, LOOP_READ | LOOP_WRITE);
+			return;
+		}
+	}
+	if (c->state == CONN_CONNECTED)
+		conn_set_mask(c, LOOP_READ);
+}

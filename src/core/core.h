@@ -1,0 +1,110 @@
+/*
+ * The core context: what every connection, call and session of a run
+ * shares.  It holds the loop and the event bus, the configuration taken
+ * from the command line, the transport every connection uses, the id
+ * counters and the pools the objects come from.  Nothing in it is a
+ * statistic: collectors count from the events on the bus.
+ */
+#ifndef HTTPERF_CORE_CORE_H
+#define HTTPERF_CORE_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "net/http_req.h"
+#include "net/sock.h"
+#include "net/tls.h"
+
+struct bus;
+struct conn;
+struct loop;
+struct transport_ops;
+
+/* What the core needs from the command line. */
+struct core_config {
+	struct sockaddr_storage addr;	/* the server */
+	socklen_t	 addrlen;
+	struct sock_opts sock;
+	int		 hog;		/* explicit source ports */
+	/* --myaddr: source addresses used round-robin (port 0), or none. */
+	const struct sockaddr_storage *src;
+	size_t		 nsrc;
+	uint64_t	 timeout;	/* ns without progress, 0: none */
+	uint64_t	 think_timeout;	/* ns added while awaiting a reply */
+	size_t		 max_line;	/* longest reply line accepted */
+	uint64_t	 max_head;	/* largest header (trailer) section */
+	int		 debug;		/* -d level */
+	const char	*prog;		/* prefix of debug lines */
+	const struct http_req_tmpl *req;
+	struct tls_ctx	*tls;		/* --ssl: TLS on every connection */
+	int		 tls_reuse;	/* offer earlier sessions */
+};
+
+/*
+ * A pool of objects of one size: a free list that keeps at most as many
+ * free objects as there are live ones (and at least CORE_POOL_MIN), so a
+ * steady run allocates nothing per object while the memory of a peak
+ * (100,000 connections at once) goes back as the load falls.
+ */
+struct core_pool {
+	void		*free;		/* the first word links them */
+	size_t		 size;		/* of an object */
+	size_t		 nfree;
+	size_t		 nlive;		/* taken and not yet put back */
+};
+
+#define CORE_POOL_MIN	64
+
+/* The core context shared by all connections and calls of a run. */
+struct core {
+	struct loop	*loop;
+	struct bus	*bus;
+	struct core_config cfg;
+	int		 tmpl_head;	/* the default method is HEAD */
+
+	/* The transport of every connection, and its run-wide context. */
+	const struct transport_ops *xops;
+	void		*xctx;
+
+	char		*rbuf;		/* shared read buffer */
+	size_t		 rbuf_size;
+
+	struct core_pool conns;
+	struct core_pool calls;
+	struct core_pool sess;
+	struct conn	*live;		/* connections not yet destroyed */
+	uint64_t	 next_conn_id;
+	uint64_t	 next_call_id;
+	uint64_t	 next_sess_id;
+
+	struct sock_hog	*hog;		/* one cursor per source address */
+	size_t		 next_src;
+
+	struct tls_slot	 tls_slot;	/* TLS: the run's resumption slot */
+};
+
+/* Sets up the core.  `cfg' is copied; cfg->req must outlive the core. */
+void	core_init(struct core *core, struct loop *loop, struct bus *bus,
+	    const struct core_config *cfg);
+
+/* Frees the pools and buffers of the core. */
+void	core_fini(struct core *core);
+
+/*
+ * Closes every connection still open (at the end of a run), quietly:
+ * nothing is counted as a failure.
+ */
+void	core_close_all(struct core *core, uint64_t now);
+
+/* Writes a debug line to stderr when the -d level is at least `level'. */
+void	core_debug(const struct core *core, int level, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/* Returns an object from the pool (uninitialised memory).  Never NULL. */
+void	*core_pool_get(struct core_pool *p);
+
+/* Gives an object back to its pool, which may free it. */
+void	core_pool_put(struct core_pool *p, void *obj);
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * Unit tests for the core context (src/core/core.c): the pools that
+ * connections, calls and sessions come from keep at most as many free
+ * objects as there are live ones (and at least CORE_POOL_MIN), so the
+ * memory of a peak goes back as the load falls, and a steady load reuses
+ * objects instead of allocating.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bus.h"
+#include "core/call.h"
+#include "core/conn.h"
+#include "core/core.h"
+#include "core/loop.h"
+#include "core/sess.h"
+#include "util.h"
+
+#define PEAK	10000
+
+struct fix {
+	struct loop	*loop;
+	struct bus	*bus;
+	struct core	 core;
+};
+
+static void
+fix_init(struct fix *f)
+{
+	struct core_config cfg;
+	char err[256];
+
+	memset(f, 0, sizeof(*f));
+	f->loop = loop_new(LOOP_BACKEND_POLL, err, sizeof(err));
+	ck_assert_msg(f->loop != NULL, "loop_new: %s", err);
+	f->bus = bus_new();
+	memset(&cfg, 0, sizeof(cfg));
+	core_init(&f->core, f->loop, f->bus, &cfg);
+}
+
+static void
+fix_fini(struct fix *f)
+{
+	core_fini(&f->core);
+	bus_free(f->bus);
+	loop_free(f->loop);
+}
+
+/* The bound holds: free objects <= max(live, CORE_POOL_MIN). */
+static void
+pool_check(const struct core_pool *p, size_t live)
+{
+	ck_assert_uint_eq(p->nlive, live);
+	ck_assert_msg(p->nfree <= (live > CORE_POOL_MIN ? live :
+	    CORE_POOL_MIN), "%zu free for %zu live", p->nfree, live);
+}
+
+/* PEAK calls at once, then all gone, one by one. */
+START_TEST(pool_calls)
+{
+	struct call **v = xcalloc(PEAK, sizeof(*v));
+	struct fix f;
+	size_t i;
+
+	fix_init(&f);
+	for (i = 0; i < PEAK; i++)
+		v[i] = call_new(&f.core, 0);
+	pool_check(&f.core.calls, PEAK);
+	ck_assert_uint_eq(f.core.calls.nfree, 0);
+	for (i = 0; i < PEAK; i++) {
+		call_unref(v[i], 0);
+		pool_check(&f.core.calls, PEAK - 1 - i);
+	}
+	ck_assert_uint_eq(f.core.calls.nfree, CORE_POOL_MIN);
+
+	/* A steady load reuses what is kept. */
+	for (i = 0; i < PEAK; i++) {
+		v[0] = call_new(&f.core, 0);
+		ck_assert_uint_eq(f.core.calls.nfree, CORE_POOL_MIN - 1);
+		call_unref(v[0], 0);
+	}
+	ck_assert_uint_eq(f.core.calls.nfree, CORE_POOL_MIN);
+	fix_fini(&f);
+	free(v);
+}
+END_TEST
+
+/* PEAK sessions, dropped from the last made. */
+START_TEST(pool_sessions)
+{
+	struct sess **v = xcalloc(PEAK, sizeof(*v));
+	struct fix f;
+	size_t i;
+
+	fix_init(&f);
+	for (i = 0; i < PEAK; i++)
+		v[i] = sess_new(&f.core, NULL, 0);
+	ck_assert_uint_eq(v[PEAK - 1]->id, PEAK - 1);
+	for (i = PEAK; i-- > 0;) {
+		sess_unref(v[i], 0);
+		pool_check(&f.core.sess, i);
+	}
+	ck_assert_uint_eq(f.core.sess.nfree, CORE_POOL_MIN);
+	fix_fini(&f);
+	free(v);
+}
+END_TEST
+
+/* PEAK connections (never connected), closed: destroyed and given back. */
+START_TEST(pool_conns)
+{
+	struct conn **v = xcalloc(PEAK, sizeof(*v));
+	struct fix f;
+	size_t i;
+
+	fix_init(&f);
+	for (i = 0; i < PEAK; i++)
+		v[i] = conn_new(&f.core, 0);
+	pool_check(&f.core.conns, PEAK);
+	/* Half of them, then half of the rest again and again. */
+	for (i = 0; i < PEAK; i += 2) {
+		conn_close(v[i], 0);
+		pool_check(&f.core.conns, PEAK - 1 - i / 2);
+	}
+	for (i = 1; i < PEAK; i += 2)
+		conn_close(v[i], 0);
+	pool_check(&f.core.conns, 0);
+	ck_assert_ptr_null(f.core.live);
+	ck_assert_uint_eq(f.core.conns.nfree, CORE_POOL_MIN);
+	fix_fini(&f);
+	free(v);
+}
+END_TEST
+
+static Suite *
+core_suite(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("pool");
+
+	tcase_add_test(tc, pool_calls);
+	tcase_add_test(tc, pool_sessions);
+	tcase_add_test(tc, pool_conns);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(core_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
