@@ -14,30 +14,38 @@
 #include "net/tls.h"
 #include "net/transport.h"
 
+/*
+ * Says what a read(2) or writev(2) that returned -1 means: try again
+ * (EINTR: returns 1), wait for `want' (the socket is not ready), or a
+ * failure kept in t->err.
+ */
+static int
+plain_failed(struct transport *t, enum transport_io want,
+    enum transport_io *io)
+{
+	if (errno == EINTR)
+		return 1;
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		*io = want;
+	else {
+		t->err = errno;
+		*io = TRANSPORT_ERROR;
+	}
+	return 0;
+}
+
 static size_t
 plain_read(struct transport *t, void *buf, size_t len, enum transport_io *io)
 {
 	ssize_t n;
 
-	for (;;) {
-		if ((n = read(t->fd, buf, len)) > 0) {
-			*io = TRANSPORT_OK;
+	do {
+		if ((n = read(t->fd, buf, len)) >= 0) {
+			*io = n > 0 ? TRANSPORT_OK : TRANSPORT_EOF;
 			return (size_t)n;
 		}
-		if (n == 0) {
-			*io = TRANSPORT_EOF;
-			return 0;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			*io = TRANSPORT_WANT_READ;
-			return 0;
-		}
-		t->err = errno;
-		*io = TRANSPORT_ERROR;
-		return 0;
-	}
+	} while (plain_failed(t, TRANSPORT_WANT_READ, io));
+	return 0;
 }
 
 static size_t
@@ -46,21 +54,13 @@ plain_writev(struct transport *t, const struct iovec *iov, int iovcnt,
 {
 	ssize_t n;
 
-	for (;;) {
+	do {
 		if ((n = writev(t->fd, iov, iovcnt)) >= 0) {
 			*io = TRANSPORT_OK;
 			return (size_t)n;
 		}
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			*io = TRANSPORT_WANT_WRITE;
-			return 0;
-		}
-		t->err = errno;
-		*io = TRANSPORT_ERROR;
-		return 0;
-	}
+	} while (plain_failed(t, TRANSPORT_WANT_WRITE, io));
+	return 0;
 }
 
 static int
