@@ -27,7 +27,7 @@
 
 #include "core/bus.h"
 #include "core/call.h"
-#include "core/conn.h"
+#include "core/core.h"
 #include "gen/uri_wlog.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
@@ -102,6 +102,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct uri_wlog w;
 	struct core core;
+	struct core_config ccfg;
 	struct call *call;
 	struct fz_uri *uris;
 	char *errbuf, *vbuf = NULL, want[FZ_ERRLEN];
@@ -120,9 +121,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((vout = open_memstream(&vbuf, &vlen)) == NULL)
 		abort();
 
-	/* The module needs only the core's bus: for its handler and calls. */
-	memset(&core, 0, sizeof(core));
-	core.bus = bus_new();
+	/* The module needs only the core's bus and pools: for its handler
+	   and calls.  No loop: nothing here waits. */
+	memset(&ccfg, 0, sizeof(ccfg));
+	core_init(&core, NULL, bus_new(), &ccfg);
 	memset(errbuf, 'x', FZ_ERRLEN);
 	rv = uri_wlog_init(&w, &core, fz_path, wrap, verbose, vout, "fz",
 	    fz_done, &done, errbuf, FZ_ERRLEN);
@@ -190,7 +192,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 out:
 	uri_wlog_fini(&w);
 	uri_wlog_fini(&w);	/* harmless twice */
-	call_free_all(&core);
+	core_fini(&core);
 	bus_free(core.bus);
 	fclose(vout);
 	free(vbuf);
