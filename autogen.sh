@@ -5,7 +5,7 @@
 set -e
 cd "$(dirname "$0")"
 
-PKGS="autoconf automake make gcc pkg-config libssl-dev check"
+PKGS="autoconf automake make gcc pkg-config libssl-dev check zlib1g-dev"
 missing=""
 command -v autoreconf >/dev/null 2>&1 || missing="$missing autoconf"
 command -v automake >/dev/null 2>&1 || missing="$missing automake"
@@ -15,6 +15,7 @@ command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 if command -v pkg-config >/dev/null 2>&1; then
 	pkg-config --exists openssl || missing="$missing libssl-dev"
 	pkg-config --exists check || missing="$missing check"
+	pkg-config --exists zlib || missing="$missing zlib1g-dev"
 fi
 if [ -n "$missing" ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
