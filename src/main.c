@@ -140,6 +140,7 @@ tv_sec(const struct timeval *tv)
 
 /* The settings of one module, built from the options (read at init). */
 union run_cfg {
+	struct basic_config	 basic;
 	struct sess_stat_config	 sess;
 	struct print_config	 print;
 	struct uri_wlog_config	 wlog;
@@ -154,6 +155,13 @@ typedef int run_want_fn(const struct options *);
 
 /* Fills the module's settings in (the union is zeroed). */
 typedef void run_cfg_fn(struct run *, union run_cfg *);
+
+static void
+run_cfg_basic(struct run *r, union run_cfg *u)
+{
+	u->basic.tls = r->o->ssl;
+	u->basic.sessions = options_session(r->o);
+}
 
 static int
 run_want_tls(const struct options *o)
@@ -290,7 +298,7 @@ static const struct run_stat {
 	run_want_fn	*want;
 	run_cfg_fn	*cfg;
 } run_stats[] = {
-	{ &basic_collector, NULL, NULL },
+	{ &basic_collector, NULL, run_cfg_basic },
 	{ &tls_stat_collector, run_want_tls, NULL },
 	{ &sess_stat_collector, options_session, run_cfg_sess },
 	{ &print_collector, run_want_print, run_cfg_print },

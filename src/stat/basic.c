@@ -10,9 +10,10 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
+#include "core/sess.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
-#include "stat/hist.h"
+#include "stat/hdr.h"
 #include "util.h"
 
 #define BASIC_BIN_NS	UINT64_C(1000000)	/* -v -v bins: 1 ms */
@@ -49,11 +50,26 @@ basic_conn_gone(struct basic *b, const struct conn *c, uint64_t now)
 	t->lifetime_n++;
 	t->lifetime_sum += v;
 	t->lifetime_sum2 += (double)v * 1e-9 * (double)v * 1e-9;
-	hist_add(b->lifetime, v);
+	hdr_record(b->phase[BASIC_PH_LIFETIME], v);
 	if (b->bins != NULL) {
 		bin = v / BASIC_BIN_NS;
 		b->bins[bin < b->nbins ? bin : b->nbins - 1]++;
 	}
+}
+
+/* A connection is ready for requests: its connect and handshake times. */
+static void
+basic_connected(struct basic *b, const struct conn *c)
+{
+	struct basic_totals *t = &b->t;
+
+	t->connects_n++;
+	t->connect_sum += c->t_connected - c->t_connect_start;
+	hdr_record(b->phase[BASIC_PH_CONNECT],
+	    c->t_tcp_connected - c->t_connect_start);
+	if (b->phase[BASIC_PH_TLS] != NULL)
+		hdr_record(b->phase[BASIC_PH_TLS],
+		    c->t_connected - c->t_tcp_connected);
 }
 
 /* A reply is complete. */
@@ -85,7 +101,10 @@ basic_reply(struct basic *b, const struct call *call)
 	t->hdr_bytes += call->hdr_bytes;
 	t->content_bytes += call->body_bytes;
 	t->footer_bytes += call->footer_bytes;
-	hist_add(b->reply_time, call->t_recv_stop - call->t_send_start);
+	hdr_record(b->phase[BASIC_PH_TRANSFER],
+	    call->t_recv_stop - call->t_recv_start);
+	hdr_record(b->phase[BASIC_PH_REPLY],
+	    call->t_recv_stop - call->t_send_start);
 }
 
 static void
@@ -94,8 +113,8 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 {
 	struct basic *b = ctx;
 	struct basic_totals *t = &b->t;
-	struct conn *c;
 	struct call *call;
+	struct sess *s;
 	uint64_t v;
 
 	switch (ev) {
@@ -119,9 +138,7 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		b->net_bytes += (uint64_t)arg.i;
 		break;
 	case BUS_CONN_CONNECTED:
-		c = obj;
-		t->connects_n++;
-		t->connect_sum += c->t_connected - c->t_connect_start;
+		basic_connected(b, obj);
 		break;
 	case BUS_CONN_FAILED:
 		t->errors[basic_err_class((int)arg.i)]++;
@@ -143,6 +160,15 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		call = obj;
 		t->responses_n++;
 		t->response_sum += call->t_recv_start - call->t_send_start;
+		hdr_record(b->phase[BASIC_PH_FIRST_BYTE],
+		    call->t_recv_start - call->t_send_start);
+		break;
+	case BUS_SESS_DESTROYED:
+		/* Completed sessions, as the Session lifetime line. */
+		s = obj;
+		if (!s->failed)
+			hdr_record(b->phase[BASIC_PH_SESSION],
+			    now - s->t_start);
 		break;
 	case BUS_CALL_RECV_STOP:
 		basic_reply(b, obj);
@@ -153,7 +179,8 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 }
 
 void
-basic_init(struct basic *b, struct core *core, int verbose, FILE *out)
+basic_init(struct basic *b, struct core *core, int verbose, FILE *out,
+    const struct basic_config *cfg)
 {
 	static const enum bus_event evs[] = {
 		BUS_PERF_SAMPLE, BUS_CONN_NEW, BUS_CONN_CONNECTING,
@@ -166,8 +193,17 @@ basic_init(struct basic *b, struct core *core, int verbose, FILE *out)
 	memset(b, 0, sizeof(*b));
 	b->out = out;
 	b->verbose = verbose;
-	b->lifetime = hist_new();
-	b->reply_time = hist_new();
+	for (i = 0; i < BASIC_NPHASES; i++)
+		b->phase[i] = hdr_new_ns();
+	if (cfg == NULL || !cfg->tls) {
+		hdr_free(b->phase[BASIC_PH_TLS]);
+		b->phase[BASIC_PH_TLS] = NULL;
+	}
+	if (cfg == NULL || !cfg->sessions) {
+		hdr_free(b->phase[BASIC_PH_SESSION]);
+		b->phase[BASIC_PH_SESSION] = NULL;
+	} else
+		bus_subscribe(core->bus, BUS_SESS_DESTROYED, basic_event, b);
 	if (verbose > 1) {
 		b->nbins = BASIC_NBINS;
 		b->bins = xcalloc(b->nbins, sizeof(*b->bins));
@@ -179,10 +215,13 @@ basic_init(struct basic *b, struct core *core, int verbose, FILE *out)
 void
 basic_fini(struct basic *b)
 {
-	hist_free(b->lifetime);
-	hist_free(b->reply_time);
+	size_t i;
+
+	for (i = 0; i < BASIC_NPHASES; i++) {
+		hdr_free(b->phase[i]);
+		b->phase[i] = NULL;
+	}
 	free(b->bins);
-	b->lifetime = b->reply_time = NULL;
 	b->bins = NULL;
 }
 
@@ -198,34 +237,30 @@ basic_print(struct basic *b, FILE *out, uint64_t duration, double cpu_user,
 	t->cpu_user = cpu_user;
 	t->cpu_sys = cpu_sys;
 	t->net_bytes = b->net_bytes;
-	t->lifetime_hist = b->lifetime;
+	t->lifetime_hist = b->phase[BASIC_PH_LIFETIME];
 	t->lifetime_bins = b->bins;
 	t->lifetime_nbins = b->nbins;
 	basic_report_print(out, t, b->verbose);
 }
 
-/* Prints one percentile line of a histogram, in milliseconds. */
-static void
-basic_print_pct(FILE *out, const char *label, const struct hist *h)
-{
-	static const double q[] = { 0.50, 0.90, 0.95, 0.99, 0.999 };
-	static const char *const name[] = { "p50", "p90", "p95", "p99",
-	    "p99.9" };
-	size_t i;
-
-	fprintf(out, "%s percentiles [ms]:", label);
-	for (i = 0; i < nitems(q); i++)
-		fprintf(out, " %s %.1f", name[i],
-		    (double)hist_quantile(h, q[i]) * 1e-6);
-	fputc('\n', out);
-}
-
 void
 basic_print_extra(struct basic *b, FILE *out)
 {
+	static const char *const label[BASIC_NPHASES] = {
+		[BASIC_PH_LIFETIME] = "Connection time",
+		[BASIC_PH_CONNECT] = "Connect time",
+		[BASIC_PH_TLS] = "TLS handshake",
+		[BASIC_PH_FIRST_BYTE] = "First byte",
+		[BASIC_PH_TRANSFER] = "Transfer time",
+		[BASIC_PH_REPLY] = "Reply time",
+		[BASIC_PH_SESSION] = "Session lifetime",
+	};
+	size_t i;
+
 	fputc('\n', out);
-	basic_print_pct(out, "Connection time", b->lifetime);
-	basic_print_pct(out, "Reply time", b->reply_time);
+	for (i = 0; i < BASIC_NPHASES; i++)
+		if (b->phase[i] != NULL)
+			basic_print_pct(out, label[i], b->phase[i]);
 	if (b->t.early > 0)
 		fprintf(out, "Early replies: %llu (requests cut short %llu, "
 		    "request bytes not sent %llu)\n",
@@ -242,7 +277,7 @@ basic_col_init(void **state, const struct collector_env *env, char *err,
 {
 	struct basic *b = xmalloc(sizeof(*b));
 
-	basic_init(b, env->core, env->verbose, env->out);
+	basic_init(b, env->core, env->verbose, env->out, env->cfg);
 	*state = b;
 	return 0;
 }

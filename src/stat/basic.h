@@ -11,7 +11,35 @@
 #include "stat/basic_report.h"
 
 struct core;
-struct hist;
+struct hdr;
+
+/*
+ * The phases with a percentile line after the classic report, in the
+ * order of the lines.  In ns:
+ *	LIFETIME	a connection with a reply: connect start to its end
+ *	CONNECT		TCP connect: connect start to TCP connected
+ *	TLS		the TLS handshake: TCP connected to connected
+ *	FIRST_BYTE	send start to the reply's first byte
+ *	TRANSFER	the reply's first byte to its end
+ *	REPLY		the whole call: send start to the reply's end
+ *	SESSION		a completed session: its creation to its end
+ */
+enum basic_phase {
+	BASIC_PH_LIFETIME,
+	BASIC_PH_CONNECT,
+	BASIC_PH_TLS,
+	BASIC_PH_FIRST_BYTE,
+	BASIC_PH_TRANSFER,
+	BASIC_PH_REPLY,
+	BASIC_PH_SESSION,
+	BASIC_NPHASES
+};
+
+/* Its settings (collector_env.cfg; NULL is all 0). */
+struct basic_config {
+	int		 tls;		/* --ssl: the TLS handshake line */
+	int		 sessions;	/* a session workload: its line */
+};
 
 struct basic {
 	FILE		*out;		/* where -v samples go */
@@ -24,15 +52,16 @@ struct basic {
 	uint64_t	 burst_max;
 	uint64_t	 concurrent;
 	uint64_t	 interval_replies;	/* since the last sample */
-	struct hist	*lifetime;
-	struct hist	*reply_time;	/* send start to reply end */
+	/* One histogram per phase (enum basic_phase); NULL when the run
+	   has no such phase (no --ssl, no sessions). */
+	struct hdr	*phase[BASIC_NPHASES];
 	uint32_t	*bins;		/* -v -v: 1 ms lifetime bins */
 	uint32_t	 nbins;
 };
 
 /* Subscribes the collector to the core's events. */
 void	basic_init(struct basic *b, struct core *core, int verbose,
-	    FILE *out);
+	    FILE *out, const struct basic_config *cfg);
 
 /* Frees the collector's memory. */
 void	basic_fini(struct basic *b);
@@ -45,13 +74,16 @@ void	basic_fini(struct basic *b);
 void	basic_print(struct basic *b, FILE *out, uint64_t duration,
 	    double cpu_user, double cpu_sys);
 
-/* Prints the lines that come after every classic line (percentiles). */
+/*
+ * Prints the lines that come after every classic line: one percentile
+ * line per phase of the run, then the early replies.
+ */
 void	basic_print_extra(struct basic *b, FILE *out);
 
 struct collector;
 
 /* The collector (stat/collector.h): its report is the classic one, its
-   extra the percentile and early-reply lines.  No settings. */
+   extra the percentile and early-reply lines.  Settings: basic_config. */
 extern const struct collector basic_collector;
 
 #endif

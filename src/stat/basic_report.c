@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "stat/basic_report.h"
-#include "stat/hist.h"
+#include "stat/hdr.h"
 
 #define NS_PER_SEC	1e9
 #define NS_PER_MSEC	1e6
@@ -131,9 +131,9 @@ print_conns(FILE *out, const struct basic_totals *t, double d,
 		lavg = 1e3 * lsum / (double)n;
 		lsd = 1e3 * basic_stddev(n, lsum, t->lifetime_sum2);
 	}
-	if (t->lifetime_hist != NULL && hist_count(t->lifetime_hist) > 0)
-		lmed = (double)hist_quantile(t->lifetime_hist, 0.5) /
-		    NS_PER_MSEC;
+	if (t->lifetime_hist != NULL && hdr_count(t->lifetime_hist) > 0)
+		lmed = (double)hdr_value_at_percentile(t->lifetime_hist,
+		    50.0) / NS_PER_MSEC;
 	fprintf(out, "Connection time [ms]: min %.1f avg %.1f max %.1f "
 	    "median %.1f stddev %.1f\n", lmin, lavg, lmax, lmed, lsd);
 	fprintf(out, "Connection time [ms]: connect %.1f\n",
@@ -233,4 +233,21 @@ basic_report_print(FILE *out, const struct basic_totals *t, int verbose)
 	print_conns(out, t, d, replies);
 	print_calls(out, t, d, replies);
 	print_system(out, t, d);
+}
+
+void
+basic_print_pct(FILE *out, const char *label, const struct hdr *h)
+{
+	static const double p[] = { 50.0, 90.0, 99.0, 99.9, 99.99 };
+	static const char *const name[] = { "p50", "p90", "p99", "p99.9",
+	    "p99.99" };
+	size_t i;
+	int empty = h == NULL || hdr_count(h) == 0;
+
+	fprintf(out, "%s percentiles [ms]:", label);
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		fprintf(out, " %s %.3f", name[i], empty ? 0.0 :
+		    (double)hdr_value_at_percentile(h, p[i]) / NS_PER_MSEC);
+	fprintf(out, " max %.3f\n",
+	    empty ? 0.0 : (double)hdr_max(h) / NS_PER_MSEC);
 }

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct hist;
+struct hdr;
 
 /* Running summary of a series of samples (reply rate, ...). */
 struct basic_series {
@@ -61,7 +61,7 @@ struct basic_totals {
 	uint64_t	lifetime_max;		/* ns */
 	uint64_t	lifetime_sum;		/* ns */
 	double		lifetime_sum2;		/* s^2 */
-	const struct hist *lifetime_hist;	/* for the median */
+	const struct hdr *lifetime_hist;	/* for the median */
 	/* -v -v only: counts per 1 ms bin, the last bin holds the rest. */
 	const uint32_t	*lifetime_bins;
 	uint32_t	 lifetime_nbins;
@@ -102,5 +102,13 @@ uint64_t basic_total_replies(const struct basic_totals *t);
  */
 void	basic_report_print(FILE *out, const struct basic_totals *t,
 	    int verbose);
+
+/*
+ * Prints one percentile line after the classic report:
+ * "LABEL percentiles [ms]: p50 A p90 B p99 C p99.9 D p99.99 E max F",
+ * the values in ms with 3 decimals (HdrHistogram's percentiles and max
+ * of h); all 0.000 when h is empty or NULL.
+ */
+void	basic_print_pct(FILE *out, const char *label, const struct hdr *h);
 
 #endif

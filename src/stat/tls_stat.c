@@ -15,7 +15,7 @@
 #include "net/transport.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
-#include "stat/hist.h"
+#include "stat/hdr.h"
 #include "stat/tls_stat.h"
 #include "util.h"
 
@@ -44,7 +44,7 @@ tls_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	st->time_sum += t;
 	st->handshakes++;
 	st->resumed += c->resumed != 0;
-	hist_add(st->time, t);
+	hdr_record(st->time, t);
 	snprintf(st->version, sizeof(st->version), "%s",
 	    tls_conn_version(tc));
 	snprintf(st->cipher, sizeof(st->cipher), "%s",
@@ -55,7 +55,7 @@ void
 tls_stat_init(struct tls_stat *st, struct core *core)
 {
 	memset(st, 0, sizeof(*st));
-	st->time = hist_new();
+	st->time = hdr_new_ns();
 	bus_subscribe(core->bus, BUS_CONN_CONNECTED, tls_stat_event, st);
 	bus_subscribe(core->bus, BUS_CONN_FAILED, tls_stat_event, st);
 }
@@ -73,9 +73,9 @@ tls_stat_print(const struct tls_stat *st, FILE *out)
 	    (double)st->time_min * 1e-6,
 	    basic_ratio((double)st->time_sum, (double)st->handshakes) * 1e-6,
 	    (double)st->time_max * 1e-6,
-	    (double)hist_quantile(st->time, 0.50) * 1e-6,
-	    (double)hist_quantile(st->time, 0.90) * 1e-6,
-	    (double)hist_quantile(st->time, 0.99) * 1e-6);
+	    (double)hdr_value_at_percentile(st->time, 50.0) * 1e-6,
+	    (double)hdr_value_at_percentile(st->time, 90.0) * 1e-6,
+	    (double)hdr_value_at_percentile(st->time, 99.0) * 1e-6);
 	fprintf(out, "TLS: protocol %s cipher %s\n",
 	    st->version[0] ? st->version : "none",
 	    st->cipher[0] ? st->cipher : "none");
@@ -84,7 +84,7 @@ tls_stat_print(const struct tls_stat *st, FILE *out)
 void
 tls_stat_fini(struct tls_stat *st)
 {
-	hist_free(st->time);
+	hdr_free(st->time);
 	st->time = NULL;
 }
 

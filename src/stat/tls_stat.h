@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 struct core;
-struct hist;
+struct hdr;
 
 struct tls_stat {
 	uint64_t	 handshakes;	/* completed */
@@ -18,7 +18,7 @@ struct tls_stat {
 	uint64_t	 time_min;	/* ns */
 	uint64_t	 time_max;
 	uint64_t	 time_sum;
-	struct hist	*time;
+	struct hdr	*time;
 	char		 version[32];	/* of the last completed handshake */
 	char		 cipher[64];
 };

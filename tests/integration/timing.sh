@@ -22,10 +22,20 @@ for be in $(backends); do
 	expect_counts 2 4 4
 	within "$be: response time" "$(value 'Reply time \[ms\]:' response)" \
 	    145 900
+	within "$be: p50 first byte" \
+	    "$(value 'First byte percentiles' p50)" 145 900
+	within "$be: p50 transfer (one packet)" \
+	    "$(value 'Transfer time percentiles' p50)" 0 100
 	hp --num-conns 2 --num-calls 2 --uri /drip/5/60
 	expect_counts 2 4 4
 	within "$be: transfer time" "$(value 'Reply time \[ms\]:' transfer)" \
 	    230 1200
+	within "$be: p50 transfer" \
+	    "$(value 'Transfer time percentiles' p50)" 230 1200
+	within "$be: p50 first byte (drip)" \
+	    "$(value 'First byte percentiles' p50)" 0 300
+	within "$be: p50 connect" \
+	    "$(value 'Connect time percentiles' p50)" 0 100
 	within "$be: response time" "$(value 'Reply time \[ms\]:' response)" \
 	    0 300
 	# Connection lifetime: two 150 ms replies one after the other.
@@ -38,6 +48,9 @@ for be in $(backends); do
 	hp --wsess 2,2,0.3 --rate 10 --uri /delay/100/1
 	within "$be: session lifetime" \
 	    "$(sed -n 's/^Session lifetime \[s\]: //p' "$OUT")" 0.5 2.5
+	within "$be: p50 session lifetime" \
+	    "$(value 'Session lifetime percentiles' p50)" 500 2500
+	expect '^Session lifetime percentiles \[ms\]: '
 	ok "$be: response, transfer, connection and session times"
 done
 unset HTTPERF_LOOP
@@ -60,6 +73,10 @@ within "TLS handshake min" "$(value 'TLS handshake time' min)" 195 1200
 within "TLS handshake max" "$(value 'TLS handshake time' max)" 195 1200
 within "connect time" "$(value 'Connection time \[ms\]: connect' connect)" \
     195 1200
+within "p50 TLS handshake" "$(value 'TLS handshake percentiles' p50)" \
+    195 1200
+within "p50 TCP connect (without the handshake)" \
+    "$(value 'Connect time percentiles' p50)" 0 150
 within "response time over TLS" "$(value 'Reply time \[ms\]:' response)" \
     95 700
 stop_srv

@@ -1,7 +1,7 @@
 /*
- * Unit tests for the statistics modules: the log-linear histogram
- * (bounds, quantile accuracy against an exact sort) and the basic report
- * (series math, error classes, golden report text).
+ * Unit tests for the statistics modules: the basic report (series math,
+ * error classes, golden report text) and the percentile lines after it
+ * (check_hdr.c tests the histogram itself).
  */
 #include "config.h"
 
@@ -15,203 +15,14 @@
 #include <check.h>
 
 #include "core/bus.h"
+#include "core/call.h"
+#include "core/conn.h"
 #include "core/core.h"
+#include "core/sess.h"
 #include "stat/basic.h"
 #include "stat/basic_report.h"
-#include "stat/hist.h"
+#include "stat/hdr.h"
 #include "util.h"
-
-/* A small deterministic generator so the tests never depend on libc's. */
-static uint64_t
-xorshift(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
-/* Returns |a - b| / b, or |a - b| when b is 0. */
-static double
-relerr(uint64_t a, uint64_t b)
-{
-	double d = a > b ? (double)(a - b) : (double)(b - a);
-
-	return b == 0 ? d : d / (double)b;
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-START_TEST(hist_empty)
-{
-	struct hist *h = hist_new();
-
-	ck_assert_uint_eq(hist_count(h), 0);
-	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
-	ck_assert_uint_eq(hist_quantile(h, 1.0), 0);
-	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
-	ck_assert_uint_eq(hist_quantile(h, 0.5), 0);
-	ck_assert_uint_eq(hist_quantile(h, 1.0), 0);
-	hist_free(h);
-	hist_free(NULL);
-}
-END_TEST
-
-START_TEST(hist_small_exact)
-{
-	struct hist *h = hist_new();
-	uint64_t v;
-
-	/* Below 128 every value has its own bucket. */
-	for (v = 0; v < 128; v++)
-		hist_add(h, v);
-	ck_assert_uint_eq(hist_count(h), 128);
-	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
-	ck_assert_uint_eq(hist_quantile(h, 1.0), 127);
-	for (v = 1; v <= 128; v++)
-		ck_assert_uint_eq(hist_quantile(h, (double)v / 128.0), v - 1);
-	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
-	hist_free(h);
-}
-END_TEST
-
-START_TEST(hist_min_max_exact)
-{
-	struct hist *h = hist_new();
-
-	hist_add(h, 1000003);
-	hist_add(h, 999999937);
-	hist_add(h, 5000011);
-	ck_assert_uint_eq(hist_count(h), 3);
-	ck_assert_uint_eq(hist_quantile(h, 0.0), 1000003);
-	ck_assert_uint_eq(hist_quantile(h, 1.0), 999999937);
-	ck_assert_uint_eq(hist_quantile(h, 0.0), 1000003);
-	ck_assert_uint_eq(hist_quantile(h, 1.0), 999999937);
-	/* One value: the midpoint is clamped to it. */
-	hist_free(h);
-	h = hist_new();
-	hist_add(h, 123456789);
-	ck_assert_uint_eq(hist_quantile(h, 0.5), 123456789);
-	ck_assert_uint_eq(hist_quantile(h, 0.01), 123456789);
-	hist_free(h);
-}
-END_TEST
-
-START_TEST(hist_extremes)
-{
-	struct hist *h = hist_new();
-
-	hist_add(h, 0);
-	hist_add(h, UINT64_MAX);
-	hist_add(h, UINT64_MAX - 1);
-	ck_assert_uint_eq(hist_quantile(h, 0.0), 0);
-	ck_assert_uint_eq(hist_quantile(h, 1.0), UINT64_MAX);
-	ck_assert(relerr(hist_quantile(h, 0.5), UINT64_MAX - 1) < 1.0 / 128);
-	ck_assert_uint_eq(hist_quantile(h, 1.0), UINT64_MAX);
-	hist_free(h);
-}
-END_TEST
-
-/*
- * Every value alone between 0 and UINT64_MAX (so clamping cannot help)
- * reads back within 1/128 of itself.
- */
-START_TEST(hist_bucket_error_bound)
-{
-	uint64_t seed = 0x9e3779b97f4a7c15ULL, v;
-	int i, k;
-
-	for (k = 0; k < 64; k++) {
-		for (i = 0; i < 200; i++) {
-			struct hist *h = hist_new();
-
-			v = xorshift(&seed) >> (63 - k);
-			hist_add(h, 0);
-			hist_add(h, v);
-			hist_add(h, UINT64_MAX);
-			ck_assert_msg(relerr(hist_quantile(h, 0.5), v) <=
-			    1.0 / 128, "value %llu read back as %llu",
-			    (unsigned long long)v,
-			    (unsigned long long)hist_quantile(h, 0.5));
-			hist_free(h);
-		}
-	}
-}
-END_TEST
-
-/* Random values over many magnitudes against the exact sorted quantile. */
-START_TEST(hist_quantile_vs_sorted)
-{
-	static const double qs[] = { 0.0, 0.001, 0.01, 0.1, 0.25, 0.5,
-	    0.75, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0 };
-	const size_t n = 100000;
-	uint64_t *vals, seed = 12345 + (uint64_t)_i, exact, got;
-	struct hist *h = hist_new();
-	size_t i, rank;
-
-	vals = xcalloc(n, sizeof(*vals));
-	for (i = 0; i < n; i++) {
-		/* Spread over 2^0 .. 2^50 (1 ns to 13 days). */
-		vals[i] = xorshift(&seed) >> (13 + xorshift(&seed) % 51);
-		hist_add(h, vals[i]);
-	}
-	qsort(vals, n, sizeof(*vals), cmp_u64);
-	ck_assert_uint_eq(hist_count(h), n);
-	ck_assert_uint_eq(hist_quantile(h, 0.0), vals[0]);
-	ck_assert_uint_eq(hist_quantile(h, 1.0), vals[n - 1]);
-	for (i = 0; i < nitems(qs); i++) {
-		rank = (size_t)ceil(qs[i] * (double)n);
-		if (rank < 1)
-			rank = 1;
-		exact = vals[rank - 1];
-		got = hist_quantile(h, qs[i]);
-		ck_assert_msg(relerr(got, exact) < 0.01,
-		    "q=%g exact %llu got %llu", qs[i],
-		    (unsigned long long)exact, (unsigned long long)got);
-	}
-	free(vals);
-	hist_free(h);
-}
-END_TEST
-
-/* Latency-like values clustered in a narrow band keep the bound too. */
-START_TEST(hist_quantile_clustered)
-{
-	const size_t n = 20001;
-	uint64_t *vals, seed = 777, exact, got;
-	struct hist *h = hist_new();
-	size_t i, rank;
-	double q;
-
-	vals = xcalloc(n, sizeof(*vals));
-	for (i = 0; i < n; i++) {
-		vals[i] = 2000000 + xorshift(&seed) % 300000;
-		hist_add(h, vals[i]);
-	}
-	qsort(vals, n, sizeof(*vals), cmp_u64);
-	for (q = 0.0; q <= 1.0; q += 0.01) {
-		rank = (size_t)ceil(q * (double)n);
-		if (rank < 1)
-			rank = 1;
-		if (rank > n)
-			rank = n;
-		exact = vals[rank - 1];
-		got = hist_quantile(h, q);
-		ck_assert(got >= vals[0] && got <= vals[n - 1]);
-		ck_assert_msg(relerr(got, exact) < 0.01, "q=%g", q);
-	}
-	free(vals);
-	hist_free(h);
-}
-END_TEST
 
 START_TEST(series_math)
 {
@@ -292,7 +103,7 @@ report(const struct basic_totals *t, int verbose)
 
 /* Fills a hand-made totals struct whose report is worked out below. */
 static void
-golden_totals(struct basic_totals *t, struct hist *h)
+golden_totals(struct basic_totals *t, struct hdr *h)
 {
 	memset(t, 0, sizeof(*t));
 	t->duration = 2500000000ULL;			/* 2.5 s */
@@ -304,10 +115,10 @@ golden_totals(struct basic_totals *t, struct hist *h)
 	t->lifetime_max = 4500000;
 	t->lifetime_sum = 12000000;
 	t->lifetime_sum2 = 41e-6;
-	hist_add(h, 1500000);
-	hist_add(h, 2500000);
-	hist_add(h, 3500000);
-	hist_add(h, 4500000);
+	hdr_record(h, 1500000);
+	hdr_record(h, 2500000);
+	hdr_record(h, 3500000);
+	hdr_record(h, 4500000);
 	t->lifetime_hist = h;
 	t->connects_n = 8;
 	t->connect_sum = 2400000;			/* 0.3 ms each */
@@ -367,7 +178,7 @@ static const char golden_body[] =
 START_TEST(report_golden)
 {
 	struct basic_totals t;
-	struct hist *h = hist_new();
+	struct hdr *h = hdr_new_ns();
 	char *s;
 
 	golden_totals(&t, h);
@@ -378,7 +189,7 @@ START_TEST(report_golden)
 	s = report(&t, 2);
 	ck_assert_str_eq(s, golden_body);
 	free(s);
-	hist_free(h);
+	hdr_free(h);
 }
 END_TEST
 
@@ -395,7 +206,7 @@ START_TEST(report_lifetime_bins)
 	    "             :\n"
 	    "             6.5 1\n";
 	struct basic_totals t;
-	struct hist *h = hist_new();
+	struct hdr *h = hdr_new_ns();
 	char *s, *want;
 	size_t len;
 
@@ -413,7 +224,7 @@ START_TEST(report_lifetime_bins)
 	ck_assert_str_eq(s, golden_body);
 	free(s);
 	free(want);
-	hist_free(h);
+	hdr_free(h);
 }
 END_TEST
 
@@ -465,7 +276,7 @@ static const char zero_report[] =
 START_TEST(report_zero)
 {
 	struct basic_totals t;
-	struct hist *h = hist_new();
+	struct hdr *h = hdr_new_ns();
 	char *s;
 
 	memset(&t, 0, sizeof(t));
@@ -477,7 +288,7 @@ START_TEST(report_zero)
 	s = report(&t, 1);
 	ck_assert_str_eq(s, zero_report);
 	free(s);
-	hist_free(h);
+	hdr_free(h);
 }
 END_TEST
 
@@ -485,7 +296,7 @@ END_TEST
 START_TEST(report_zero_duration)
 {
 	struct basic_totals t;
-	struct hist *h = hist_new();
+	struct hdr *h = hdr_new_ns();
 	char *s;
 
 	golden_totals(&t, h);
@@ -506,7 +317,7 @@ START_TEST(report_zero_duration)
 	/* Per-item figures do not depend on the duration. */
 	ck_assert_ptr_nonnull(strstr(s, "Request size [B]: 70.5\n"));
 	free(s);
-	hist_free(h);
+	hdr_free(h);
 }
 END_TEST
 
@@ -514,7 +325,7 @@ END_TEST
 START_TEST(report_single_lifetime)
 {
 	struct basic_totals t;
-	struct hist *h = hist_new();
+	struct hdr *h = hdr_new_ns();
 	char *s;
 
 	memset(&t, 0, sizeof(t));
@@ -523,7 +334,7 @@ START_TEST(report_single_lifetime)
 	t.lifetime_n = 1;
 	t.lifetime_min = t.lifetime_max = t.lifetime_sum = 2300000;
 	t.lifetime_sum2 = 2.3e-3 * 2.3e-3;
-	hist_add(h, 2300000);
+	hdr_record(h, 2300000);
 	t.lifetime_hist = h;
 	t.replies[2] = 1;
 	basic_series_add(&t.reply_rate, 4.0);
@@ -535,7 +346,129 @@ START_TEST(report_single_lifetime)
 	ck_assert_ptr_nonnull(strstr(s,
 	    "Connection length [replies/conn]: 1.000\n"));
 	free(s);
-	hist_free(h);
+	hdr_free(h);
+}
+END_TEST
+
+/* Runs basic_print_pct() into a string.  The caller frees it. */
+static char *
+pct_line(const char *label, const struct hdr *h)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	basic_print_pct(f, label, h);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+/*
+ * The line from known values.  HdrHistogram's rule: the rank is
+ * ceil(p/100 * n) and the answer the highest value equivalent to that
+ * value's bucket.  1..100 us: 50 us is in [32768, 65536) ns, 32 ns
+ * buckets, so 49984..50015; 90 us and 99 us in 64 ns buckets: 90047 and
+ * 99007; p99.9, p99.99 and max are the 100th value, 100031 ns.
+ */
+START_TEST(pct_line_golden)
+{
+	struct hdr *h = hdr_new_ns();
+	char *s;
+	uint64_t i;
+
+	s = pct_line("Empty", NULL);
+	ck_assert_str_eq(s, "Empty percentiles [ms]: p50 0.000 p90 0.000 "
+	    "p99 0.000 p99.9 0.000 p99.99 0.000 max 0.000\n");
+	free(s);
+	s = pct_line("Empty", h);
+	ck_assert_str_eq(s, "Empty percentiles [ms]: p50 0.000 p90 0.000 "
+	    "p99 0.000 p99.9 0.000 p99.99 0.000 max 0.000\n");
+	free(s);
+	for (i = 1; i <= 100; i++)
+		hdr_record(h, i * 1000);
+	ck_assert_uint_eq(hdr_value_at_percentile(h, 50.0), 50015);
+	s = pct_line("First byte", h);
+	ck_assert_str_eq(s, "First byte percentiles [ms]: p50 0.050 "
+	    "p90 0.090 p99 0.099 p99.9 0.100 p99.99 0.100 max 0.100\n");
+	free(s);
+	/* 1.5, 2.5, 3.5, 4.5 ms: ranks 2 and 4; 2048 and 4096 ns buckets. */
+	hdr_reset(h);
+	hdr_record(h, 1500000);
+	hdr_record(h, 2500000);
+	hdr_record(h, 3500000);
+	hdr_record(h, 4500000);
+	s = pct_line("Reply time", h);
+	ck_assert_str_eq(s, "Reply time percentiles [ms]: p50 2.501 "
+	    "p90 4.502 p99 4.502 p99.9 4.502 p99.99 4.502 max 4.502\n");
+	free(s);
+	hdr_free(h);
+}
+END_TEST
+
+/*
+ * The collector's lines from the events of one TLS connection with one
+ * call in one session: every phase from its own timestamps, in order.
+ */
+START_TEST(pct_lines_collect)
+{
+	static const struct basic_config cfg = { 1, 1 };
+	struct core core;
+	struct basic b;
+	struct conn c;
+	struct call call;
+	struct sess sess;
+	union bus_arg arg;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&core, 0, sizeof(core));
+	memset(&c, 0, sizeof(c));
+	memset(&call, 0, sizeof(call));
+	memset(&sess, 0, sizeof(sess));
+	arg.i = 0;
+	core.bus = bus_new();
+	basic_init(&b, &core, 0, stdout, &cfg);
+	sess.t_start = 1000000;			/* ms from here */
+	c.t_connect_start = 2000000;
+	c.t_tcp_connected = 3000000;		/* connect 1 */
+	c.t_connected = 5000000;		/* TLS 2 */
+	call.t_send_start = 6000000;
+	call.t_send_stop = 6500000;
+	call.t_recv_start = 9000000;		/* first byte 3 */
+	call.t_recv_stop = 13000000;		/* transfer 4, reply 7 */
+	call.status = 200;
+	c.nreplies = 1;
+	bus_signal(core.bus, BUS_CONN_CONNECTED, &c, arg, 5000000);
+	bus_signal(core.bus, BUS_CALL_RECV_START, &call, arg, 9000000);
+	bus_signal(core.bus, BUS_CALL_RECV_STOP, &call, arg, 13000000);
+	bus_signal(core.bus, BUS_CONN_DESTROYED, &c, arg, 22000000);
+	bus_signal(core.bus, BUS_SESS_DESTROYED, &sess, arg, 32000000);
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	basic_print_extra(&b, f);
+	ck_assert_int_eq(fclose(f), 0);
+	/* Within 0.1%: each value's bucket's highest equivalent. */
+	ck_assert_str_eq(buf, "\n"
+	    "Connection time percentiles [ms]: p50 20.005 p90 20.005 "
+	    "p99 20.005 p99.9 20.005 p99.99 20.005 max 20.005\n"
+	    "Connect time percentiles [ms]: p50 1.000 p90 1.000 "
+	    "p99 1.000 p99.9 1.000 p99.99 1.000 max 1.000\n"
+	    "TLS handshake percentiles [ms]: p50 2.001 p90 2.001 "
+	    "p99 2.001 p99.9 2.001 p99.99 2.001 max 2.001\n"
+	    "First byte percentiles [ms]: p50 3.000 p90 3.000 "
+	    "p99 3.000 p99.9 3.000 p99.99 3.000 max 3.000\n"
+	    "Transfer time percentiles [ms]: p50 4.002 p90 4.002 "
+	    "p99 4.002 p99.9 4.002 p99.99 4.002 max 4.002\n"
+	    "Reply time percentiles [ms]: p50 7.000 p90 7.000 "
+	    "p99 7.000 p99.9 7.000 p99.99 7.000 max 7.000\n"
+	    "Session lifetime percentiles [ms]: p50 31.015 p90 31.015 "
+	    "p99 31.015 p99.9 31.015 p99.99 31.015 max 31.015\n");
+	free(buf);
+	basic_fini(&b);
+	bus_free(core.bus);
 }
 END_TEST
 
@@ -556,7 +489,7 @@ collect(const long *turns, long in, long out)
 
 	memset(&core, 0, sizeof(core));
 	core.bus = bus_new();
-	basic_init(&b, &core, 0, stdout);
+	basic_init(&b, &core, 0, stdout, NULL);
 	for (; *turns != 0; turns++) {
 		arg.i = *turns;
 		bus_signal(core.bus, BUS_CONN_CONNECTING, NULL, arg, 0);
@@ -618,22 +551,13 @@ stats_suite(void)
 	Suite *s = suite_create("stats");
 	TCase *tc;
 
-	tc = tcase_create("hist");
-	tcase_add_test(tc, hist_empty);
-	tcase_add_test(tc, hist_small_exact);
-	tcase_add_test(tc, hist_min_max_exact);
-	tcase_add_test(tc, hist_extremes);
-	tcase_add_test(tc, hist_bucket_error_bound);
-	tcase_add_loop_test(tc, hist_quantile_vs_sorted, 0, 4);
-	tcase_add_test(tc, hist_quantile_clustered);
-	tcase_set_timeout(tc, 60);
-	suite_add_tcase(s, tc);
-
 	tc = tcase_create("basic");
 	tcase_add_test(tc, series_math);
 	tcase_add_loop_test(tc, err_class, 0, (int)nitems(err_table));
 	tcase_add_test(tc, total_replies);
 	tcase_add_test(tc, report_golden);
+	tcase_add_test(tc, pct_line_golden);
+	tcase_add_test(tc, pct_lines_collect);
 	tcase_add_test(tc, report_lifetime_bins);
 	tcase_add_test(tc, report_lifetime_bins_gap_first);
 	tcase_add_test(tc, report_zero);
