@@ -176,10 +176,11 @@ util_read_strerror(int e)
 	}
 }
 
-/* Writes the escaped form of `ch' into tmp (5 bytes); returns its length. */
-static size_t
-util_escape_byte(char *tmp, unsigned char ch)
+size_t
+util_escape_char(char *tmp, unsigned char ch, int backslash)
 {
+	if (backslash && ch == '\\')
+		return (size_t)snprintf(tmp, 5, "\\\\");
 	if (ch == '\n')
 		return (size_t)snprintf(tmp, 5, "\\n");
 	if (ch == '\r')
@@ -202,11 +203,11 @@ util_escape(char *buf, size_t size, const char *s, size_t len)
 	if (size == 0)
 		return buf;
 	for (i = 0; i < len; i++)
-		total += util_escape_byte(tmp, (unsigned char)s[i]);
+		total += util_escape_char(tmp, (unsigned char)s[i], 0);
 	/* What does not fit is cut at a whole escape and marked "...". */
 	room = total < size ? size - 1 : size > 4 ? size - 4 : 0;
 	for (i = 0; i < len; i++) {
-		n = util_escape_byte(tmp, (unsigned char)s[i]);
+		n = util_escape_char(tmp, (unsigned char)s[i], 0);
 		if (pos + n > room)
 			break;
 		memcpy(buf + pos, tmp, n);
@@ -227,7 +228,7 @@ util_put_escaped(FILE *f, const char *s, size_t len)
 	size_t i;
 
 	for (i = 0; i < len; i++) {
-		util_escape_byte(tmp, (unsigned char)s[i]);
+		util_escape_char(tmp, (unsigned char)s[i], 0);
 		fputs(tmp, f);
 	}
 }

@@ -67,6 +67,13 @@ char	*util_escape(char *buf, size_t size, const char *s, size_t len);
 void	 util_put_escaped(FILE *f, const char *s, size_t len);
 
 /*
+ * Writes the escaped form of one byte, as above, into `tmp' (at least 5
+ * bytes, NUL included) and returns its length; with `backslash' set a
+ * backslash is written as two, so quoted escapes stay unambiguous.
+ */
+size_t	 util_escape_char(char *tmp, unsigned char ch, int backslash);
+
+/*
  * RFC 9110 section 5.6.2 token characters (methods, header field names),
  * one entry per byte.  util_is_tchar() is inline: the reply parser calls
  * it for every byte of every header name.

@@ -132,24 +132,11 @@ sl_buf_reset(struct sl_buf *b)
 static const char *
 sl_quote(char *dst, const char *s, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	unsigned char c;
 	size_t i, n = 0;
 
-	for (i = 0; i < len && i < SESSLOG_QUOTE_MAX; i++) {
-		c = (unsigned char)s[i];
-		if (c == '\\' || c == '\n' || c == '\r' || c == '\t') {
-			dst[n++] = '\\';
-			dst[n++] = c == '\n' ? 'n' : c == '\r' ? 'r' :
-			    c == '\t' ? 't' : '\\';
-		} else if (c < 0x20 || c >= 0x7f) {
-			dst[n++] = '\\';
-			dst[n++] = 'x';
-			dst[n++] = hex[c >> 4];
-			dst[n++] = hex[c & 0xf];
-		} else
-			dst[n++] = (char)c;
-	}
+	/* A backslash is escaped too: the file's own escapes stay readable. */
+	for (i = 0; i < len && i < SESSLOG_QUOTE_MAX; i++)
+		n += util_escape_char(dst + n, (unsigned char)s[i], 1);
 	if (i < len) {
 		memcpy(dst + n, "...", 3);
 		n += 3;
