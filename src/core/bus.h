@@ -46,6 +46,22 @@ enum bus_event {
 	BUS_SESS_FAILED,	/* obj session */
 	BUS_SESS_DESTROYED,
 
+	/*
+	 * A workload made an arrival of its schedule (--rate, --period,
+	 * --call-rate): a connection, a session or a request.  obj NULL;
+	 * arg.i = the time the schedule meant it for (ns, the clock of
+	 * `now'); `now' = when the workload made it.  Sequential workloads
+	 * (rate 0) have no schedule and signal nothing.
+	 */
+	BUS_ARRIVAL,
+	/*
+	 * Scheduled arrivals that never started their first request: the
+	 * test ended with their time come, or they failed before sending
+	 * (no file descriptor, no local address, ...).  obj NULL; arg.i =
+	 * how many.
+	 */
+	BUS_ARRIVAL_MISSED,
+
 	BUS_NEVENTS
 };
 

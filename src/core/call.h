@@ -45,6 +45,11 @@ struct call {
 	size_t		 req_sent;
 	int		 head_method;	/* the reply has no body */
 
+	/* When the workload's schedule meant the call to start (ns): the
+	   origin of the corrected latency.  0: no schedule, the call
+	   starts when it is sent. */
+	uint64_t	 intended;
+
 	/* Times (ns), 0 until they happen. */
 	uint64_t	 t_send_start;
 	uint64_t	 t_send_stop;
