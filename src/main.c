@@ -37,6 +37,7 @@
 #include "setup.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
+#include "stat/interval.h"
 #include "stat/print.h"
 #include "stat/sess_stat.h"
 #include "stat/tls_stat.h"
@@ -148,6 +149,7 @@ union run_cfg {
 	struct wsess_config	 wsess;
 	struct wsesslog_config	 wsesslog;
 	struct conn_gen_config	 conns;
+	struct interval_config	 interval;
 };
 
 /* Says whether the options give the run this module. */
@@ -161,6 +163,7 @@ run_cfg_basic(struct run *r, union run_cfg *u)
 {
 	u->basic.tls = r->o->ssl;
 	u->basic.sessions = options_session(r->o);
+	u->basic.periodic = r->o->periodic_stats;
 }
 
 static int
@@ -187,6 +190,25 @@ run_cfg_print(struct run *r, union run_cfg *u)
 {
 	u->print.request_flags = r->o->print_request;
 	u->print.reply_flags = r->o->print_reply;
+}
+
+/* --hlog, --interval, --periodic-stats (stat/interval.h). */
+static int
+run_want_interval(const struct options *o)
+{
+	return o->hlog_file != NULL || o->interval > 0 || o->periodic_stats;
+}
+
+static void
+run_cfg_interval(struct run *r, union run_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->interval.period = clock_from_sec(o->interval);
+	u->interval.hlog = o->hlog_file;
+	u->interval.lines = o->interval > 0 ? stderr : NULL;
+	u->interval.periodic = o->periodic_stats;
+	u->interval.target_rate = rate_spec_rate(&o->rate);
 }
 
 static int
@@ -302,6 +324,7 @@ static const struct run_stat {
 	{ &tls_stat_collector, run_want_tls, NULL },
 	{ &sess_stat_collector, options_session, run_cfg_sess },
 	{ &print_collector, run_want_print, run_cfg_print },
+	{ &interval_collector, run_want_interval, run_cfg_interval },
 };
 
 /*
@@ -538,7 +561,8 @@ run_report(struct run *r, const struct collector_run *cr)
 /*
  * Runs the test: the options line, the load until the workload is done
  * (or --runtime, or a signal), the report.  Returns 0, or -1 if the
- * report cannot be written.
+ * report (or what a collector wrote while the test ran) cannot be
+ * written.
  */
 static int
 run_test(struct run *r)
@@ -549,6 +573,8 @@ run_test(struct run *r)
 	uint64_t start, stop;
 	size_t i;
 	long nofile;
+	char err[256];
+	int rv = 0;
 
 	/* Everything is checked: the report starts. */
 	options_echo(o, stdout);
@@ -562,6 +588,9 @@ run_test(struct run *r)
 
 	start = clock_now();
 	run_timers(r, start);
+	for (i = 0; i < nitems(run_stats); i++)
+		if (r->stats[i].on && run_stats[i].col->start != NULL)
+			run_stats[i].col->start(r->stats[i].state, start);
 	getrusage(RUSAGE_SELF, &ru0);
 	/* The first arrival happens now. */
 	for (i = 0; i < nitems(run_gens); i++)
@@ -575,12 +604,19 @@ run_test(struct run *r)
 	run_stop(r);
 	timer_cancel(&r->sample_timer);
 	timer_cancel(&r->runtime_timer);
+	for (i = 0; i < nitems(run_stats); i++)
+		if (r->stats[i].on && run_stats[i].col->stop != NULL &&
+		    run_stats[i].col->stop(r->stats[i].state, stop, err,
+		    sizeof(err)) == -1) {
+			fprintf(stderr, "%s: %s\n", o->prog, err);
+			rv = -1;
+		}
 
 	cr.duration = stop - start;
 	cr.cpu_user = tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime);
 	cr.cpu_sys = tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime);
 	run_report(r, &cr);
-	return 0;
+	return rv;
 }
 
 /*

@@ -35,7 +35,7 @@
 #define OPT_VAL_BASE	256
 
 /* Short options; the leading ':' makes getopt report a missing argument. */
-#define OPT_SHORT	":d:hvV"
+#define OPT_SHORT	":d:hnvV"
 
 /* Sets every field to its default: the rows', then the composite ones. */
 void
@@ -203,6 +203,8 @@ opt_id_of(int val)
 		return OPT_DEBUG;
 	case 'h':
 		return OPT_HELP;
+	case 'n':
+		return OPT_PERIODIC_STATS;
 	case 'v':
 		return OPT_VERBOSE;
 	case 'V':
@@ -475,7 +477,7 @@ options_usage(const char *prog, FILE *out)
 	char item[96];
 	size_t i, col, len;
 
-	col = (size_t)fprintf(out, "Usage: %s [-hdvV]", prog);
+	col = (size_t)fprintf(out, "Usage: %s [-hdnvV]", prog);
 	for (i = 0; i < nitems(opt_table); i++) {
 		if (opt_table[i].has_arg == optional_argument)
 			snprintf(item, sizeof(item), "[--%s[=%s]]",

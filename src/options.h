@@ -78,6 +78,11 @@ struct options {
 	uint64_t	 wset_n;	/* 0: not given */
 	double		 wset_x;
 
+	/* Results while the test runs (stat/interval.h). */
+	const char	*hlog_file;	/* --hlog F, or NULL */
+	double		 interval;	/* --interval S, 0: not given (1 s) */
+	int		 periodic_stats; /* --periodic-stats (-n) */
+
 	/* Tracing: PRINT_* bits of stat/print.h, 0 when off. */
 	int		 print_request;
 	int		 print_reply;

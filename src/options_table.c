@@ -136,6 +136,27 @@ opt_rate(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 	return 0;
 }
 
+/*
+ * Parses --interval S: the length of an interval of --hlog and of the
+ * progress lines, from 1 ms (the resolution of the log's time stamps).
+ */
+static int
+opt_interval(struct opt_ctx *c, const struct opt_row *r, const char *arg)
+{
+	double d;
+
+	if (opt_double(c, r, NULL, arg, arg, &d) == -1)
+		return -1;
+	if (d < 0.001)
+		return opt_fail(c, r, NULL, arg, "must be at least 0.001 "
+		    "seconds");
+	if (d > OPTIONS_MAX_SEC)
+		return opt_fail(c, r, NULL, arg, "must be at most %.0f "
+		    "seconds", OPTIONS_MAX_SEC);
+	c->o->interval = d;
+	return 0;
+}
+
 /* Returns the longest time, in seconds, a --period spec holds. */
 static double
 opt_period_max(const struct rate_spec *s)
@@ -380,12 +401,16 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	[OPT_FAILURE_STATUS] = NUM("failure-status", failure_status, 100,
 	    599, 0, OPT_E_NONZERO),
 	[OPT_HELP] = { .name = "help", .has_arg = no_argument },
+	[OPT_HLOG] = STR("hlog", "F", OPT_K_PATH, hlog_file, NULL,
+	    OPT_E_NONZERO),
 	[OPT_HOG] = FLAG("hog", hog, OPT_E_SET),
 	[OPT_HTTP_VERSION] = { .name = "http-version",
 	    .has_arg = required_argument, .arg = "S",
 	    .val = { .kind = OPT_K_FUNC, OPT_DEST(http_minor) },
 	    .parse = opt_http_version, .def = 1, .echo = OPT_E_FUNC,
 	    .echo_fn = opt_echo_http_version },
+	[OPT_INTERVAL] = FUNC_TO("interval", "S", interval, opt_interval,
+	    OPT_E_NONZERO),
 	[OPT_MAX_CONNECTIONS] = NUM("max-connections", max_connections, 1,
 	    UINT_MAX, 0, OPT_E_NONZERO),
 	[OPT_MAX_PIPED_CALLS] = NUM("max-piped-calls", max_piped, 1,
@@ -404,6 +429,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	[OPT_PERIOD] = { .name = "period", .has_arg = required_argument,
 	    .arg = "[d|u|e]T1[,T2]|vT1,D1[,T2,D2...]",
 	    .val = { .kind = OPT_K_FUNC }, .parse = opt_period },
+	[OPT_PERIODIC_STATS] = FLAG("periodic-stats", periodic_stats,
+	    OPT_E_SET),
 	[OPT_PORT] = NUM("port", port, 1, 65535, 80, OPT_E_ALWAYS),
 	[OPT_PRINT_REPLY] = { .name = "print-reply",
 	    .has_arg = optional_argument, .arg = "header|body",
@@ -469,8 +496,10 @@ const struct opt_row opt_table[OPT_NOPTS] = {
  * options of this release.  The TLS pieces follow upstream's order with
  * --ssl-ciphersuites added; the client certificate is printed under the
  * name the option has (upstream wrote --ssl-cert, which it did not
- * accept).  The options 0.9.0 never echoed (--wlog, --body, --body-file,
- * --myaddr) come last, so that the line starts exactly as it used to.
+ * accept).  --periodic-stats follows the workload, as upstream's does.
+ * The options 0.9.0 never echoed (--wlog, --body, --body-file, --myaddr)
+ * and then the new ones come last, so that the line starts exactly as it
+ * used to.
  * Of the workload, --wsesslog excludes the rest (options_check.c).
  */
 const enum opt_id opt_echo_order[] = {
@@ -486,7 +515,8 @@ const enum opt_id opt_echo_order[] = {
 	OPT_SSL_CA_PATH, OPT_SSL_VERIFY, OPT_SSL_PROTOCOL,
 	OPT_ADD_HEADER, OPT_ADD_HEADER_FILE, OPT_METHOD,
 	OPT_WSESSLOG, OPT_WSESS, OPT_NUM_CONNS, OPT_NUM_CALLS,
-	OPT_BURST_LENGTH, OPT_WSET,
+	OPT_BURST_LENGTH, OPT_WSET, OPT_PERIODIC_STATS,
 	OPT_WLOG, OPT_BODY, OPT_BODY_FILE, OPT_MYADDR,
+	OPT_HLOG, OPT_INTERVAL,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);

@@ -81,6 +81,10 @@ basic_reply(struct basic *b, const struct call *call)
 
 	if (status >= 100 && status <= 599)
 		t->replies[status / 100]++;
+	if (status == 200)
+		t->s200++;
+	else if (status == 302)
+		t->s302++;
 	b->interval_replies++;
 	if (call->early) {
 		/*
@@ -193,6 +197,7 @@ basic_init(struct basic *b, struct core *core, int verbose, FILE *out,
 	memset(b, 0, sizeof(*b));
 	b->out = out;
 	b->verbose = verbose;
+	b->t.periodic = cfg != NULL && cfg->periodic;
 	for (i = 0; i < BASIC_NPHASES; i++)
 		b->phase[i] = hdr_new_ns();
 	if (cfg == NULL || !cfg->tls) {

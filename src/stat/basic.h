@@ -39,6 +39,7 @@ enum basic_phase {
 struct basic_config {
 	int		 tls;		/* --ssl: the TLS handshake line */
 	int		 sessions;	/* a session workload: its line */
+	int		 periodic;	/* --periodic-stats: its final line */
 };
 
 struct basic {

@@ -184,6 +184,11 @@ print_calls(FILE *out, const struct basic_totals *t, double d,
 	    (unsigned long long)t->replies[4],
 	    (unsigned long long)t->replies[5]);
 	fprintf(out, "\n");
+	/* Upstream's line, where upstream put it. */
+	if (t->periodic)
+		fprintf(out, "Periodic stats: 200=%llu 302=%llu\n\n",
+		    (unsigned long long)t->s200,
+		    (unsigned long long)t->s302);
 }
 
 /* Prints the CPU, Net I/O and Errors lines. */

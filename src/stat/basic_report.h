@@ -81,6 +81,11 @@ struct basic_totals {
 	uint64_t	response_sum;		/* ns, send start to reply start */
 	uint64_t	transfer_sum;		/* ns, reply start to reply end */
 	uint64_t	replies[6];		/* [status/100], [0] unused */
+	/* --periodic-stats: its final line, of the replies with status
+	   200 and 302. */
+	int		periodic;
+	uint64_t	s200;
+	uint64_t	s302;
 	uint64_t	hdr_bytes;		/* of completed replies */
 	uint64_t	content_bytes;
 	uint64_t	footer_bytes;

@@ -8,7 +8,8 @@
  * and declares its settings, if any, in its header; main.c lists the
  * instances in its table, fills the settings from the options and walks
  * the table: init in table order (the order the handlers run on the bus),
- * then after the test every report, then every extra, then fini.  The
+ * start and stop around the test, then after the test every report, then
+ * every extra, then fini.  The
  * split between report and extra keeps 0.9.0's report first and whole:
  * lines 0.9.0 did not print come only after all of it.  A module keeps all
  * its state behind the pointer its init allocates: no globals.
@@ -50,6 +51,15 @@ struct collector {
 	 */
 	int	(*init)(void **state, const struct collector_env *env,
 		    char *err, size_t errlen);
+	/*
+	 * The test starts at `now' (before its first arrival) and ends
+	 * at `now' (before any report), for a collector that writes while
+	 * the test runs.  stop returns 0, or -1 with a message in err (no
+	 * program name) when what it wrote is incomplete: the run then
+	 * exits 1.  NULL: nothing to do.
+	 */
+	void	(*start)(void *state, uint64_t now);
+	int	(*stop)(void *state, uint64_t now, char *err, size_t errlen);
 	/* Prints its lines of 0.9.0's report.  NULL: none. */
 	void	(*report)(void *state, FILE *out,
 		    const struct collector_run *run);

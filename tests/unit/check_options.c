@@ -216,6 +216,16 @@ static const struct good_case good_cases[] = {
 	{ { "--debug", "9", NULL }, F_INT, OFF(debug), .u = 9 },
 	{ { "--debug=0", NULL }, F_INT, OFF(debug), .u = 0 },
 	{ { "--hog", NULL }, F_INT, OFF(hog), .u = 1 },
+	{ { "--hlog", "run.hlog", NULL }, F_STR, OFF(hlog_file),
+	    .s = "run.hlog" },
+	{ { "--interval", "0.5", NULL }, F_DBL, OFF(interval), .d = 0.5 },
+	{ { "--interval=0.001", NULL }, F_DBL, OFF(interval), .d = 0.001 },
+	{ { "--interval", "1e9", NULL }, F_DBL, OFF(interval), .d = 1e9 },
+	{ { "--periodic-stats", NULL }, F_INT, OFF(periodic_stats), .u = 1 },
+	{ { "-n", NULL }, F_INT, OFF(periodic_stats), .u = 1 },
+	{ { "-vn", NULL }, F_INT, OFF(periodic_stats), .u = 1 },
+	{ { "-nv", NULL }, F_INT, OFF(verbose), .u = 1 },
+	{ { "--periodic", NULL }, F_INT, OFF(periodic_stats), .u = 1 },
 	{ { "--http-version", "1.0", NULL }, F_INT, OFF(http_minor), .u = 0 },
 	{ { "--http-version=1.1", NULL }, F_INT, OFF(http_minor), .u = 1 },
 	{ { "--method", "HEAD", NULL }, F_STR, OFF(method), .s = "HEAD" },
@@ -701,7 +711,22 @@ static const struct bad_case bad_cases[] = {
 	{ { "-vq", NULL }, "-q: unknown option" },
 	{ { "--sslv3", NULL }, "--sslv3: unknown option" },
 	{ { "--wsesspage=1,2,3", NULL }, "--wsesspage: unknown option" },
-	{ { "--periodic-stats", NULL }, "--periodic-stats: unknown option" },
+	/* --hlog, --interval, --periodic-stats. */
+	{ { "--hlog", NULL }, "--hlog: missing argument" },
+	{ { "--hlog", "", NULL }, "--hlog: must not be empty" },
+	{ { "--interval", NULL }, "--interval: missing argument" },
+	{ { "--interval", "", NULL }, "--interval: " },
+	{ { "--interval", "x", NULL }, "--interval: not a number" },
+	{ { "--interval", "-1", NULL }, "--interval: must not be negative" },
+	{ { "--interval", "0", NULL },
+	    "--interval: must be at least 0.001 seconds ('0')" },
+	{ { "--interval", "0.0009", NULL },
+	    "--interval: must be at least 0.001 seconds" },
+	{ { "--interval", "1e10", NULL },
+	    "--interval: must be at most 1000000000 seconds" },
+	{ { "--periodic-stats=1", NULL },
+	    "--periodic-stats: takes no argument" },
+	{ { "-n1", NULL }, "-1: unknown option" },
 	{ { "--session-cookiess", NULL }, "unknown option" },
 	/* --wsess N1,N2,X. */
 	{ { "--wsess", NULL }, "--wsess: missing argument" },
@@ -1223,6 +1248,14 @@ static const struct echo_case echo_cases[] = {
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
 	    "--send-buffer=4096 --recv-buffer=16384 --session-cookies "
 	    "--wsesslog=18446744073709551615,0.000,a,b.txt\n" },
+	/* --periodic-stats after the workload, as upstream; --hlog and
+	   --interval after everything. */
+	{ NULL, { "--interval", "0.25", "-n", "--hlog", "a.hlog", "--wset",
+	    "3,0.5", "--body", "x", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-calls=1 --wset=3,0.500 --periodic-stats --body='x' "
+	    "--hlog=a.hlog --interval=0.25\n" },
 	/* --wset comes after --burst-length, with or without sessions. */
 	{ NULL, { "--uri", "/wset1024", "--wset", "1024,0.25",
 	    "--num-conns", "20", "--burst-length", "3", NULL },
@@ -1394,10 +1427,11 @@ END_TEST
 static const char *const all_long[] = {
 	"add-header", "add-header-file", "body", "body-file", "burst-length",
 	"client", "close-with-reset", "debug", "failure-status", "help",
-	"hog", "http-version", "max-connections", "max-piped-calls",
+	"hlog", "hog", "http-version", "interval", "max-connections",
+	"max-piped-calls",
 	"max-retries",
 	"method", "myaddr", "no-host-hdr", "num-calls", "num-conns",
-	"period", "port", "print-reply", "print-request", "rate",
+	"period", "periodic-stats", "port", "print-reply", "print-request", "rate",
 	"recv-buffer", "retry-on-failure", "runtime", "send-buffer",
 	"server", "server-name", "session-cookies", "ssl", "ssl-ca-file",
 	"ssl-ca-path", "ssl-certificate", "ssl-ciphers", "ssl-ciphersuites",
@@ -1419,7 +1453,7 @@ START_TEST(test_help)
 	run_parse(&r, "/bin/httperf", args);
 	ck_assert_int_eq(r.st, OPTIONS_EXIT_OK);
 	ck_assert_str_eq(r.err, "");
-	ck_assert_msg(strncmp(r.out, "Usage: httperf [-hdvV] ", 23) == 0,
+	ck_assert_msg(strncmp(r.out, "Usage: httperf [-hdnvV] ", 24) == 0,
 	    "%s", r.out);
 	for (i = 0; i < nitems(all_long); i++) {
 		snprintf(want, sizeof(want), "[--%s", all_long[i]);
@@ -1449,9 +1483,10 @@ START_TEST(test_help_forms)
 	    "[--ssl]", "[--ssl-ciphers L]", "[--ssl-ciphersuites L]",
 	    "[--ssl-protocol S]", "[--ssl-verify[=yes|no]]",
 	    "[--ssl-ca-path D]", "[--tls-server-name S]",
-	    "[--ssl-certificate F]", "[--ssl-no-reuse]" };
+	    "[--ssl-certificate F]", "[--ssl-no-reuse]", "[--hlog F]",
+	    "[--interval S]", "[--periodic-stats]" };
 	static const char *const later[] = { "--wsesspage",
-	    "--periodic-stats", "--servers", "--use-timer-cache",
+	    "--servers", "--use-timer-cache",
 	    "--ssl-cert " };
 	char *out;
 	size_t i, len;

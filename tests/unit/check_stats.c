@@ -413,7 +413,7 @@ END_TEST
  */
 START_TEST(pct_lines_collect)
 {
-	static const struct basic_config cfg = { 1, 1 };
+	static const struct basic_config cfg = { .tls = 1, .sessions = 1 };
 	struct core core;
 	struct basic b;
 	struct conn c;
@@ -545,6 +545,60 @@ START_TEST(collect_bytes)
 }
 END_TEST
 
+/*
+ * --periodic-stats: upstream's final line of the 200 and 302 replies of
+ * the whole run, after the Reply status line and its blank line; the
+ * report is otherwise the same, and without the option it has no such
+ * line.
+ */
+START_TEST(collect_periodic)
+{
+	static const int status[] = { 200, 200, 302, 301, 204, 404, 200 };
+	static const struct basic_config on = { .periodic = 1 };
+	static const char want[] =
+	    "Reply status: 1xx=0 2xx=4 3xx=2 4xx=1 5xx=0\n"
+	    "\n"
+	    "Periodic stats: 200=3 302=1\n"
+	    "\n"
+	    "CPU time [s]: ";
+	struct core core;
+	struct basic b;
+	struct call call;
+	union bus_arg arg;
+	char *buf = NULL, *p;
+	size_t len = 0, i;
+	int pass;
+	FILE *f;
+
+	for (pass = 0; pass < 2; pass++) {
+		memset(&core, 0, sizeof(core));
+		core.bus = bus_new();
+		basic_init(&b, &core, 0, stdout, pass == 0 ? &on : NULL);
+		arg.i = 0;
+		for (i = 0; i < nitems(status); i++) {
+			memset(&call, 0, sizeof(call));
+			call.status = status[i];
+			call.replied = 1;
+			bus_signal(core.bus, BUS_CALL_RECV_STOP, &call, arg, 0);
+		}
+		f = open_memstream(&buf, &len);
+		ck_assert_ptr_nonnull(f);
+		basic_print(&b, f, 1000000000, 0, 0);
+		ck_assert_int_eq(fclose(f), 0);
+		p = strstr(buf, "Reply status: ");
+		ck_assert_ptr_nonnull(p);
+		if (pass == 0)
+			ck_assert_int_eq(strncmp(p, want, strlen(want)), 0);
+		else
+			ck_assert_ptr_null(strstr(buf, "Periodic"));
+		free(buf);
+		buf = NULL;
+		basic_fini(&b);
+		bus_free(core.bus);
+	}
+}
+END_TEST
+
 static Suite *
 stats_suite(void)
 {
@@ -565,6 +619,7 @@ stats_suite(void)
 	tcase_add_test(tc, report_single_lifetime);
 	tcase_add_test(tc, collect_burst);
 	tcase_add_test(tc, collect_bytes);
+	tcase_add_test(tc, collect_periodic);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,440 @@
+/*
+ * The interval collector (see interval.h): per-interval histograms and
+ * counts, written as an HdrHistogram interval log (--hlog), as progress
+ * lines (--interval) and as upstream httperf's 200/302 lines
+ * (--periodic-stats).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/bus.h"
+#include "core/call.h"
+#include "core/conn.h"
+#include "core/core.h"
+#include "core/loop.h"
+#include "stat/basic_report.h"
+#include "stat/collector.h"
+#include "stat/hdr.h"
+#include "stat/interval.h"
+#include "util.h"
+
+#define NS_PER_SEC	UINT64_C(1000000000)
+#define NS_PER_MSEC	1e6
+
+/* --periodic-stats prints every second, whatever --interval says. */
+#define PERIODIC_NS	NS_PER_SEC
+
+static const char *const interval_tags[INTERVAL_NHIST] = {
+	[INTERVAL_H_REPLY] = "reply",
+	[INTERVAL_H_CORRECTED] = "reply-corrected",
+	[INTERVAL_H_CONNECT] = "connect",
+	[INTERVAL_H_LATENESS] = "lateness",
+};
+
+const char *
+interval_tag(enum interval_hist i)
+{
+	return i < INTERVAL_NHIST ? interval_tags[i] : NULL;
+}
+
+/* Whether the run has a schedule: then lateness and corrected times. */
+static int
+interval_scheduled(const struct interval *iv)
+{
+	return iv->target_rate > 0;
+}
+
+/* Writes ns as seconds with 3 decimals, without floating point. */
+static void
+put_sec3(FILE *f, uint64_t ns)
+{
+	uint64_t ms = (ns + 500000) / 1000000;
+
+	fprintf(f, "%llu.%03llu", (unsigned long long)(ms / 1000),
+	    (unsigned long long)(ms % 1000));
+}
+
+int
+interval_hlog_line(FILE *f, const char *tag, uint64_t start,
+    uint64_t length, const struct hdr *h)
+{
+	char *enc;
+	size_t len;
+
+	if (hdr_encode(h, &enc, &len) != 0)
+		return -1;
+	fprintf(f, "Tag=%s,", tag);
+	put_sec3(f, start);
+	putc(',', f);
+	put_sec3(f, length);
+	fprintf(f, ",%.3f,%s\n", (double)hdr_max(h) / NS_PER_MSEC, enc);
+	free(enc);
+	return 0;
+}
+
+/*
+ * The log's head, as HdrHistogram's Java writer lays it out: who wrote
+ * it, the format version, the start time and the base time the
+ * intervals' start stamps count from (both the test's start), and the
+ * legend.  The date is in UTC.
+ */
+static void
+interval_hlog_header(FILE *f, uint64_t wall)
+{
+	char date[64];
+	struct tm tm;
+	time_t sec = (time_t)(wall / NS_PER_SEC);
+
+	if (gmtime_r(&sec, &tm) == NULL ||
+	    strftime(date, sizeof(date), "%a %b %d %H:%M:%S UTC %Y",
+	    &tm) == 0)
+		snprintf(date, sizeof(date), "unknown");
+	fprintf(f, "#[Logged with %s %s]\n", PACKAGE_NAME, PACKAGE_VERSION);
+	fprintf(f, "#[Histogram log format version 1.3]\n");
+	fputs("#[StartTime: ", f);
+	put_sec3(f, wall);
+	fprintf(f, " (seconds since epoch), %s]\n", date);
+	fputs("#[BaseTime: ", f);
+	put_sec3(f, wall);
+	fputs(" (seconds since epoch)]\n", f);
+	fputs("\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
+	    "\"Interval_Compressed_Histogram\"\n", f);
+}
+
+static double
+pct_ms(const struct hdr *h, double p)
+{
+	return (double)hdr_value_at_percentile(h, p) / NS_PER_MSEC;
+}
+
+/* The --interval line of the interval that ends at `end'. */
+static void
+interval_line(struct interval *iv, uint64_t end)
+{
+	const struct interval_counts *c = &iv->c;
+	const struct hdr *reply = iv->h[INTERVAL_H_REPLY];
+	const struct hdr *late = iv->h[INTERVAL_H_LATENESS];
+	double len = (double)(end - iv->mark) / (double)NS_PER_SEC;
+	uint64_t replies = 0, errors = 0;
+	size_t i;
+
+	for (i = 1; i < nitems(c->replies); i++)
+		replies += c->replies[i];
+	for (i = 0; i < nitems(c->errors); i++)
+		errors += c->errors[i];
+	fputc('[', iv->lines);
+	put_sec3(iv->lines, end - iv->start);
+	fputs(" s] ", iv->lines);
+	if (interval_scheduled(iv))
+		fprintf(iv->lines, "arrivals %.1f/s (target %.1f), ",
+		    basic_ratio((double)c->arrivals, len), iv->target_rate);
+	else
+		fprintf(iv->lines, "connections %.1f/s, ",
+		    basic_ratio((double)c->conns, len));
+	fprintf(iv->lines, "replies %llu, errors %llu, reply [ms] p50 %.3f "
+	    "p99 %.3f max %.3f", (unsigned long long)replies,
+	    (unsigned long long)errors, pct_ms(reply, 50.0),
+	    pct_ms(reply, 99.0), (double)hdr_max(reply) / NS_PER_MSEC);
+	if (interval_scheduled(iv))
+		fprintf(iv->lines, ", lateness [ms] p99 %.3f max %.3f",
+		    pct_ms(late, 99.0), (double)hdr_max(late) / NS_PER_MSEC);
+	fputc('\n', iv->lines);
+	fflush(iv->lines);
+}
+
+void
+interval_flush(struct interval *iv, uint64_t end)
+{
+	size_t i;
+
+	if (end <= iv->mark)
+		return;
+	if (iv->hlog != NULL) {
+		for (i = 0; i < INTERVAL_NHIST; i++) {
+			if (!interval_scheduled(iv) &&
+			    (i == INTERVAL_H_CORRECTED ||
+			    i == INTERVAL_H_LATENESS))
+				continue;
+			if (interval_hlog_line(iv->hlog, interval_tags[i],
+			    iv->mark - iv->start, end - iv->mark,
+			    iv->h[i]) == -1 && iv->hlog_errno == 0)
+				iv->hlog_errno = ENOMEM;
+		}
+		/* Readable while the test runs (tail -f). */
+		errno = 0;
+		if (fflush(iv->hlog) != 0 && iv->hlog_errno == 0)
+			iv->hlog_errno = errno != 0 ? errno : EIO;
+	}
+	if (iv->lines != NULL)
+		interval_line(iv, end);
+	for (i = 0; i < INTERVAL_NHIST; i++)
+		hdr_reset(iv->h[i]);
+	memset(&iv->c, 0, sizeof(iv->c));
+	iv->mark = end;
+	iv->n++;
+}
+
+/*
+ * The end of an interval.  A loop held up past later boundaries ends one
+ * longer interval, up to the last boundary passed, so the intervals
+ * still tile the test; the next timer is on the same absolute schedule.
+ */
+static void
+interval_fired(struct timer *t, uint64_t now)
+{
+	struct interval *iv = containerof(t, struct interval, timer);
+	uint64_t k = (now - iv->start) / iv->period;
+
+	if (iv->start + k * iv->period <= iv->mark)
+		k = (iv->mark - iv->start) / iv->period + 1;
+	interval_flush(iv, iv->start + k * iv->period);
+	timer_add(iv->wheel, &iv->timer, iv->start + (k + 1) * iv->period);
+}
+
+/* --periodic-stats: upstream's line, with the replies of the second. */
+static void
+interval_periodic(struct timer *t, uint64_t now)
+{
+	struct interval *iv = containerof(t, struct interval, ptimer);
+
+	fprintf(iv->out, "[%.6f s] 200=%llu, 302=%llu\n",
+	    (double)(now - iv->start) / (double)NS_PER_SEC,
+	    (unsigned long long)iv->p200, (unsigned long long)iv->p302);
+	fflush(iv->out);
+	iv->p200 = 0;
+	iv->p302 = 0;
+	iv->pn++;
+	timer_add(iv->wheel, &iv->ptimer, iv->start + (iv->pn + 1) *
+	    PERIODIC_NS);
+}
+
+/* A reply is complete. */
+static void
+interval_reply(struct interval *iv, const struct call *call)
+{
+	uint64_t from = call->intended != 0 ? call->intended :
+	    call->t_send_start;
+	int status = call->status;
+
+	if (status >= 100 && status <= 599)
+		iv->c.replies[status / 100]++;
+	if (status == 200) {
+		iv->c.s200++;
+		iv->p200++;
+	} else if (status == 302) {
+		iv->c.s302++;
+		iv->p302++;
+	}
+	hdr_record(iv->h[INTERVAL_H_REPLY], call->t_recv_stop >=
+	    call->t_send_start ? call->t_recv_stop - call->t_send_start : 0);
+	hdr_record(iv->h[INTERVAL_H_CORRECTED], call->t_recv_stop >= from ?
+	    call->t_recv_stop - from : 0);
+}
+
+static void
+interval_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
+    uint64_t now)
+{
+	struct interval *iv = ctx;
+	const struct conn *c = obj;
+	uint64_t intended;
+
+	if (!iv->running)
+		return;
+	switch (ev) {
+	case BUS_ARRIVAL:
+		iv->c.arrivals++;
+		intended = arg.i > 0 ? (uint64_t)arg.i : 0;
+		hdr_record(iv->h[INTERVAL_H_LATENESS],
+		    now > intended ? now - intended : 0);
+		break;
+	case BUS_ARRIVAL_MISSED:
+		if (arg.i > 0)
+			iv->c.missed += (uint64_t)arg.i;
+		break;
+	case BUS_CONN_CONNECTING:
+		iv->c.conns++;
+		break;
+	case BUS_CONN_CONNECTED:
+		hdr_record(iv->h[INTERVAL_H_CONNECT],
+		    c->t_tcp_connected >= c->t_connect_start ?
+		    c->t_tcp_connected - c->t_connect_start : 0);
+		break;
+	case BUS_CONN_FAILED:
+		iv->c.errors[basic_err_class((int)arg.i)]++;
+		break;
+	case BUS_CONN_TIMEOUT:
+		iv->c.errors[BASIC_ERR_CLIENT_TIMO]++;
+		break;
+	case BUS_CALL_RECV_STOP:
+		interval_reply(iv, obj);
+		break;
+	default:
+		break;
+	}
+}
+
+/* "--hlog: FILE: what", the file name made safe for one line. */
+static void
+interval_hlog_err(const char *path, int e, char *err, size_t errlen)
+{
+	char name[256];
+
+	util_escape(name, sizeof(name), path, strlen(path));
+	snprintf(err, errlen, "--hlog: %s: %s", name, strerror(e));
+}
+
+int
+interval_init(struct interval *iv, struct bus *bus,
+    struct timer_wheel *wheel, FILE *out, const struct interval_config *cfg,
+    char *err, size_t errlen)
+{
+	static const enum bus_event evs[] = {
+		BUS_ARRIVAL, BUS_ARRIVAL_MISSED, BUS_CONN_CONNECTING,
+		BUS_CONN_CONNECTED, BUS_CONN_FAILED, BUS_CONN_TIMEOUT,
+		BUS_CALL_RECV_STOP,
+	};
+	size_t i;
+
+	memset(iv, 0, sizeof(*iv));
+	iv->wheel = wheel;
+	iv->out = out;
+	iv->lines = cfg->lines;
+	iv->periodic = cfg->periodic;
+	iv->target_rate = cfg->target_rate;
+	iv->period = cfg->period != 0 ? cfg->period : INTERVAL_DEFAULT_NS;
+	if (cfg->hlog != NULL) {
+		if ((iv->hlog = fopen(cfg->hlog, "w")) == NULL) {
+			interval_hlog_err(cfg->hlog, errno, err, errlen);
+			return -1;
+		}
+		iv->hlog_path = xstrdup(cfg->hlog);
+	}
+	for (i = 0; i < INTERVAL_NHIST; i++)
+		iv->h[i] = hdr_new_ns();
+	timer_init(&iv->timer, interval_fired);
+	timer_init(&iv->ptimer, interval_periodic);
+	for (i = 0; i < nitems(evs); i++)
+		bus_subscribe(bus, evs[i], interval_event, iv);
+	return 0;
+}
+
+void
+interval_start(struct interval *iv, uint64_t now, uint64_t wall)
+{
+	iv->start = now;
+	iv->mark = now;
+	iv->running = 1;
+	if (iv->hlog != NULL) {
+		interval_hlog_header(iv->hlog, wall);
+		errno = 0;
+		if (fflush(iv->hlog) != 0)
+			iv->hlog_errno = errno != 0 ? errno : EIO;
+	}
+	if (iv->hlog != NULL || iv->lines != NULL)
+		timer_add(iv->wheel, &iv->timer, now + iv->period);
+	if (iv->periodic)
+		timer_add(iv->wheel, &iv->ptimer, now + PERIODIC_NS);
+}
+
+int
+interval_stop(struct interval *iv, uint64_t now, char *err, size_t errlen)
+{
+	FILE *f;
+	int rv = 0;
+
+	if (!iv->running)
+		return 0;
+	timer_cancel(&iv->timer);
+	timer_cancel(&iv->ptimer);
+	if (iv->hlog != NULL || iv->lines != NULL)
+		interval_flush(iv, now);
+	iv->running = 0;
+	if ((f = iv->hlog) != NULL) {
+		/* A full disk shows at a flush, in the stream's error flag
+		   or at the close, which writes what is still buffered. */
+		iv->hlog = NULL;
+		if (ferror(f) && iv->hlog_errno == 0)
+			iv->hlog_errno = EIO;
+		errno = 0;
+		if (fclose(f) != 0 && iv->hlog_errno == 0)
+			iv->hlog_errno = errno != 0 ? errno : EIO;
+	}
+	if (iv->hlog_errno != 0) {
+		interval_hlog_err(iv->hlog_path, iv->hlog_errno, err, errlen);
+		rv = -1;
+	}
+	return rv;
+}
+
+void
+interval_fini(struct interval *iv)
+{
+	size_t i;
+
+	timer_cancel(&iv->timer);
+	timer_cancel(&iv->ptimer);
+	if (iv->hlog != NULL)
+		fclose(iv->hlog);
+	iv->hlog = NULL;
+	free(iv->hlog_path);
+	iv->hlog_path = NULL;
+	for (i = 0; i < INTERVAL_NHIST; i++) {
+		hdr_free(iv->h[i]);
+		iv->h[i] = NULL;
+	}
+}
+
+/* The collector interface (stat/collector.h). */
+
+static int
+interval_col_init(void **state, const struct collector_env *env, char *err,
+    size_t errlen)
+{
+	struct interval *iv = xmalloc(sizeof(*iv));
+
+	if (interval_init(iv, env->bus, loop_timers(env->core->loop),
+	    env->out, env->cfg, err, errlen) == -1) {
+		free(iv);
+		return -1;
+	}
+	*state = iv;
+	return 0;
+}
+
+static void
+interval_col_start(void *state, uint64_t now)
+{
+	struct timespec ts;
+	uint64_t wall = 0;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) == 0 && ts.tv_sec >= 0)
+		wall = (uint64_t)ts.tv_sec * NS_PER_SEC +
+		    (uint64_t)ts.tv_nsec;
+	interval_start(state, now, wall);
+}
+
+static int
+interval_col_stop(void *state, uint64_t now, char *err, size_t errlen)
+{
+	return interval_stop(state, now, err, errlen);
+}
+
+static void
+interval_col_fini(void *state)
+{
+	interval_fini(state);
+	free(state);
+}
+
+const struct collector interval_collector = {
+	.name = "interval",
+	.init = interval_col_init,
+	.start = interval_col_start,
+	.stop = interval_col_stop,
+	.fini = interval_col_fini,
+};

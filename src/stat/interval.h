@@ -1,0 +1,150 @@
+/*
+ * The interval collector: what happened in each interval of the test, as
+ * it runs.  Per interval it keeps HDR histograms of the reply time (send
+ * start to reply end), the corrected reply time (reply end minus the
+ * time the schedule meant the call to start), the TCP connect time and
+ * the lateness of the schedule's arrivals, and counts of arrivals,
+ * connections, replies by status class and errors by the classes of the
+ * classic report.  At the end of each interval it writes them out and
+ * starts afresh:
+ *
+ *	--hlog FILE	one line per histogram to an HdrHistogram interval
+ *			log (format 1.3, the one HistogramLogReader,
+ *			HistogramLogProcessor, hdr-histogram-js and
+ *			HdrHistogram_py read);
+ *	--interval S	one progress line on a stream (stderr);
+ *	--periodic-stats  upstream httperf's line of 200 and 302 replies,
+ *			every second on the report stream.
+ *
+ * The intervals follow an absolute schedule from the test's start (the
+ * k-th ends at start + k * period, whenever its timer fires), so they do
+ * not drift; the last one is cut short by the test's end.  Recording
+ * never allocates: the histograms are made at init and reset between
+ * intervals.
+ */
+#ifndef HTTPERF_STAT_INTERVAL_H
+#define HTTPERF_STAT_INTERVAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/timer.h"
+#include "stat/basic_report.h"
+
+struct bus;
+struct hdr;
+
+/* The default interval: 1 s. */
+#define INTERVAL_DEFAULT_NS	UINT64_C(1000000000)
+
+/* Its settings (collector_env.cfg). */
+struct interval_config {
+	uint64_t	 period;	/* ns per interval, 0: the default */
+	const char	*hlog;		/* --hlog FILE, or NULL */
+	FILE		*lines;		/* --interval: where its lines go,
+					   or NULL for none */
+	int		 periodic;	/* --periodic-stats: its lines on
+					   the report stream */
+	double		 target_rate;	/* the schedule's arrivals per
+					   second, 0: no schedule */
+};
+
+/* The histograms, in the order of the hlog's lines. */
+enum interval_hist {
+	INTERVAL_H_REPLY,	/* send start to reply end */
+	INTERVAL_H_CORRECTED,	/* intended start to reply end */
+	INTERVAL_H_CONNECT,	/* TCP connect */
+	INTERVAL_H_LATENESS,	/* arrival made minus arrival intended */
+	INTERVAL_NHIST
+};
+
+/* The counts of one interval. */
+struct interval_counts {
+	uint64_t	 arrivals;	/* BUS_ARRIVAL */
+	uint64_t	 missed;	/* BUS_ARRIVAL_MISSED */
+	uint64_t	 conns;		/* connections started */
+	uint64_t	 replies[6];	/* [status / 100], [0] unused */
+	uint64_t	 errors[BASIC_ERR_COUNT];
+	uint64_t	 s200;		/* replies with status 200 */
+	uint64_t	 s302;		/* replies with status 302 */
+};
+
+struct interval {
+	struct timer_wheel *wheel;
+	FILE		*out;		/* --periodic-stats lines */
+	FILE		*lines;		/* --interval lines, or NULL */
+	FILE		*hlog;		/* or NULL */
+	char		*hlog_path;
+	int		 hlog_errno;	/* the first write error, or 0 */
+	int		 periodic;
+	double		 target_rate;
+	uint64_t	 period;	/* ns */
+
+	uint64_t	 start;		/* the test's start (ns) */
+	uint64_t	 mark;		/* the current interval's start */
+	uint64_t	 n;		/* intervals ended so far */
+	int		 running;	/* between start and stop */
+	struct timer	 timer;		/* the end of the current interval */
+	struct hdr	*h[INTERVAL_NHIST];
+	struct interval_counts c;	/* of the current interval */
+
+	/* --periodic-stats: a 1 s schedule of its own. */
+	struct timer	 ptimer;
+	uint64_t	 pn;		/* lines printed */
+	uint64_t	 p200;		/* since the last line */
+	uint64_t	 p302;
+};
+
+/*
+ * Sets the collector up and subscribes it to `bus'; its timers go on
+ * `wheel'.  Opens (truncates) the hlog file.  Returns 0, or -1 with a
+ * message in err (nothing left to free).
+ */
+int	interval_init(struct interval *iv, struct bus *bus,
+	    struct timer_wheel *wheel, FILE *out,
+	    const struct interval_config *cfg, char *err, size_t errlen);
+
+/*
+ * The test starts at `now' (the clock of the events); `wall' is the same
+ * moment in ns since the epoch (the hlog's StartTime).  Writes the hlog's
+ * header and arms the timers.
+ */
+void	interval_start(struct interval *iv, uint64_t now, uint64_t wall);
+
+/*
+ * Ends the current interval at `end' (> its start): writes its hlog
+ * lines and its --interval line, then starts the next one at `end'.
+ */
+void	interval_flush(struct interval *iv, uint64_t end);
+
+/*
+ * The test ended at `now': ends the last interval there (if any time
+ * passed since the last one ended), disarms the timers, and pushes the
+ * hlog out.  Returns 0, or -1 with a message in err when the hlog could
+ * not be written.
+ */
+int	interval_stop(struct interval *iv, uint64_t now, char *err,
+	    size_t errlen);
+
+/* Frees it (closes the hlog).  Harmless after a failed init. */
+void	interval_fini(struct interval *iv);
+
+/*
+ * Writes one hlog line: "Tag=TAG,START,LENGTH,MAX,HISTF..." with the
+ * start (since the log's BaseTime) and length in seconds (3 decimals)
+ * and the max in ms (3 decimals), as HdrHistogram's Java writer does by
+ * default for values recorded in ns.  Returns 0, or -1 (no memory).
+ */
+int	interval_hlog_line(FILE *f, const char *tag, uint64_t start,
+	    uint64_t length, const struct hdr *h);
+
+/* The tag of histogram `i' in the hlog. */
+const char *interval_tag(enum interval_hist i);
+
+struct collector;
+
+/* The collector (stat/collector.h).  Settings: interval_config. */
+extern const struct collector interval_collector;
+
+#endif
