@@ -1,0 +1,167 @@
+#!/bin/sh
+# Results while the test runs: --hlog (an HdrHistogram interval log,
+# decoded here by tests/fixture/hlogdump with the program's own decoder),
+# --interval (one line per interval on stderr) and --periodic-stats / -n
+# (upstream's 200/302 lines and its final report line).  Counts are
+# checked exactly against the report; times with wide bounds.
+. "$TESTLIB"
+
+HLOGDUMP=${TESTSRV%/*}/hlogdump
+[ -x "$HLOGDUMP" ] || fail "$HLOGDUMP is not built"
+
+# within NAME VALUE LO HI: LO <= VALUE <= HI (decimal numbers).
+within() {
+	[ -n "$2" ] || fail "$1: no value"
+	awk -v v="$2" -v lo="$3" -v hi="$4" \
+	    'BEGIN { exit !(v + 0 >= lo + 0 && v + 0 <= hi + 0) }' ||
+	    fail "$1 is $2, expected between $3 and $4"
+}
+
+# total FIELD: the number after FIELD on the Total line.
+total() {
+	value 'Total:' "$1"
+}
+
+start_srv
+
+# 1. A paced run of 3 s (60 connections at 20/s, each reply 50 ms late)
+# with --hlog and --interval 1.
+HLOG=$T_DIR/run.hlog
+hp --rate 20 --num-conns 60 --uri /delay/50/10 --hlog "$HLOG" \
+    --interval 1
+expect_rc 0
+expect_classic
+expect_counts 60 60 60
+expect_status 0 60 0 0 0
+"$HLOGDUMP" "$HLOG" > "$T_DIR/dump" 2> "$T_DIR/dump.err" ||
+    fail "hlogdump: $(cat "$T_DIR/dump.err")"
+# Every tag of a scheduled run, 3 or 4 intervals each, in the same
+# order in every interval.
+for tag in reply reply-corrected connect lateness; do
+	n=$(awk -v t="$tag" '$1 == t' "$T_DIR/dump" | wc -l | tr -d ' ')
+	[ "$n" -ge 3 ] && [ "$n" -le 4 ] ||
+	    fail "$n intervals of $tag in the hlog: $(cat "$T_DIR/dump")"
+done
+nint=$(awk '$1 == "reply"' "$T_DIR/dump" | wc -l | tr -d ' ')
+[ "$(wc -l < "$T_DIR/dump" | tr -d ' ')" -eq $((nint * 4)) ] ||
+    fail "tags other than the four: $(cat "$T_DIR/dump")"
+# The intervals tile the run: starts 0, 1, 2 (, 3), lengths 1 s but the
+# last; their replies add up to the report's exactly, and so do the
+# corrected replies and the connects.
+awk '$1 == "reply" {
+	if ($2 != sprintf("%.3f", n)) { print "start " $2 " at " n; exit 1 }
+	if (last != "" && last != "1.000") { print "length " last; exit 1 }
+	last = $3; n++ }' "$T_DIR/dump" > "$T_DIR/tile" ||
+    fail "intervals do not tile the run: $(cat "$T_DIR/tile")"
+for tag in reply reply-corrected connect; do
+	sum=$(awk -v t="$tag" '$1 == t { s += $4 } END { print s + 0 }' \
+	    "$T_DIR/dump")
+	[ "$sum" = 60 ] || fail "$tag: $sum values over the intervals, not 60"
+done
+# The 50 ms route: the p50 of every interval with replies.
+awk '$1 == "reply" && $4 > 0 { print $5 }' "$T_DIR/dump" > "$T_DIR/p50"
+[ "$(wc -l < "$T_DIR/p50" | tr -d ' ')" -ge 3 ] ||
+    fail "fewer than 3 intervals with replies: $(cat "$T_DIR/dump")"
+while read -r p; do
+	within "p50 of an interval" "$p" 49.9 250
+done < "$T_DIR/p50"
+ok "--hlog: 3 or 4 intervals per tag, replies add up, p50 of each"
+
+# The --interval lines: one per interval on stderr, in the documented
+# format, the same replies.
+re='^\[[0-9]+\.[0-9]{3} s\] arrivals [0-9]+\.[0-9]/s \(target 20\.0\), replies [0-9]+, errors [0-9]+, reply \[ms\] p50 [0-9]+\.[0-9]{3} p99 [0-9]+\.[0-9]{3} max [0-9]+\.[0-9]{3}, lateness \[ms\] p99 [0-9]+\.[0-9]{3} max [0-9]+\.[0-9]{3}$'
+n=$(grep -Ec "$re" "$OUT.err")
+[ "$n" = "$nint" ] || fail "$n --interval lines for $nint intervals"
+[ "$(wc -l < "$OUT.err" | tr -d ' ')" = "$nint" ] ||
+    fail "other lines on stderr"
+sum=$(sed -n 's/.* replies \([0-9]*\),.*/\1/p' "$OUT.err" |
+    awk '{ s += $1 } END { print s + 0 }')
+[ "$sum" = 60 ] || fail "--interval lines: $sum replies, not 60"
+ok "--interval: one line per interval, replies add up"
+
+# 2. No schedule: connections per second, and only the reply and
+# connect histograms.
+hp --num-conns 5 --num-calls 2 --uri /delay/20/10 --hlog "$HLOG" \
+    --interval 0.1
+expect_rc 0
+expect_counts 5 10 10
+"$HLOGDUMP" "$HLOG" > "$T_DIR/dump" 2> "$T_DIR/dump.err" ||
+    fail "hlogdump: $(cat "$T_DIR/dump.err")"
+awk '$1 != "reply" && $1 != "connect" { bad = 1 } END { exit bad }' \
+    "$T_DIR/dump" || fail "unscheduled run has tags: $(cat "$T_DIR/dump")"
+sum=$(awk '$1 == "reply" { s += $4 } END { print s + 0 }' "$T_DIR/dump")
+[ "$sum" = 10 ] || fail "$sum replies in the hlog, not 10"
+re='^\[[0-9]+\.[0-9]{3} s\] connections [0-9]+\.[0-9]/s, replies [0-9]+, errors [0-9]+, reply \[ms\] p50 [0-9]+\.[0-9]{3} p99 [0-9]+\.[0-9]{3} max [0-9]+\.[0-9]{3}$'
+grep -Evq "$re" "$OUT.err" && fail "a line is not an unscheduled one"
+n=$(grep -Ec "$re" "$OUT.err")
+[ "$n" -ge 2 ] || fail "$n --interval lines in a 0.2 s run at 0.1 s"
+ok "--hlog, --interval without a schedule"
+
+# 3. An hlog that cannot be written: one line, exit 1, before the run
+# starts (nothing on stdout); on a full disk: the report, then the
+# error, exit 1.
+: > "$T_DIR/srv.log"
+hp --num-conns 1 --uri /size/10 --hlog "$T_DIR/no/such/dir/x.hlog"
+expect_rc 1
+[ -s "$OUT" ] && fail "the run started"
+[ "$(cat "$OUT.err")" = "httperf: --hlog: $T_DIR/no/such/dir/x.hlog: No such file or directory" ] ||
+    fail "unexpected error output"
+[ "$(srv_requests)" = 0 ] || fail "requests were sent"
+if [ -w /dev/full ]; then
+	hp --num-conns 1 --uri /size/10 --hlog /dev/full
+	expect_rc 1
+	expect_counts 1 1 1
+	[ "$(cat "$OUT.err")" = "httperf: --hlog: /dev/full: No space left on device" ] ||
+	    fail "unexpected error output"
+else
+	t_skip "no /dev/full"
+fi
+ok "--hlog: unwritable file"
+
+# 4. --periodic-stats (and -n): upstream's line every second on stdout,
+# the counts of that second; the final line after Reply status, equal to
+# the report's counts.  2.5 s at 40/s: 2 lines.
+for route in 200 302; do
+	if [ $route = 200 ]; then opt=--periodic-stats; else opt=-n; fi
+	hp --rate 40 --num-conns 100 --uri /status/$route $opt
+	expect_rc 0
+	grep -v '^Periodic stats: \|^\[' "$OUT" | awk '
+	    /^Reply status/ { skip = 1; print; next }
+	    skip == 1 && /^$/ { skip = 2; print; next }
+	    skip == 2 && /^$/ { skip = 3; next }
+	    { print }' > "$T_DIR/classic.out"
+	if [ $route = 200 ]; then
+		expect_status 0 100 0 0 0
+		want="Periodic stats: 200=100 302=0"
+	else
+		expect_status 0 0 100 0 0
+		want="Periodic stats: 200=0 302=100"
+	fi
+	# The line and its blank line come right after Reply status and
+	# its blank line.
+	awk -v w="$want" '/^Reply status/ { getline a; getline b;
+	    getline c; ok = a == "" && b == w && c == ""; exit }
+	    END { exit !ok }' "$OUT" || fail "no \"$want\" after Reply status"
+	n=$(grep -Ec '^\[[0-9]+\.[0-9]{6} s\] 200=[0-9]+, 302=[0-9]+$' "$OUT")
+	[ "$n" = 2 ] || fail "$n periodic lines in 2.5 s"
+	grep -E '^\[' "$OUT" | awk '{ t = substr($1, 2) + 0;
+	    if (t < NR || t > NR + 0.5) exit 1 }' ||
+	    fail "periodic lines not 1 s apart"
+	s200=$(sed -n 's/^\[.*\] 200=\([0-9]*\), 302=\([0-9]*\)$/\1/p' "$OUT" |
+	    awk '{ s += $1 } END { print s + 0 }')
+	s302=$(sed -n 's/^\[.*\] 200=\([0-9]*\), 302=\([0-9]*\)$/\2/p' "$OUT" |
+	    awk '{ s += $1 } END { print s + 0 }')
+	if [ $route = 200 ]; then
+		[ "$s302" = 0 ] || fail "302 replies counted for a 200 route"
+		within "200 replies in 2 s" "$s200" 60 100
+	else
+		[ "$s200" = 0 ] || fail "200 replies counted for a 302 route"
+		within "302 replies in 2 s" "$s302" 60 100
+	fi
+	cp "$T_DIR/classic.out" "$OUT"
+	expect_classic
+done
+hp --num-conns 3 --uri /size/10
+expect_not '^Periodic stats'
+expect_not '^\['
+ok "--periodic-stats, -n: lines and final line"
