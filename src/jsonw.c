@@ -282,6 +282,11 @@ jsonw_fmt_double(char *buf, double d)
 		strcpy(buf, "null");
 		return buf;
 	}
+	/* Whole numbers as such ("100", not "1e+02") while exact. */
+	if (d == floor(d) && fabs(d) < 9007199254740992.0) {
+		snprintf(buf, JSONW_DBL_LEN, "%.0f", d);
+		return buf;
+	}
 	/* %.17g always reads back exactly; stop at the first that does. */
 	for (prec = 1; prec <= 17; prec++) {
 		snprintf(buf, JSONW_DBL_LEN, "%.*g", prec, d);

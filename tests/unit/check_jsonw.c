@@ -180,7 +180,10 @@ START_TEST(test_doubles_shortest)
 	ck_assert_str_eq(jsonw_fmt_double(b, 0.1), "0.1");
 	ck_assert_str_eq(jsonw_fmt_double(b, 1.0), "1");
 	ck_assert_str_eq(jsonw_fmt_double(b, -2.5), "-2.5");
+	ck_assert_str_eq(jsonw_fmt_double(b, 100.0), "100");
+	ck_assert_str_eq(jsonw_fmt_double(b, -0.0), "-0");
 	ck_assert_str_eq(jsonw_fmt_double(b, 1e300), "1e+300");
+	ck_assert_str_eq(jsonw_fmt_double(b, 1.5e-7), "1.5e-07");
 	ck_assert_str_eq(jsonw_fmt_double(b, 0.1 + 0.2),
 	    "0.30000000000000004");
 	ck_assert_str_eq(jsonw_fmt_double(b, INFINITY), "null");
