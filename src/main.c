@@ -16,10 +16,12 @@
 #include <sys/time.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/bus.h"
@@ -32,8 +34,11 @@
 #include "gen/uri_wset.h"
 #include "gen/wsess.h"
 #include "gen/wsesslog.h"
+#include "jsonw.h"
+#include "merge.h"
 #include "net/sock.h"
 #include "options.h"
+#include "result.h"
 #include "setup.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
@@ -72,6 +77,10 @@ struct run {
 	uint64_t	 sample_next;
 	uint64_t	 sample_last;
 	struct timer	 runtime_timer;
+	FILE		*out;		/* the report: stdout, or stderr
+					   with --json - */
+	FILE		*json;		/* --json's stream, or NULL */
+	uint64_t	 wall_start;	/* ns since the epoch */
 };
 
 static void
@@ -96,16 +105,17 @@ run_turn(struct loop *l, void *arg, uint64_t now)
  * silently: say so, so that main() exits 1.  Returns 0 or -1.
  */
 static int
-run_flush_report(const struct options *o)
+run_flush_report(const struct options *o, FILE *out)
 {
 	int e;
 
 	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	if (fflush(out) == 0 && !ferror(out))
 		return 0;
 	e = errno != 0 ? errno : EIO;
 	fprintf(stderr, "%s: cannot write the report to the standard "
-	    "output: %s\n", o->prog, strerror(e));
+	    "%s: %s\n", o->prog, out == stderr ? "error" : "output",
+	    strerror(e));
 	return -1;
 }
 
@@ -409,7 +419,7 @@ run_stat_init(struct run *r, size_t i, char *err, size_t errlen)
 		row->cfg(r, &u);
 		env.cfg = &u;
 	}
-	env.out = stdout;
+	env.out = r->out;
 	env.verbose = r->o->verbose;
 	if (row->col->init(&r->stats[i].state, &env, err, errlen) == -1) {
 		fprintf(stderr, "%s: %s\n", r->o->prog, err);
@@ -435,7 +445,7 @@ run_gen_init(struct run *r, size_t i, char *err, size_t errlen)
 	env.core = &r->core;
 	env.bus = r->bus;
 	env.cfg = &u;
-	env.out = stdout;
+	env.out = r->out;
 	env.verbose = r->o->verbose;
 	env.prog = r->o->prog;
 	env.done = row->workload ? run_done : run_drain;
@@ -502,6 +512,16 @@ run_setup(struct run *r)
 	struct core_config cfg;
 	char err[256];
 
+	if (o->json_file != NULL) {
+		/* Created before the test, so a bad path costs no test. */
+		if (strcmp(o->json_file, "-") == 0)
+			r->json = stdout;
+		else if ((r->json = fopen(o->json_file, "w")) == NULL) {
+			fprintf(stderr, "%s: --json: %s: %s\n", o->prog,
+			    o->json_file, strerror(errno));
+			return -1;
+		}
+	}
 	memset(&cfg, 0, sizeof(cfg));
 	if (setup_addresses(&r->setup, o, &cfg, err, sizeof(err)) == -1)
 		return -1;
@@ -550,12 +570,83 @@ run_report(struct run *r, const struct collector_run *cr)
 
 	for (i = 0; i < nitems(run_stats); i++)
 		if (r->stats[i].on && run_stats[i].col->report != NULL)
-			run_stats[i].col->report(r->stats[i].state, stdout,
+			run_stats[i].col->report(r->stats[i].state, r->out,
 			    cr);
 	for (i = 0; i < nitems(run_stats); i++)
 		if (r->stats[i].on && run_stats[i].col->extra != NULL)
-			run_stats[i].col->extra(r->stats[i].state, stdout,
+			run_stats[i].col->extra(r->stats[i].state, r->out,
 			    cr);
+}
+
+/* The wall clock in ns since the epoch, for the --json document. */
+static uint64_t
+run_wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Writes the --json document: the head, the options, and each
+ * collector's part under "stats".  Returns 0, or -1 after a message.
+ */
+static int
+run_json(struct run *r, const struct collector_run *cr)
+{
+	const struct options *o = r->o;
+	struct result_head h;
+	struct jsonw w;
+	char host[HOST_NAME_MAX + 1], *echo = NULL;
+	size_t i, len = 0;
+	unsigned id = o->client_id;
+	FILE *f;
+	int rv;
+
+	if (gethostname(host, sizeof(host)) == -1)
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	if ((f = open_memstream(&echo, &len)) != NULL) {
+		options_echo(o, f);
+		fclose(f);
+	}
+	if (echo != NULL && len > 0 && echo[len - 1] == '\n')
+		echo[--len] = '\0';
+	memset(&h, 0, sizeof(h));
+	h.start_ns = r->wall_start;
+	h.duration_ns = cr->duration;
+	h.num_clients = o->num_clients;
+	h.ids = &id;
+	h.nids = 1;
+	h.host = host;
+	h.echo = echo != NULL ? echo : "";
+	jsonw_init(&w, r->json);
+	jsonw_obj_begin(&w);
+	result_write_head(&w, &h);
+	jsonw_key(&w, "options");
+	options_json(o, &w);
+	jsonw_key(&w, "stats");
+	jsonw_obj_begin(&w);
+	for (i = 0; i < nitems(run_stats); i++)
+		if (r->stats[i].on && run_stats[i].col->json != NULL) {
+			jsonw_key(&w, run_stats[i].col->name);
+			run_stats[i].col->json(r->stats[i].state, &w, cr);
+		}
+	jsonw_obj_end(&w);
+	jsonw_obj_end(&w);
+	rv = jsonw_finish(&w);
+	free(echo);
+	if (r->json != stdout) {
+		if (fclose(r->json) != 0)
+			rv = -1;
+	}
+	r->json = NULL;
+	if (rv == -1)
+		fprintf(stderr, "%s: --json: cannot write %s\n", o->prog,
+		    strcmp(o->json_file, "-") == 0 ? "to the standard output" :
+		    o->json_file);
+	return rv;
 }
 
 /*
@@ -577,15 +668,16 @@ run_test(struct run *r)
 	int rv = 0;
 
 	/* Everything is checked: the report starts. */
-	options_echo(o, stdout);
+	options_echo(o, r->out);
 	nofile = sock_raise_nofile();
 	if (o->verbose > 0)
-		printf("%s: maximum number of open descriptors = %ld\n",
-		    o->prog, nofile);
+		fprintf(r->out, "%s: maximum number of open descriptors = "
+		    "%ld\n", o->prog, nofile);
 	/* No test whose report cannot be written. */
-	if (run_flush_report(o) == -1)
+	if (run_flush_report(o, r->out) == -1)
 		return -1;
 
+	r->wall_start = run_wall_now();
 	start = clock_now();
 	run_timers(r, start);
 	for (i = 0; i < nitems(run_stats); i++)
@@ -616,6 +708,8 @@ run_test(struct run *r)
 	cr.cpu_user = tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime);
 	cr.cpu_sys = tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime);
 	run_report(r, &cr);
+	if (r->json != NULL && run_json(r, &cr) == -1)
+		rv = -1;
 	return rv;
 }
 
@@ -648,6 +742,8 @@ run_teardown(struct run *r, uint64_t now)
 	bus_free(r->bus);
 	loop_free(r->loop);
 	setup_free(&r->setup);
+	if (r->json != NULL && r->json != stdout)
+		fclose(r->json);
 }
 
 int
@@ -669,10 +765,19 @@ main(int argc, char **argv)
 		return 1;
 	}
 
+	if (o.merge) {
+		status = merge_main(&o);
+		options_free(&o);
+		return status;
+	}
 	memset(&r, 0, sizeof(r));
 	r.o = &o;
+	/* With the JSON on the standard output, the report goes aside. */
+	r.out = o.json_file != NULL && strcmp(o.json_file, "-") == 0 ?
+	    stderr : stdout;
 	if (run_setup(&r) == 0 && run_test(&r) == 0 &&
-	    run_flush_report(&o) == 0)
+	    run_flush_report(&o, r.out) == 0 &&
+	    run_flush_report(&o, stdout) == 0)
 		status = 0;
 	run_teardown(&r, clock_now());
 	options_free(&o);

@@ -353,7 +353,16 @@ options_parse(struct options *o, int argc, char **argv, FILE *out,
 			goto out;
 		c.given[id] = 1;
 	}
-	if (optind < argc) {
+	if (c.given[OPT_MERGE]) {
+		/* httperf --merge FILE...: the files are the arguments. */
+		o->merge_files = argv + optind;
+		o->n_merge_files = (size_t)(argc - optind);
+		if (optind >= argc) {
+			opt_fail(&c, &opt_table[OPT_MERGE], NULL, NULL,
+			    "expected one or more result files");
+			goto out;
+		}
+	} else if (optind < argc) {
 		opt_fail(&c, NULL, NULL, argv[optind], "unexpected argument");
 		goto out;
 	}

@@ -117,6 +117,14 @@ struct options {
 	const char	*ssl_ca_path;
 	const char	*ssl_certificate; /* client certificate (PEM) */
 	const char	*ssl_key;	/* its key (PEM); NULL: in the cert */
+
+	/* Results as data: --json FILE ("-": the standard output, the
+	   report then goes to the standard error); --merge FILE... (the
+	   result files are the arguments, pointing into argv). */
+	const char	*json_file;
+	int		 merge;
+	char *const	*merge_files;
+	size_t		 n_merge_files;
 };
 
 /*
@@ -177,6 +185,20 @@ const char *options_tls_version_name(int version);
 
 /* Prints the start-up echo line of the original (ends with a newline). */
 void	options_echo(const struct options *o, FILE *out);
+
+struct jsonw;
+
+/*
+ * Writes every option with its effective value as one JSON object, keyed
+ * by the option's long name (options_json.c; the schema lists them).
+ */
+void	options_json(const struct options *o, struct jsonw *w);
+
+/*
+ * The options that do not define the workload, so --merge lets them
+ * differ between the files it combines (NULL-terminated names).
+ */
+extern const char *const options_merge_may_differ[];
 
 /* Prints the usage text (the --help output). */
 void	options_usage(const char *prog, FILE *out);

@@ -95,6 +95,13 @@ opt_check(const struct opt_ctx *c)
 	const struct opt_rule *rule;
 	size_t i;
 
+	/* --merge runs no test: only its output options go with it. */
+	for (i = 0; c->given[OPT_MERGE] && i < OPT_NOPTS; i++)
+		if (c->given[i] && i != OPT_MERGE && i != OPT_JSON &&
+		    i != OPT_VERBOSE)
+			return opt_fail(c, &opt_table[i], NULL, NULL,
+			    "cannot be used with --merge");
+
 	for (i = 0; i < nitems(opt_rules); i++) {
 		rule = &opt_rules[i];
 		if (c->given[rule->opt] &&

@@ -11,6 +11,7 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "core/sess.h"
+#include "jsonw.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
 #include "stat/hdr.h"
@@ -125,7 +126,7 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	case BUS_PERF_SAMPLE:
 		v = b->interval_replies;
 		b->interval_replies = 0;
-		basic_series_add(&t->reply_rate, (double)v * arg.d);
+		stat_samples_add(&t->reply_rate, &b->rr, (double)v * arg.d);
 		if (b->verbose > 0)
 			fprintf(b->out, "reply-rate = %-8.1f\n",
 			    (double)v * arg.d);
@@ -228,16 +229,16 @@ basic_fini(struct basic *b)
 	}
 	free(b->bins);
 	b->bins = NULL;
+	stat_samples_free(&b->rr);
 }
 
-void
-basic_print(struct basic *b, FILE *out, uint64_t duration, double cpu_user,
+/* Completes the totals with what the run measured itself. */
+static void
+basic_totals_fill(struct basic *b, uint64_t duration, double cpu_user,
     double cpu_sys)
 {
 	struct basic_totals *t = &b->t;
 
-	fprintf(out, "Maximum connect burst length: %llu\n",
-	    (unsigned long long)b->burst_max);
 	t->duration = duration;
 	t->cpu_user = cpu_user;
 	t->cpu_sys = cpu_sys;
@@ -245,7 +246,52 @@ basic_print(struct basic *b, FILE *out, uint64_t duration, double cpu_user,
 	t->lifetime_hist = b->phase[BASIC_PH_LIFETIME];
 	t->lifetime_bins = b->bins;
 	t->lifetime_nbins = b->nbins;
-	basic_report_print(out, t, b->verbose);
+}
+
+void
+basic_print(struct basic *b, FILE *out, uint64_t duration, double cpu_user,
+    double cpu_sys)
+{
+	fprintf(out, "Maximum connect burst length: %llu\n",
+	    (unsigned long long)b->burst_max);
+	basic_totals_fill(b, duration, cpu_user, cpu_sys);
+	basic_report_print(out, &b->t, b->verbose);
+}
+
+const char *const basic_phase_json[BASIC_NPHASES] = {
+	[BASIC_PH_LIFETIME] = "connection",
+	[BASIC_PH_CONNECT] = "connect",
+	[BASIC_PH_TLS] = "tls_handshake",
+	[BASIC_PH_FIRST_BYTE] = "first_byte",
+	[BASIC_PH_TRANSFER] = "transfer",
+	[BASIC_PH_REPLY] = "reply",
+	[BASIC_PH_SESSION] = "session",
+};
+
+int
+basic_json(struct basic *b, struct jsonw *w, uint64_t duration,
+    double cpu_user, double cpu_sys)
+{
+	size_t i;
+	int rv = 0;
+
+	basic_totals_fill(b, duration, cpu_user, cpu_sys);
+	jsonw_obj_begin(w);
+	basic_report_json(w, &b->t, &b->rr, b->burst_max);
+	jsonw_key(w, "histograms");
+	jsonw_obj_begin(w);
+	for (i = 0; i < BASIC_NPHASES; i++) {
+		if (b->phase[i] == NULL)
+			continue;
+		jsonw_key(w, basic_phase_json[i]);
+		if (stat_json_hdr(w, b->phase[i]) == -1) {
+			jsonw_null(w);
+			rv = -1;
+		}
+	}
+	jsonw_obj_end(w);
+	jsonw_obj_end(w);
+	return rv;
 }
 
 void
@@ -300,6 +346,12 @@ basic_col_extra(void *state, FILE *out, const struct collector_run *run)
 }
 
 static void
+basic_col_json(void *state, struct jsonw *w, const struct collector_run *run)
+{
+	basic_json(state, w, run->duration, run->cpu_user, run->cpu_sys);
+}
+
+static void
 basic_col_fini(void *state)
 {
 	basic_fini(state);
@@ -311,5 +363,6 @@ const struct collector basic_collector = {
 	.init = basic_col_init,
 	.report = basic_col_report,
 	.extra = basic_col_extra,
+	.json = basic_col_json,
 	.fini = basic_col_fini,
 };

@@ -9,9 +9,11 @@
 #include <stdio.h>
 
 #include "stat/basic_report.h"
+#include "stat/stat_json.h"
 
 struct core;
 struct hdr;
+struct jsonw;
 
 /*
  * The phases with a percentile line after the classic report, in the
@@ -53,6 +55,7 @@ struct basic {
 	uint64_t	 burst_max;
 	uint64_t	 concurrent;
 	uint64_t	 interval_replies;	/* since the last sample */
+	struct stat_samples rr;		/* every reply-rate sample */
 	/* One histogram per phase (enum basic_phase); NULL when the run
 	   has no such phase (no --ssl, no sessions). */
 	struct hdr	*phase[BASIC_NPHASES];
@@ -80,6 +83,19 @@ void	basic_print(struct basic *b, FILE *out, uint64_t duration,
  * line per phase of the run, then the early replies.
  */
 void	basic_print_extra(struct basic *b, FILE *out);
+
+/*
+ * Writes the collector's part of the --json document (one object): the
+ * classic report's numbers as basic_report_json() writes them, and
+ * "histograms", one object per phase of the run (stat_json_hdr()).  The
+ * duration and CPU times are as for basic_print().  Returns 0, or -1 when
+ * a histogram cannot be encoded.
+ */
+int	basic_json(struct basic *b, struct jsonw *w, uint64_t duration,
+	    double cpu_user, double cpu_sys);
+
+/* The member names of the phases under "histograms". */
+extern const char *const basic_phase_json[BASIC_NPHASES];
 
 struct collector;
 

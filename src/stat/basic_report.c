@@ -11,8 +11,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "jsonw.h"
 #include "stat/basic_report.h"
 #include "stat/hdr.h"
+#include "stat/stat_json.h"
+#include "util.h"
 
 #define NS_PER_SEC	1e9
 #define NS_PER_MSEC	1e6
@@ -238,6 +241,166 @@ basic_report_print(FILE *out, const struct basic_totals *t, int verbose)
 	print_conns(out, t, d, replies);
 	print_calls(out, t, d, replies);
 	print_system(out, t, d);
+}
+
+/* The Connection blocks' numbers (print_conns()). */
+static void
+json_conns(struct jsonw *w, const struct basic_totals *t, double d,
+    uint64_t replies, uint64_t burst_max)
+{
+	double lsum = (double)t->lifetime_sum / NS_PER_SEC;
+	uint64_t n = t->lifetime_n;
+
+	jsonw_key(w, "connections");
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "total", t->conns_issued);
+	jsonw_ku64(w, "max_burst", burst_max);
+	jsonw_ku64(w, "max_concurrent", t->max_concurrent);
+	jsonw_kdouble(w, "rate_per_s", basic_ratio((double)t->conns_issued,
+	    d));
+	jsonw_kdouble(w, "ms_per_conn",
+	    1e3 * basic_ratio(d, (double)t->conns_issued));
+	jsonw_key(w, "lifetime");
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "n", n);
+	jsonw_ku64(w, "min_ns", n > 0 ? t->lifetime_min : 0);
+	jsonw_ku64(w, "max_ns", n > 0 ? t->lifetime_max : 0);
+	jsonw_ku64(w, "sum_ns", t->lifetime_sum);
+	jsonw_kdouble(w, "sum2_s2", t->lifetime_sum2);
+	jsonw_kdouble(w, "min_ms", n > 0 ?
+	    (double)t->lifetime_min / NS_PER_MSEC : 0.0);
+	jsonw_kdouble(w, "max_ms", n > 0 ?
+	    (double)t->lifetime_max / NS_PER_MSEC : 0.0);
+	jsonw_kdouble(w, "avg_ms", 1e3 * basic_ratio(lsum, (double)n));
+	jsonw_kdouble(w, "median_ms", t->lifetime_hist != NULL &&
+	    hdr_count(t->lifetime_hist) > 0 ?
+	    (double)hdr_value_at_percentile(t->lifetime_hist, 50.0) /
+	    NS_PER_MSEC : 0.0);
+	jsonw_kdouble(w, "stddev_ms", n > 0 ?
+	    1e3 * basic_stddev(n, lsum, t->lifetime_sum2) : 0.0);
+	jsonw_obj_end(w);
+	jsonw_key(w, "connect");
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "n", t->connects_n);
+	jsonw_ku64(w, "sum_ns", t->connect_sum);
+	jsonw_kdouble(w, "avg_ms", 1e3 * basic_ratio((double)t->connect_sum /
+	    NS_PER_SEC, (double)t->connects_n));
+	jsonw_obj_end(w);
+	jsonw_kdouble(w, "replies_per_conn", basic_ratio((double)replies,
+	    (double)n));
+	jsonw_obj_end(w);
+}
+
+/* The Request and Reply blocks' numbers (print_calls()). */
+static void
+json_calls(struct jsonw *w, const struct basic_totals *t, double d,
+    uint64_t replies, const struct stat_samples *rr)
+{
+	static const char *const status[] = { "1xx", "2xx", "3xx", "4xx",
+	    "5xx" };
+	size_t i;
+
+	jsonw_key(w, "requests");
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "total", t->reqs_sent);
+	jsonw_ku64(w, "bytes", t->req_bytes);
+	jsonw_kdouble(w, "rate_per_s", basic_ratio((double)t->reqs_sent, d));
+	jsonw_kdouble(w, "ms_per_req",
+	    1e3 * basic_ratio(d, (double)t->reqs_sent));
+	jsonw_kdouble(w, "size_b", basic_ratio((double)t->req_bytes,
+	    (double)t->reqs_sent));
+	jsonw_ku64(w, "early", t->early);
+	jsonw_ku64(w, "cut", t->cut);
+	jsonw_ku64(w, "unsent_bytes", t->unsent_bytes);
+	jsonw_obj_end(w);
+
+	jsonw_key(w, "replies");
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "total", replies);
+	jsonw_key(w, "status");
+	jsonw_obj_begin(w);
+	for (i = 0; i < nitems(status); i++)
+		jsonw_ku64(w, status[i], t->replies[i + 1]);
+	jsonw_obj_end(w);
+	jsonw_key(w, "rate_per_s");
+	stat_json_series(w, &t->reply_rate, rr, basic_ratio(t->reply_rate.sum,
+	    (double)t->reply_rate.n));
+	jsonw_ku64(w, "responses", t->responses_n);
+	jsonw_ku64(w, "response_sum_ns", t->response_sum);
+	jsonw_ku64(w, "transfer_sum_ns", t->transfer_sum);
+	jsonw_kdouble(w, "response_ms",
+	    1e3 * basic_ratio((double)t->response_sum / NS_PER_SEC,
+	    (double)t->responses_n));
+	jsonw_kdouble(w, "transfer_ms",
+	    1e3 * basic_ratio((double)t->transfer_sum / NS_PER_SEC,
+	    (double)replies));
+	jsonw_ku64(w, "header_bytes", t->hdr_bytes);
+	jsonw_ku64(w, "content_bytes", t->content_bytes);
+	jsonw_ku64(w, "footer_bytes", t->footer_bytes);
+	jsonw_kdouble(w, "header_size_b", basic_ratio((double)t->hdr_bytes,
+	    (double)replies));
+	jsonw_kdouble(w, "content_size_b",
+	    basic_ratio((double)t->content_bytes, (double)replies));
+	jsonw_kdouble(w, "footer_size_b", basic_ratio((double)t->footer_bytes,
+	    (double)replies));
+	jsonw_kdouble(w, "size_b", basic_ratio((double)(t->hdr_bytes +
+	    t->content_bytes + t->footer_bytes), (double)replies));
+	jsonw_obj_end(w);
+}
+
+/* The CPU, Net I/O and Errors lines' numbers (print_system()). */
+static void
+json_system(struct jsonw *w, const struct basic_totals *t, double d)
+{
+	static const char *const name[BASIC_ERR_COUNT] = {
+		[BASIC_ERR_CLIENT_TIMO] = "client-timo",
+		[BASIC_ERR_SOCKET_TIMO] = "socket-timo",
+		[BASIC_ERR_CONNREFUSED] = "connrefused",
+		[BASIC_ERR_CONNRESET] = "connreset",
+		[BASIC_ERR_FD_UNAVAIL] = "fd-unavail",
+		[BASIC_ERR_ADDRUNAVAIL] = "addrunavail",
+		[BASIC_ERR_FTAB_FULL] = "ftab-full",
+		[BASIC_ERR_OTHER] = "other",
+	};
+	uint64_t total = 0;
+	int i;
+
+	jsonw_key(w, "cpu");
+	jsonw_obj_begin(w);
+	jsonw_kdouble(w, "user_s", t->cpu_user);
+	jsonw_kdouble(w, "system_s", t->cpu_sys);
+	jsonw_kdouble(w, "user_pct", 100.0 * basic_ratio(t->cpu_user, d));
+	jsonw_kdouble(w, "system_pct", 100.0 * basic_ratio(t->cpu_sys, d));
+	jsonw_kdouble(w, "total_pct",
+	    100.0 * basic_ratio(t->cpu_user + t->cpu_sys, d));
+	jsonw_obj_end(w);
+	jsonw_key(w, "net");
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "bytes", t->net_bytes);
+	jsonw_kdouble(w, "kb_per_s", basic_ratio((double)t->net_bytes, d) /
+	    1024.0);
+	jsonw_kdouble(w, "mbps", 8e-6 * basic_ratio((double)t->net_bytes, d));
+	jsonw_obj_end(w);
+	jsonw_key(w, "errors");
+	jsonw_obj_begin(w);
+	for (i = 0; i < BASIC_ERR_COUNT; i++)
+		total += t->errors[i];
+	jsonw_ku64(w, "total", total);
+	for (i = 0; i < BASIC_ERR_COUNT; i++)
+		jsonw_ku64(w, name[i], t->errors[i]);
+	jsonw_obj_end(w);
+}
+
+void
+basic_report_json(struct jsonw *w, const struct basic_totals *t,
+    const struct stat_samples *rr, uint64_t burst_max)
+{
+	double d = (double)t->duration / NS_PER_SEC;
+	uint64_t replies = basic_total_replies(t);
+
+	json_conns(w, t, d, replies, burst_max);
+	json_calls(w, t, d, replies, rr);
+	json_system(w, t, d);
 }
 
 void

@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 struct hdr;
+struct jsonw;
+struct stat_samples;
 
 /* Running summary of a series of samples (reply rate, ...). */
 struct basic_series {
@@ -107,6 +109,15 @@ uint64_t basic_total_replies(const struct basic_totals *t);
  */
 void	basic_report_print(FILE *out, const struct basic_totals *t,
 	    int verbose);
+
+/*
+ * Writes the classic report's numbers as members of the JSON object being
+ * written: each block's raw totals (what --merge adds up exactly) next to
+ * the values the report prints from them.  `rr' holds the reply-rate
+ * samples; `burst_max' is the first line's number.
+ */
+void	basic_report_json(struct jsonw *w, const struct basic_totals *t,
+	    const struct stat_samples *rr, uint64_t burst_max);
 
 /*
  * Prints one percentile line after the classic report:

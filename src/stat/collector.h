@@ -23,6 +23,7 @@
 
 struct bus;
 struct core;
+struct jsonw;
 
 /* What a collector's init gets. */
 struct collector_env {
@@ -66,6 +67,16 @@ struct collector {
 	/* Prints its lines that 0.9.0 did not have; they follow every
 	   collector's report.  NULL: none. */
 	void	(*extra)(void *state, FILE *out,
+		    const struct collector_run *run);
+	/*
+	 * Writes its part of the --json document: exactly one value (an
+	 * object), which becomes member `name' of the document's "stats"
+	 * object.  Called after report and extra.  NULL: none.  Adding
+	 * one: write it here, describe it under stats in
+	 * doc/httperf-result.schema.json, and teach --merge to add it up
+	 * (merge.c), or merging files that have it is refused.
+	 */
+	void	(*json)(void *state, struct jsonw *w,
 		    const struct collector_run *run);
 	/* Frees the state, after the core closed the connections still
 	   open (quietly).  Events may no longer come. */

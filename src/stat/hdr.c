@@ -276,6 +276,13 @@ hdr_same_settings(const struct hdr *a, const struct hdr *b)
 	    a->digits == b->digits;
 }
 
+void
+hdr_add_clamped(struct hdr *h, uint64_t n)
+{
+	h->clamped = n > UINT64_MAX - h->clamped ? UINT64_MAX :
+	    h->clamped + n;
+}
+
 int
 hdr_add(struct hdr *dst, const struct hdr *src)
 {

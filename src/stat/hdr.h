@@ -75,6 +75,13 @@ void		 hdr_free(struct hdr *h);
 void		 hdr_record(struct hdr *h, uint64_t v);
 void		 hdr_record_n(struct hdr *h, uint64_t v, uint64_t n);
 
+/*
+ * Counts n more values as clamped without recording anything: for a
+ * histogram decoded from an encoding, which does not carry that count
+ * (--merge reads it next to the encoding).
+ */
+void		 hdr_add_clamped(struct hdr *h, uint64_t n);
+
 /* Forgets every value; the settings stay. */
 void		 hdr_reset(struct hdr *h);
 

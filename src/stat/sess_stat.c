@@ -18,6 +18,7 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "core/sess.h"
+#include "jsonw.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/sess_stat.h"
@@ -64,7 +65,7 @@ sess_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	case BUS_PERF_SAMPLE:
 		v = (double)st->interval_completed * arg.d;
 		st->interval_completed = 0;
-		basic_series_add(&t->rate, v);
+		stat_samples_add(&t->rate, &t->rate_samples, v);
 		if (st->verbose > 0)
 			fprintf(st->out, "session-rate = %-8.1f\n", v);
 		break;
@@ -121,6 +122,7 @@ sess_stat_fini(struct sess_stat *st)
 {
 	free(st->t.len_hist);
 	st->t.len_hist = NULL;
+	stat_samples_free(&st->t.rate_samples);
 	st->t.len_n = st->t.len_cap = 0;
 }
 
@@ -156,6 +158,38 @@ sess_stat_report(FILE *out, const struct sess_stat_totals *t,
 	if (t->cookies)
 		fprintf(out, "Session cookies: ignored %llu\n",
 		    (unsigned long long)t->cookies_ignored);
+}
+
+void
+sess_stat_json(struct jsonw *w, const struct sess_stat_totals *t,
+    uint64_t duration)
+{
+	double d = (double)duration / NS_PER_SEC;
+	size_t i;
+
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "completed", t->completed);
+	jsonw_ku64(w, "failed", t->failed);
+	jsonw_key(w, "rate_per_s");
+	stat_json_series(w, &t->rate, &t->rate_samples,
+	    basic_ratio((double)t->completed, d));
+	jsonw_ku64(w, "conns", t->conns);
+	jsonw_kdouble(w, "conns_per_session", basic_ratio((double)t->conns,
+	    (double)t->completed));
+	jsonw_ku64(w, "lifetime_sum_ns", t->lifetime_sum);
+	jsonw_kdouble(w, "lifetime_s", basic_ratio((double)t->lifetime_sum /
+	    NS_PER_SEC, (double)t->completed));
+	jsonw_ku64(w, "failtime_sum_ns", t->failtime_sum);
+	jsonw_kdouble(w, "failtime_s", basic_ratio((double)t->failtime_sum /
+	    NS_PER_SEC, (double)t->failed));
+	jsonw_key(w, "length_histogram");
+	jsonw_arr_begin(w);
+	for (i = 0; i < t->len_n; i++)
+		jsonw_u64(w, t->len_hist[i]);
+	jsonw_arr_end(w);
+	jsonw_kbool(w, "cookies", t->cookies);
+	jsonw_ku64(w, "cookies_ignored", t->cookies_ignored);
+	jsonw_obj_end(w);
 }
 
 void
@@ -197,6 +231,17 @@ sess_stat_col_report(void *state, FILE *out,
 }
 
 static void
+sess_stat_col_json(void *state, struct jsonw *w,
+    const struct collector_run *run)
+{
+	struct sess_stat_col *sc = state;
+
+	if (sc->cookies_ignored != NULL)
+		sc->st.t.cookies_ignored = *sc->cookies_ignored;
+	sess_stat_json(w, &sc->st.t, run->duration);
+}
+
+static void
 sess_stat_col_fini(void *state)
 {
 	struct sess_stat_col *sc = state;
@@ -209,5 +254,6 @@ const struct collector sess_stat_collector = {
 	.name = "sess_stat",
 	.init = sess_stat_col_init,
 	.report = sess_stat_col_report,
+	.json = sess_stat_col_json,
 	.fini = sess_stat_col_fini,
 };

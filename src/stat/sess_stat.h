@@ -11,12 +11,15 @@
 #include <stdio.h>
 
 #include "stat/basic_report.h"
+#include "stat/stat_json.h"
 
 struct core;
+struct jsonw;
 
 /* Everything the session report prints, as raw sums and counts. */
 struct sess_stat_totals {
 	struct basic_series rate;	/* completed per sample, per second */
+	struct stat_samples rate_samples;	/* every sample of it */
 	uint64_t	 completed;
 	uint64_t	 failed;
 	uint64_t	 conns;		/* conns of completed sessions */
@@ -55,6 +58,13 @@ void	sess_stat_print(struct sess_stat *st, FILE *out, uint64_t duration);
  * "Session cookies: ignored N", when t->cookies is set.
  */
 void	sess_stat_report(FILE *out, const struct sess_stat_totals *t,
+	    uint64_t duration);
+
+/*
+ * Writes the session report's numbers as one JSON object: the raw totals
+ * and the values the lines print from them.
+ */
+void	sess_stat_json(struct jsonw *w, const struct sess_stat_totals *t,
 	    uint64_t duration);
 
 /* Counts one session with `nreplies' replies in the length histogram. */

@@ -11,11 +11,13 @@
 
 #include "core/bus.h"
 #include "core/conn.h"
+#include "jsonw.h"
 #include "net/tls.h"
 #include "net/transport.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/hdr.h"
+#include "stat/stat_json.h"
 #include "stat/tls_stat.h"
 #include "util.h"
 
@@ -81,6 +83,33 @@ tls_stat_print(const struct tls_stat *st, FILE *out)
 	    st->cipher[0] ? st->cipher : "none");
 }
 
+int
+tls_stat_json(const struct tls_stat *st, struct jsonw *w)
+{
+	int rv = 0;
+
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "handshakes", st->handshakes);
+	jsonw_ku64(w, "resumed", st->resumed);
+	jsonw_kdouble(w, "resumed_pct", 100.0 * basic_ratio((double)st->resumed,
+	    (double)st->handshakes));
+	jsonw_ku64(w, "failed", st->failed);
+	jsonw_ku64(w, "time_min_ns", st->time_min);
+	jsonw_ku64(w, "time_max_ns", st->time_max);
+	jsonw_ku64(w, "time_sum_ns", st->time_sum);
+	jsonw_kdouble(w, "time_avg_ms",
+	    basic_ratio((double)st->time_sum, (double)st->handshakes) * 1e-6);
+	jsonw_key(w, "time");
+	if (stat_json_hdr(w, st->time) == -1) {
+		jsonw_null(w);
+		rv = -1;
+	}
+	jsonw_kstr(w, "protocol", st->version[0] ? st->version : NULL);
+	jsonw_kstr(w, "cipher", st->cipher[0] ? st->cipher : NULL);
+	jsonw_obj_end(w);
+	return rv;
+}
+
 void
 tls_stat_fini(struct tls_stat *st)
 {
@@ -108,6 +137,13 @@ tls_stat_col_extra(void *state, FILE *out, const struct collector_run *run)
 }
 
 static void
+tls_stat_col_json(void *state, struct jsonw *w,
+    const struct collector_run *run)
+{
+	tls_stat_json(state, w);
+}
+
+static void
 tls_stat_col_fini(void *state)
 {
 	tls_stat_fini(state);
@@ -118,5 +154,6 @@ const struct collector tls_stat_collector = {
 	.name = "tls_stat",
 	.init = tls_stat_col_init,
 	.extra = tls_stat_col_extra,
+	.json = tls_stat_col_json,
 	.fini = tls_stat_col_fini,
 };

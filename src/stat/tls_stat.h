@@ -10,6 +10,7 @@
 
 struct core;
 struct hdr;
+struct jsonw;
 
 struct tls_stat {
 	uint64_t	 handshakes;	/* completed */
@@ -28,6 +29,12 @@ void	tls_stat_init(struct tls_stat *st, struct core *core);
 
 /* Prints the three TLS lines (they follow the percentile lines). */
 void	tls_stat_print(const struct tls_stat *st, FILE *out);
+
+/*
+ * Writes the TLS lines' numbers as one JSON object, the handshake time
+ * histogram included.  Returns 0, or -1 when it cannot be encoded.
+ */
+int	tls_stat_json(const struct tls_stat *st, struct jsonw *w);
 
 /* Frees the collector's memory. */
 void	tls_stat_fini(struct tls_stat *st);

@@ -265,3 +265,45 @@ backends() {
 ok() {
 	echo "ok: $*"
 }
+
+# validate_json FILE: FILE is valid JSON that validates against the
+# result schema ($SCHEMA, draft 2020-12) with python3's jsonschema.
+# Without it the check is skipped (t_skip), except in CI (CI=true or
+# HTTPERF_STRICT=1), where everything the tests need is installed: there
+# it fails.
+validate_json() {
+	: "${SCHEMA:?SCHEMA must point to doc/httperf-result.schema.json}"
+	if ! python3 -c 'import jsonschema' 2>/dev/null; then
+		if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
+			fail "python3 jsonschema is missing (Debian: python3-jsonschema)"
+		fi
+		t_skip "python3 jsonschema is missing: $1 not validated"
+		return 0
+	fi
+	python3 - "$SCHEMA" "$1" > "$T_DIR/schema.err" 2>&1 <<'PY' ||
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+cls = jsonschema.Draft202012Validator
+cls.check_schema(schema)
+doc = json.load(open(sys.argv[2]))
+errs = sorted(cls(schema, format_checker=cls.FORMAT_CHECKER).iter_errors(doc),
+    key=lambda e: list(e.path))
+for e in errs[:20]:
+    print("/".join(str(p) for p in e.path) + ": " + e.message[:300])
+sys.exit(1 if errs else 0)
+PY
+	    fail "$1 does not validate against the schema: $(cat "$T_DIR/schema.err")"
+}
+
+# json_get FILE PATH: prints the value at PATH (dot-separated member
+# names, array indexes as numbers) of JSON file FILE (python3).
+json_get() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    v = v[int(k)] if isinstance(v, list) else v[k]
+print(json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v)
+PY
+}

@@ -1,0 +1,859 @@
+/*
+ * httperf --merge (see merge.h for the rules).  Each file is read whole,
+ * parsed by the strict reader (jsonr.h), checked against the first file
+ * and added into the collectors' own structs, which are then printed and
+ * written by the collectors' own functions: the merged report is the one
+ * a run with those totals prints, line for line.
+ *
+ * Every member is read by its full path, so a refusal names it: "PROG:
+ * --merge: FILE: stats.basic.requests.total: missing or not an unsigned
+ * integer".  Nothing in a file is trusted: sums that would overflow are
+ * refused, strings are copied with bounds, histograms are decoded by the
+ * hardened decoder.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonr.h"
+#include "jsonw.h"
+#include "merge.h"
+#include "options.h"
+#include "result.h"
+#include "stat/hdr.h"
+#include "stat/stat_json.h"
+#include "util.h"
+
+/* Reading one file: where messages go, and the first fault only. */
+struct mrd {
+	struct merge	*m;
+	const struct jv	*root;
+	const char	*path;
+	const char	*prog;
+	FILE		*err;
+	int		 failed;
+	int		 first;		/* the first file */
+};
+
+static void __attribute__((format(printf, 3, 4)))
+mfail(struct mrd *r, const char *field, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->failed)
+		return;
+	r->failed = 1;
+	fprintf(r->err, "%s: --merge: ", r->prog);
+	util_put_escaped(r->err, r->path, strlen(r->path));
+	if (field != NULL)
+		fprintf(r->err, ": %s", field);
+	fputs(": ", r->err);
+	va_start(ap, fmt);
+	vfprintf(r->err, fmt, ap);
+	va_end(ap);
+	putc('\n', r->err);
+}
+
+/* The member at `path' (dotted) of the document. */
+static const struct jv *
+rd(struct mrd *r, const char *path)
+{
+	return jv_path(r->root, path);
+}
+
+static uint64_t
+rd_u64(struct mrd *r, const char *path)
+{
+	uint64_t v = 0;
+
+	if (jv_u64(rd(r, path), &v) == -1)
+		mfail(r, path, "missing or not an unsigned integer");
+	return v;
+}
+
+static double
+rd_num(struct mrd *r, const char *path)
+{
+	double v = 0;
+
+	if (jv_num(rd(r, path), &v) == -1 || v < 0)
+		mfail(r, path, "missing or not a number at least 0");
+	return v;
+}
+
+/* *acc += the u64 at path, refusing an overflow. */
+static void
+add_u64(struct mrd *r, const char *path, uint64_t *acc)
+{
+	uint64_t v = rd_u64(r, path);
+
+	if (v > UINT64_MAX - *acc)
+		mfail(r, path, "the sum overflows");
+	else
+		*acc += v;
+}
+
+/* Whether two values are the same JSON (numbers by value). */
+static int
+jv_equal(const struct jv *a, const struct jv *b)
+{
+	const char *sa, *sb;
+	size_t la, lb, i;
+	double da, db;
+	uint64_t ua, ub;
+	int ba, bb;
+
+	if (jv_type(a) != jv_type(b))
+		return 0;
+	switch (jv_type(a)) {
+	case JV_NULL:
+		return 1;
+	case JV_BOOL:
+		jv_bool(a, &ba);
+		jv_bool(b, &bb);
+		return ba == bb;
+	case JV_NUM:
+		if (jv_u64(a, &ua) == 0 && jv_u64(b, &ub) == 0)
+			return ua == ub;
+		jv_num(a, &da);
+		jv_num(b, &db);
+		return da == db;
+	case JV_STR:
+		sa = jv_str(a, &la);
+		sb = jv_str(b, &lb);
+		return la == lb && memcmp(sa, sb, la) == 0;
+	case JV_ARR:
+		if (jv_len(a) != jv_len(b))
+			return 0;
+		for (i = 0; i < jv_len(a); i++)
+			if (!jv_equal(jv_at(a, i), jv_at(b, i)))
+				return 0;
+		return 1;
+	case JV_OBJ:
+		if (jv_len(a) != jv_len(b))
+			return 0;
+		for (i = 0; i < jv_len(a); i++)
+			if (!jv_equal(jv_at(a, i), jv_get(b, jv_key_at(a, i))))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+may_differ(const char *name)
+{
+	size_t i;
+
+	for (i = 0; options_merge_may_differ[i] != NULL; i++)
+		if (strcmp(options_merge_may_differ[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The options define the workload: they must be the first file's. */
+static void
+rd_options(struct mrd *r)
+{
+	const struct jv *o = rd(r, "options"), *o0 = r->m->options;
+	const char *k;
+	char field[128];
+	size_t i;
+
+	if (jv_type(o) != JV_OBJ) {
+		mfail(r, "options", "missing or not an object");
+		return;
+	}
+	if (r->first) {
+		r->m->options = o;
+		return;
+	}
+	for (i = 0; i < jv_len(o) && !r->failed; i++) {
+		k = jv_key_at(o, i);
+		snprintf(field, sizeof(field), "options.%s", k);
+		if (may_differ(k))
+			continue;
+		if (jv_get(o0, k) == NULL)
+			mfail(r, field, "not in %s (a different version?)",
+			    r->m->first);
+		else if (!jv_equal(jv_at(o, i), jv_get(o0, k)))
+			mfail(r, field, "differs from %s: the files must be "
+			    "runs of the same workload", r->m->first);
+	}
+	for (i = 0; i < jv_len(o0) && !r->failed; i++) {
+		k = jv_key_at(o0, i);
+		snprintf(field, sizeof(field), "options.%s", k);
+		if (!may_differ(k) && jv_get(o, k) == NULL)
+			mfail(r, field, "missing (it is in %s)", r->m->first);
+	}
+}
+
+/* The head: format, window, clients, host. */
+static void
+rd_head(struct mrd *r)
+{
+	struct merge *m = r->m;
+	const struct jv *ids;
+	const char *s, *host;
+	uint64_t start, dur, id, n;
+	size_t i, j;
+
+	s = jv_str(rd(r, "format"), NULL);
+	if (s == NULL || strcmp(s, RESULT_FORMAT) != 0) {
+		mfail(r, "format", "not an httperf result (expected \"%s\")",
+		    RESULT_FORMAT);
+		return;
+	}
+	if (rd_u64(r, "schema_version") != RESULT_SCHEMA_VERSION) {
+		mfail(r, "schema_version", "not %d, which this version reads",
+		    RESULT_SCHEMA_VERSION);
+		return;
+	}
+	start = rd_u64(r, "start.epoch_ns");
+	dur = rd_u64(r, "duration_ns");
+	n = rd_u64(r, "client.count");
+	if ((host = jv_str(rd(r, "host"), NULL)) == NULL)
+		mfail(r, "host", "missing or not a string");
+	if (r->first && (m->echo = jv_str(rd(r, "command_line"),
+	    NULL)) == NULL)
+		mfail(r, "command_line", "missing or not a string");
+	if (r->failed)
+		return;
+	if (dur > UINT64_MAX - start) {
+		mfail(r, "duration_ns", "too large");
+		return;
+	}
+	if (n == 0 || n > UINT32_MAX) {
+		mfail(r, "client.count", "out of range");
+		return;
+	}
+	if (r->first) {
+		m->start_ns = start;
+		m->end_ns = start + dur;
+		m->num_clients = (unsigned)n;
+	} else if (n != m->num_clients) {
+		mfail(r, "client.count", "%llu differs from %s's %u",
+		    (unsigned long long)n, m->first, m->num_clients);
+		return;
+	}
+	if (start < m->start_ns)
+		m->start_ns = start;
+	if (start + dur > m->end_ns)
+		m->end_ns = start + dur;
+	ids = rd(r, "client.ids");
+	if (jv_type(ids) != JV_ARR || jv_len(ids) == 0) {
+		mfail(r, "client.ids", "missing or not a list of ids");
+		return;
+	}
+	for (i = 0; i < jv_len(ids); i++) {
+		if (jv_u64(jv_at(ids, i), &id) == -1 || id >= n) {
+			mfail(r, "client.ids", "an id is not below client.count");
+			return;
+		}
+		for (j = 0; j < m->nids && m->ids[j] < id; j++)
+			;
+		if (j < m->nids && m->ids[j] == id) {
+			mfail(r, "client.ids", "client %llu/%u is also in an "
+			    "earlier file (each process needs its own "
+			    "--client I/N)", (unsigned long long)id,
+			    m->num_clients);
+			return;
+		}
+		m->ids = xreallocarray(m->ids, m->nids + 1, sizeof(*m->ids));
+		memmove(m->ids + j + 1, m->ids + j,
+		    (m->nids - j) * sizeof(*m->ids));
+		m->ids[j] = (unsigned)id;
+		m->nids++;
+	}
+	for (i = 0; i < m->nhosts; i++)
+		if (strcmp(m->hostv[i], host) == 0)
+			break;
+	if (i == m->nhosts) {
+		m->hostv = xreallocarray(m->hostv, m->nhosts + 1,
+		    sizeof(*m->hostv));
+		m->hostv[m->nhosts++] = host;
+	}
+}
+
+/*
+ * Adds the histogram object at `path' into *acc: decoded from its
+ * encoding, its settings the first file's, its clamped count added.  A
+ * histogram the first file did not have (or the other way round) is
+ * refused.
+ */
+static void
+rd_hist(struct mrd *r, const char *path, struct hdr **acc)
+{
+	const struct jv *o = rd(r, path);
+	struct hdr *h;
+	const char *enc;
+	char field[160];
+	size_t len;
+	uint64_t v;
+	int e;
+
+	if (r->failed)
+		return;
+	if (o == NULL && (r->first || *acc == NULL))
+		return;
+	if (o == NULL || (!r->first && *acc == NULL)) {
+		mfail(r, path, "%s file has this histogram and %s not",
+		    o == NULL ? "the first" : "this", o == NULL ? "this" :
+		    "the first");
+		return;
+	}
+	snprintf(field, sizeof(field), "%s.hdr", path);
+	if ((enc = jv_str(jv_get(o, "hdr"), &len)) == NULL) {
+		mfail(r, field, "missing or not a string");
+		return;
+	}
+	if ((e = hdr_decode(enc, len, &h)) != 0) {
+		mfail(r, field, "%s", hdr_strerror(e));
+		return;
+	}
+	snprintf(field, sizeof(field), "%s.lowest_ns", path);
+	if (rd_u64(r, field) != (uint64_t)hdr_lowest(h))
+		mfail(r, field, "does not match the encoding");
+	snprintf(field, sizeof(field), "%s.highest_ns", path);
+	if (rd_u64(r, field) != (uint64_t)hdr_highest(h))
+		mfail(r, field, "does not match the encoding");
+	snprintf(field, sizeof(field), "%s.digits", path);
+	if (rd_u64(r, field) != (uint64_t)hdr_digits(h))
+		mfail(r, field, "does not match the encoding");
+	snprintf(field, sizeof(field), "%s.count", path);
+	if (rd_u64(r, field) != hdr_count(h))
+		mfail(r, field, "does not match the encoding");
+	snprintf(field, sizeof(field), "%s.clamped", path);
+	v = rd_u64(r, field);
+	if (!r->failed && !r->first && !hdr_same_settings(*acc, h))
+		mfail(r, path, "histogram settings (lowest_ns, highest_ns, "
+		    "digits) differ from %s's", r->m->first);
+	if (!r->failed && !r->first && hdr_add(*acc, h) == -1)
+		mfail(r, path, "the counts overflow");
+	if (r->failed || !r->first) {
+		hdr_free(h);
+		h = NULL;
+	} else
+		*acc = h;
+	if (!r->failed)
+		hdr_add_clamped(*acc, v);
+}
+
+/* Adds a series' samples (`path'.values) into sum, index by index. */
+static void
+rd_samples(struct mrd *r, const char *path, struct stat_samples *sum)
+{
+	const struct jv *vals;
+	char field[160];
+	size_t i, n;
+	double d;
+
+	snprintf(field, sizeof(field), "%s.values", path);
+	vals = rd(r, field);
+	if (jv_type(vals) != JV_ARR) {
+		mfail(r, field, "missing or not a list");
+		return;
+	}
+	snprintf(field, sizeof(field), "%s.samples", path);
+	if ((n = jv_len(vals)) != rd_u64(r, field)) {
+		mfail(r, field, "is not the number of values");
+		return;
+	}
+	if (n > sum->cap) {
+		sum->v = xreallocarray(sum->v, n, sizeof(*sum->v));
+		sum->cap = n;
+	}
+	for (; sum->n < n; sum->n++)
+		sum->v[sum->n] = 0;
+	for (i = 0; i < n; i++) {
+		if (jv_num(jv_at(vals, i), &d) == -1 || d < 0) {
+			mfail(r, field, "a value is not a number at least 0");
+			return;
+		}
+		sum->v[i] += d;
+	}
+}
+
+/* A minimum (when the file counted any) and a maximum. */
+static void
+rd_min_max(struct mrd *r, uint64_t n, uint64_t had, const char *pmin,
+    uint64_t *min, const char *pmax, uint64_t *max)
+{
+	uint64_t lo = rd_u64(r, pmin), hi = rd_u64(r, pmax);
+
+	if (n == 0)
+		return;
+	if (had == 0 || lo < *min)
+		*min = lo;
+	if (hi > *max)
+		*max = hi;
+}
+
+static void
+rd_basic(struct mrd *r)
+{
+	static const char *const status[] = { "1xx", "2xx", "3xx", "4xx",
+	    "5xx" };
+	static const char *const err[BASIC_ERR_COUNT] = {
+		"client-timo", "socket-timo", "connrefused", "connreset",
+		"fd-unavail", "addrunavail", "ftab-full", "other",
+	};
+	struct basic *b = &r->m->basic;
+	struct basic_totals *t = &b->t;
+	char field[160];
+	uint64_t n, had, v;
+	size_t i;
+
+#define B	"stats.basic."
+	if (jv_type(rd(r, "stats.basic")) != JV_OBJ) {
+		mfail(r, "stats.basic", "missing or not an object");
+		return;
+	}
+	add_u64(r, B "connections.total", &t->conns_issued);
+	v = rd_u64(r, B "connections.max_burst");
+	if (v > b->burst_max)
+		b->burst_max = v;
+	add_u64(r, B "connections.max_concurrent", &t->max_concurrent);
+	n = rd_u64(r, B "connections.lifetime.n");
+	had = t->lifetime_n;
+	rd_min_max(r, n, had, B "connections.lifetime.min_ns",
+	    &t->lifetime_min, B "connections.lifetime.max_ns",
+	    &t->lifetime_max);
+	add_u64(r, B "connections.lifetime.n", &t->lifetime_n);
+	add_u64(r, B "connections.lifetime.sum_ns", &t->lifetime_sum);
+	t->lifetime_sum2 += rd_num(r, B "connections.lifetime.sum2_s2");
+	add_u64(r, B "connections.connect.n", &t->connects_n);
+	add_u64(r, B "connections.connect.sum_ns", &t->connect_sum);
+
+	add_u64(r, B "requests.total", &t->reqs_sent);
+	add_u64(r, B "requests.bytes", &t->req_bytes);
+	add_u64(r, B "requests.early", &t->early);
+	add_u64(r, B "requests.cut", &t->cut);
+	add_u64(r, B "requests.unsent_bytes", &t->unsent_bytes);
+
+	for (i = 0; i < nitems(status); i++) {
+		snprintf(field, sizeof(field), B "replies.status.%s",
+		    status[i]);
+		add_u64(r, field, &t->replies[i + 1]);
+	}
+	rd_samples(r, B "replies.rate_per_s", &r->m->rr_sum);
+	add_u64(r, B "replies.responses", &t->responses_n);
+	add_u64(r, B "replies.response_sum_ns", &t->response_sum);
+	add_u64(r, B "replies.transfer_sum_ns", &t->transfer_sum);
+	add_u64(r, B "replies.header_bytes", &t->hdr_bytes);
+	add_u64(r, B "replies.content_bytes", &t->content_bytes);
+	add_u64(r, B "replies.footer_bytes", &t->footer_bytes);
+
+	r->m->cpu_user += rd_num(r, B "cpu.user_s");
+	r->m->cpu_sys += rd_num(r, B "cpu.system_s");
+	add_u64(r, B "net.bytes", &b->net_bytes);
+	for (i = 0; i < BASIC_ERR_COUNT; i++) {
+		snprintf(field, sizeof(field), B "errors.%s", err[i]);
+		add_u64(r, field, &t->errors[i]);
+	}
+	/* The histograms: exactly the phases the first file has. */
+	for (i = 0; i < jv_len(rd(r, B "histograms")) && !r->failed; i++) {
+		size_t k;
+
+		for (k = 0; k < BASIC_NPHASES; k++)
+			if (strcmp(jv_key_at(rd(r, B "histograms"), i),
+			    basic_phase_json[k]) == 0)
+				break;
+		if (k == BASIC_NPHASES)
+			mfail(r, B "histograms", "%s: a histogram this "
+			    "version cannot merge",
+			    jv_key_at(rd(r, B "histograms"), i));
+	}
+	for (i = 0; i < BASIC_NPHASES; i++) {
+		snprintf(field, sizeof(field), B "histograms.%s",
+		    basic_phase_json[i]);
+		rd_hist(r, field, &b->phase[i]);
+	}
+#undef B
+}
+
+static void
+rd_sess(struct mrd *r)
+{
+	struct sess_stat_totals *t = &r->m->sess.t;
+	const struct jv *len;
+	uint64_t v;
+	size_t i, n, cap;
+	int ck;
+
+#define S	"stats.sess_stat."
+	add_u64(r, S "completed", &t->completed);
+	add_u64(r, S "failed", &t->failed);
+	add_u64(r, S "conns", &t->conns);
+	add_u64(r, S "lifetime_sum_ns", &t->lifetime_sum);
+	add_u64(r, S "failtime_sum_ns", &t->failtime_sum);
+	add_u64(r, S "cookies_ignored", &t->cookies_ignored);
+	if (jv_bool(rd(r, S "cookies"), &ck) == -1)
+		mfail(r, S "cookies", "missing or not a boolean");
+	t->cookies |= ck;
+	rd_samples(r, S "rate_per_s", &r->m->sess_sum);
+	len = rd(r, S "length_histogram");
+	if (jv_type(len) != JV_ARR) {
+		mfail(r, S "length_histogram", "missing or not a list");
+		return;
+	}
+	n = jv_len(len);
+	if (n > t->len_cap) {
+		cap = n;
+		t->len_hist = xreallocarray(t->len_hist, cap,
+		    sizeof(*t->len_hist));
+		memset(t->len_hist + t->len_cap, 0,
+		    (cap - t->len_cap) * sizeof(*t->len_hist));
+		t->len_cap = cap;
+	}
+	if (n > t->len_n)
+		t->len_n = n;
+	for (i = 0; i < n && !r->failed; i++) {
+		if (jv_u64(jv_at(len, i), &v) == -1 ||
+		    v > UINT64_MAX - t->len_hist[i])
+			mfail(r, S "length_histogram", "an entry is not an "
+			    "unsigned integer, or the sum overflows");
+		else
+			t->len_hist[i] += v;
+	}
+#undef S
+}
+
+static void
+rd_tls(struct mrd *r)
+{
+	struct tls_stat *st = &r->m->tls;
+	const char *s;
+	uint64_t n, had = st->handshakes;
+
+#define T	"stats.tls_stat."
+	n = rd_u64(r, T "handshakes");
+	rd_min_max(r, n, had, T "time_min_ns", &st->time_min,
+	    T "time_max_ns", &st->time_max);
+	add_u64(r, T "handshakes", &st->handshakes);
+	add_u64(r, T "resumed", &st->resumed);
+	add_u64(r, T "failed", &st->failed);
+	add_u64(r, T "time_sum_ns", &st->time_sum);
+	rd_hist(r, T "time", &st->time);
+	if (!r->failed && st->time == NULL)
+		mfail(r, T "time", "missing");
+	/* The last file's that has them, like the last handshake. */
+	if ((s = jv_str(rd(r, T "protocol"), NULL)) != NULL)
+		snprintf(st->version, sizeof(st->version), "%s", s);
+	if ((s = jv_str(rd(r, T "cipher"), NULL)) != NULL)
+		snprintf(st->cipher, sizeof(st->cipher), "%s", s);
+#undef T
+}
+
+/* The collectors: the same ones in every file, each one known. */
+static void
+rd_stats(struct mrd *r)
+{
+	const struct jv *st = rd(r, "stats");
+	struct merge *m = r->m;
+	const char *k;
+	size_t i;
+	int sess, tls;
+
+	if (jv_type(st) != JV_OBJ) {
+		mfail(r, "stats", "missing or not an object");
+		return;
+	}
+	for (i = 0; i < jv_len(st); i++) {
+		k = jv_key_at(st, i);
+		if (strcmp(k, "basic") != 0 && strcmp(k, "sess_stat") != 0 &&
+		    strcmp(k, "tls_stat") != 0) {
+			mfail(r, "stats", "%s: results this version cannot "
+			    "merge", k);
+			return;
+		}
+	}
+	sess = jv_get(st, "sess_stat") != NULL;
+	tls = jv_get(st, "tls_stat") != NULL;
+	if (r->first) {
+		m->have_sess = sess;
+		m->have_tls = tls;
+	} else if (sess != m->have_sess || tls != m->have_tls) {
+		mfail(r, sess != m->have_sess ? "stats.sess_stat" :
+		    "stats.tls_stat", "in one of this file and %s only",
+		    m->first);
+		return;
+	}
+	rd_basic(r);
+	if (m->have_sess)
+		rd_sess(r);
+	if (m->have_tls)
+		rd_tls(r);
+}
+
+int
+merge_add(struct merge *m, const struct jv *doc, const char *path,
+    const char *prog, FILE *err)
+{
+	struct mrd r;
+
+	memset(&r, 0, sizeof(r));
+	r.m = m;
+	r.root = doc;
+	r.path = path;
+	r.prog = prog;
+	r.err = err;
+	r.first = m->nfiles == 0;
+	if (jv_type(doc) != JV_OBJ)
+		mfail(&r, NULL, "not an httperf result (not a JSON object)");
+	if (r.first)
+		m->first = path;
+	if (!r.failed)
+		rd_head(&r);
+	if (!r.failed)
+		rd_options(&r);
+	if (!r.failed)
+		rd_stats(&r);
+	m->nfiles++;
+	return r.failed ? -1 : 0;
+}
+
+void
+merge_finish(struct merge *m)
+{
+	size_t i, len = 0;
+
+	for (i = 0; i < m->rr_sum.n; i++)
+		stat_samples_add(&m->basic.t.reply_rate, &m->basic.rr,
+		    m->rr_sum.v[i]);
+	for (i = 0; i < m->sess_sum.n; i++)
+		stat_samples_add(&m->sess.t.rate, &m->sess.t.rate_samples,
+		    m->sess_sum.v[i]);
+	stat_samples_free(&m->rr_sum);
+	stat_samples_free(&m->sess_sum);
+	for (i = 0; i < m->nhosts; i++)
+		len += strlen(m->hostv[i]) + 1;
+	free(m->hosts);
+	m->hosts = xcalloc(1, len + 1);
+	for (i = 0; i < m->nhosts; i++) {
+		if (i > 0)
+			strcat(m->hosts, ",");
+		strcat(m->hosts, m->hostv[i]);
+	}
+}
+
+static uint64_t
+merge_duration(const struct merge *m)
+{
+	return m->end_ns - m->start_ns;
+}
+
+void
+merge_print(struct merge *m, FILE *out)
+{
+	uint64_t d = merge_duration(m);
+
+	basic_print(&m->basic, out, d, m->cpu_user, m->cpu_sys);
+	if (m->have_sess)
+		sess_stat_report(out, &m->sess.t, d);
+	basic_print_extra(&m->basic, out);
+	if (m->have_tls)
+		tls_stat_print(&m->tls, out);
+}
+
+/* Copies a value of a document into the one being written. */
+static void
+jv_copy(struct jsonw *w, const struct jv *v)
+{
+	const char *s;
+	size_t i, len;
+	uint64_t u;
+	int64_t n;
+	double d;
+	int b;
+
+	switch (jv_type(v)) {
+	case JV_NULL:
+		jsonw_null(w);
+		break;
+	case JV_BOOL:
+		jv_bool(v, &b);
+		jsonw_bool(w, b);
+		break;
+	case JV_NUM:
+		if (jv_u64(v, &u) == 0)
+			jsonw_u64(w, u);
+		else if (jv_i64(v, &n) == 0)
+			jsonw_i64(w, n);
+		else {
+			jv_num(v, &d);
+			jsonw_double(w, d);
+		}
+		break;
+	case JV_STR:
+		s = jv_str(v, &len);
+		jsonw_strn(w, s, len);
+		break;
+	case JV_ARR:
+		jsonw_arr_begin(w);
+		for (i = 0; i < jv_len(v); i++)
+			jv_copy(w, jv_at(v, i));
+		jsonw_arr_end(w);
+		break;
+	case JV_OBJ:
+		jsonw_obj_begin(w);
+		for (i = 0; i < jv_len(v); i++) {
+			jsonw_key(w, jv_key_at(v, i));
+			jv_copy(w, jv_at(v, i));
+		}
+		jsonw_obj_end(w);
+		break;
+	}
+}
+
+void
+merge_json(struct merge *m, struct jsonw *w, const struct jv *const *docs,
+    char *const *paths, size_t nfiles)
+{
+	struct result_head h;
+	uint64_t d = merge_duration(m);
+	size_t i;
+
+	memset(&h, 0, sizeof(h));
+	h.start_ns = m->start_ns;
+	h.duration_ns = d;
+	h.num_clients = m->num_clients;
+	h.ids = m->ids;
+	h.nids = m->nids;
+	h.host = m->hosts != NULL ? m->hosts : "";
+	h.echo = m->echo != NULL ? m->echo : "";
+	jsonw_obj_begin(w);
+	result_write_head(w, &h);
+	jsonw_key(w, "options");
+	jv_copy(w, m->options);
+	jsonw_key(w, "stats");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "basic");
+	basic_json(&m->basic, w, d, m->cpu_user, m->cpu_sys);
+	if (m->have_sess) {
+		jsonw_key(w, "sess_stat");
+		sess_stat_json(w, &m->sess.t, d);
+	}
+	if (m->have_tls) {
+		jsonw_key(w, "tls_stat");
+		tls_stat_json(&m->tls, w);
+	}
+	jsonw_obj_end(w);
+	jsonw_key(w, "merged");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "files");
+	jsonw_arr_begin(w);
+	for (i = 0; i < nfiles; i++) {
+		jsonw_obj_begin(w);
+		jsonw_kstr(w, "path", paths[i]);
+		jsonw_kstr(w, "host", jv_str(jv_get(docs[i], "host"), NULL));
+		jsonw_kstr(w, "client", jv_str(jv_path(docs[i],
+		    "options.client"), NULL));
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
+	jsonw_obj_end(w);
+}
+
+void
+merge_free(struct merge *m)
+{
+	basic_fini(&m->basic);
+	sess_stat_fini(&m->sess);
+	tls_stat_fini(&m->tls);
+	stat_samples_free(&m->rr_sum);
+	stat_samples_free(&m->sess_sum);
+	free(m->ids);
+	free(m->hosts);
+	free(m->hostv);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Reads and parses one file; NULL after a message. */
+static struct jv *
+merge_read(const char *prog, const char *path)
+{
+	char *text, errbuf[256];
+	struct jv *doc;
+	size_t len;
+	int e;
+
+	if ((e = util_read_file(path, &text, &len)) != 0) {
+		fprintf(stderr, "%s: --merge: ", prog);
+		util_put_escaped(stderr, path, strlen(path));
+		fprintf(stderr, ": %s\n", util_read_strerror(e));
+		return NULL;
+	}
+	doc = jv_parse(text, len, errbuf, sizeof(errbuf));
+	free(text);
+	if (doc == NULL) {
+		fprintf(stderr, "%s: --merge: ", prog);
+		util_put_escaped(stderr, path, strlen(path));
+		fprintf(stderr, ": not valid JSON: %s\n", errbuf);
+	}
+	return doc;
+}
+
+int
+merge_main(const struct options *o)
+{
+	struct jv **docs;
+	struct merge m;
+	struct jsonw w;
+	FILE *out, *jf = NULL;
+	size_t i, n = o->n_merge_files;
+	int status = 1, to_stdout;
+
+	memset(&m, 0, sizeof(m));
+	docs = xcalloc(n, sizeof(*docs));
+	for (i = 0; i < n; i++)
+		if ((docs[i] = merge_read(o->prog,
+		    o->merge_files[i])) == NULL ||
+		    merge_add(&m, docs[i], o->merge_files[i], o->prog,
+		    stderr) == -1)
+			goto out;
+	merge_finish(&m);
+	to_stdout = o->json_file != NULL && strcmp(o->json_file, "-") == 0;
+	if (o->json_file != NULL) {
+		if (to_stdout)
+			jf = stdout;
+		else if ((jf = fopen(o->json_file, "w")) == NULL) {
+			fprintf(stderr, "%s: --json: %s: %s\n", o->prog,
+			    o->json_file, strerror(errno));
+			goto out;
+		}
+	}
+	out = to_stdout ? stderr : stdout;
+	merge_print(&m, out);
+	if (fflush(out) != 0 || ferror(out)) {
+		fprintf(stderr, "%s: cannot write the report\n", o->prog);
+		goto out;
+	}
+	status = 0;
+	if (jf != NULL) {
+		jsonw_init(&w, jf);
+		merge_json(&m, &w, (const struct jv *const *)docs,
+		    o->merge_files, n);
+		if (jsonw_finish(&w) == -1 ||
+		    (jf != stdout && fclose(jf) != 0)) {
+			fprintf(stderr, "%s: --json: cannot write %s\n",
+			    o->prog, to_stdout ? "to the standard output" :
+			    o->json_file);
+			status = 1;
+		}
+		jf = NULL;
+	}
+out:
+	if (jf != NULL && jf != stdout)
+		fclose(jf);
+	merge_free(&m);
+	for (i = 0; i < n; i++)
+		jv_free(docs[i]);
+	free(docs);
+	return status;
+}

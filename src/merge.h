@@ -1,0 +1,94 @@
+/*
+ * httperf --merge FILE...: combines the --json results of several client
+ * processes (--client I/N) into the report, and with --json the document,
+ * that one run with the same totals would have given.  The rules (merge.c
+ * has the details):
+ *	- counts, bytes, sums and sums of squares are added; minimums and
+ *	  maximums are the least and greatest; CPU times are added;
+ *	- the duration is the union of the runs' windows: from the earliest
+ *	  start to the latest end (start + duration), so rates are the sum
+ *	  of what the processes did over the whole span;
+ *	- histograms are added bucket by bucket (hdr_add) and percentiles
+ *	  taken from the sum, never averaged;
+ *	- rate samples (reply rate, session rate): sample k of the merge is
+ *	  the sum of the files' samples k (a file without one adds 0), as
+ *	  the processes sample on the same 5 s period: the aggregate rate;
+ *	- the most concurrent connections are added (an upper bound, as the
+ *	  report's "<=" says), the longest connect burst is the largest.
+ * Refused, with one line naming the file and the member, exit status 1:
+ * a file that cannot be read or is not a valid result, files of
+ * different workloads (any option but those options_merge_may_differ
+ * lists), different histogram settings or collectors, different client
+ * counts N, or the same client id twice.
+ */
+#ifndef HTTPERF_MERGE_H
+#define HTTPERF_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stat/basic.h"
+#include "stat/sess_stat.h"
+#include "stat/tls_stat.h"
+
+struct jsonw;
+struct jv;
+struct options;
+
+/* The combination of the files: the collectors' states, rebuilt. */
+struct merge {
+	size_t		 nfiles;
+	uint64_t	 start_ns;	/* earliest start */
+	uint64_t	 end_ns;	/* latest end */
+	unsigned	 num_clients;
+	unsigned	*ids;		/* ascending */
+	size_t		 nids;
+	char		*hosts;		/* distinct, comma-separated */
+	double		 cpu_user, cpu_sys;
+	struct basic	 basic;
+	int		 have_sess;
+	struct sess_stat sess;
+	int		 have_tls;
+	struct tls_stat	 tls;
+	const struct jv	*options;	/* the first file's */
+	const char	*echo;		/* the first file's command line */
+	const char	*first;		/* the first file's path */
+	/* Sums of the files' k-th samples, until merge_finish(). */
+	struct stat_samples rr_sum, sess_sum;
+	const char	**hostv;	/* distinct, into the documents */
+	size_t		 nhosts;
+};
+
+/*
+ * Adds document `doc' (read from `path') to m; the first call (m->nfiles
+ * 0) starts m, which must be zeroed.  Returns 0, or -1 after one line
+ * "PROG: --merge: PATH: problem" on err, m then only good for
+ * merge_free().  m points into the documents: they must outlive it.
+ */
+int	merge_add(struct merge *m, const struct jv *doc, const char *path,
+	    const char *prog, FILE *err);
+
+/*
+ * Completes m once every file is added: the duration, the summed rate
+ * samples' series, the hosts.  Before merge_print() and merge_json().
+ */
+void	merge_finish(struct merge *m);
+
+/* Prints the classic report and the lines after it, as a run would. */
+void	merge_print(struct merge *m, FILE *out);
+
+/*
+ * Writes the merged document (which validates against the schema and
+ * can be merged again); paths, hosts and clients of the `nfiles' files in
+ * the "merged" member.
+ */
+void	merge_json(struct merge *m, struct jsonw *w,
+	    const struct jv *const *docs, char *const *paths, size_t nfiles);
+
+void	merge_free(struct merge *m);
+
+/* Runs the merge the options describe; returns the exit status. */
+int	merge_main(const struct options *o);
+
+#endif

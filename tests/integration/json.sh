@@ -1,0 +1,158 @@
+#!/bin/sh
+# --json: the document validates against doc/httperf-result.schema.json
+# and holds the report's numbers; --json - puts it on stdout and the
+# report on stderr; --merge of four --client I/4 processes equals their
+# sum and the server's count, refuses different workloads, and its own
+# document validates and merges again.
+. "$TESTLIB"
+
+command -v python3 >/dev/null 2>&1 || skip "python3 is missing"
+J=$T_DIR/j
+
+# jv FILE PATH: json_get, failing the test when the member is missing.
+jv() {
+	json_get "$1" "$2" 2>/dev/null || fail "$1: no member $2"
+}
+
+start_srv
+hp --num-conns 20 --num-calls 3 --rate 400 --uri /size/500 --json "$J.json"
+expect_rc 0
+expect_counts 20 60 60
+validate_json "$J.json"
+[ "$(jv "$J.json" stats.basic.connections.total)" = 20 ] || fail "connections"
+[ "$(jv "$J.json" stats.basic.requests.total)" = 60 ] || fail "requests"
+[ "$(jv "$J.json" stats.basic.replies.total)" = 60 ] || fail "replies"
+[ "$(jv "$J.json" stats.basic.replies.status.2xx)" = 60 ] || fail "2xx"
+[ "$(jv "$J.json" stats.basic.replies.content_bytes)" = 30000 ] || fail "content bytes"
+[ "$(jv "$J.json" stats.basic.histograms.reply.count)" = 60 ] || fail "reply histogram count"
+[ "$(jv "$J.json" client.count)" = 1 ] || fail "client count"
+[ "$(jv "$J.json" options.num-conns)" = 20 ] || fail "options.num-conns"
+[ "$(jv "$J.json" options.rate)" = 400 ] || fail "options.rate"
+# The printed numbers are the document's, rounded as the report rounds.
+d=$(python3 -c "import sys; print('%.3f' % float(sys.argv[1]))" "$(jv "$J.json" duration_s)")
+expect "test-duration $d s\$"
+r=$(python3 -c "import sys; print('%.1f' % float(sys.argv[1]))" "$(jv "$J.json" stats.basic.requests.rate_per_s)")
+expect "^Request rate: $r req/s"
+p=$(python3 -c "import sys; print('%.3f' % (int(sys.argv[1]) / 1e6))" "$(jv "$J.json" stats.basic.histograms.reply.percentiles_ns.p99)")
+expect "^Reply time percentiles \[ms\]: p50 [0-9.]+ p90 [0-9.]+ p99 $p "
+grep -q "^$(jv "$J.json" command_line | sed 's/[][\.*^$]/\\&/g')\$" "$OUT" ||
+    fail "command_line is not the echo line"
+ok "--json: validates, numbers as the report"
+
+# --json -: the document alone on stdout, the report on stderr.
+hp --num-conns 5 --json -
+expect_rc 0
+validate_json "$OUT"
+grep -q '^Total: connections 5 requests 5 replies 5 ' "$OUT.err" ||
+    fail "--json -: no report on stderr"
+ok "--json -: JSON on stdout, report on stderr"
+stop_srv
+
+# Four processes, --client I/4, 25 connections of 2 calls each.
+start_srv
+for i in 0 1 2 3; do
+	timeout 60 "$HP" --server 127.0.0.1 --port "$PORT" --num-conns 25 \
+	    --num-calls 2 --rate 200 --client $i/4 --json "$J$i.json" \
+	    > "$J$i.txt" 2>&1 &
+	eval "p$i=\$!"
+done
+for i in 0 1 2 3; do
+	eval "wait \$p$i" || fail "client $i/4 failed: $(cat "$J$i.txt")"
+	grep -q '^Total: connections 25 requests 50 replies 50 ' "$J$i.txt" ||
+	    fail "client $i/4: $(grep Total "$J$i.txt")"
+	validate_json "$J$i.json"
+done
+stop_srv
+[ "$(srv_stat requests)" = 200 ] || fail "server saw $(srv_stat requests) requests"
+T_LAST="httperf --merge"
+timeout 60 "$HP" --merge "${J}0.json" "${J}1.json" "${J}2.json" "${J}3.json" \
+    --json "$J.m.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 0
+expect_classic
+expect_counts 100 200 200
+expect_status 0 200 0 0 0
+expect_errors 0 0 0 0 0 0 0 0 0
+expect '^Connection length \[replies/conn\]: 2\.000$'
+[ "$(grep -c 'percentiles \[ms\]' "$OUT")" = 5 ] || fail "percentile lines"
+validate_json "$J.m.json"
+[ "$(jv "$J.m.json" stats.basic.requests.total)" = "$(srv_stat requests)" ] ||
+    fail "merged requests differ from the server's count"
+[ "$(jv "$J.m.json" stats.basic.histograms.reply.count)" = 200 ] ||
+    fail "merged reply histogram count"
+[ "$(jv "$J.m.json" client.ids)" = "[0, 1, 2, 3]" ] || fail "client ids"
+# Sums of the four files, member by member.
+for m in stats.basic.replies.header_bytes stats.basic.net.bytes \
+    stats.basic.connections.lifetime.sum_ns stats.basic.replies.response_sum_ns; do
+	s=0
+	for i in 0 1 2 3; do
+		s=$((s + $(jv "$J$i.json" $m)))
+	done
+	[ "$(jv "$J.m.json" $m)" = "$s" ] || fail "$m: merged $(jv "$J.m.json" $m), sum $s"
+done
+ok "--merge: four --client I/4 runs add up to the server's count"
+
+# Merged files merge again: (0+1) + (2+3) is the same result.
+"$HP" --merge "${J}0.json" "${J}1.json" --json "$J.a.json" > /dev/null &&
+    "$HP" --merge "${J}2.json" "${J}3.json" --json "$J.b.json" > /dev/null ||
+    fail "partial merges failed"
+timeout 60 "$HP" --merge "$J.a.json" "$J.b.json" --json "$J.ab.json" \
+    > "$OUT.ab" 2> "$OUT.err"
+RC=$?
+expect_rc 0
+validate_json "$J.ab.json"
+# Same report but for the CPU line (sums of doubles in another order).
+grep -v '^CPU time' "$OUT" > "$T_DIR/r1"
+grep -v '^CPU time' "$OUT.ab" > "$T_DIR/r2"
+cmp -s "$T_DIR/r1" "$T_DIR/r2" || fail "re-merge differs: $(diff "$T_DIR/r1" "$T_DIR/r2")"
+ok "--merge: merged results merge again"
+
+# Refusals: a different workload, the same client twice, not a result.
+start_srv
+hp --num-conns 2 --rate 100 --client 1/4 --json "$J.r.json"
+expect_rc 0
+stop_srv
+"$HP" --merge "${J}0.json" "$J.r.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+[ "$(wc -l < "$OUT.err")" = 1 ] || fail "refusal: not one line"
+grep -Eq "$J.r.json: options\.[a-z-]+: differs from ${J}0.json" "$OUT.err" ||
+    fail "refusal does not name the option: $(cat "$OUT.err")"
+python3 - "${J}1.json" "$J.rate.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["options"]["rate"] = 300
+d["client"]["ids"] = [3]; d["client"]["id"] = 3
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$HP" --merge "${J}0.json" "$J.rate.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+grep -q "options.rate: differs from" "$OUT.err" || fail "--rate: $(cat "$OUT.err")"
+"$HP" --merge "${J}0.json" "${J}0.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+grep -q "client.ids: client 0/4 is also in an earlier file" "$OUT.err" ||
+    fail "same client twice: $(cat "$OUT.err")"
+echo '{"format": "x"}' > "$J.bad.json"
+"$HP" --merge "$J.bad.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+grep -q "bad.json: format: not an httperf result" "$OUT.err" || fail "bad: $(cat "$OUT.err")"
+printf '{' > "$J.bad.json"
+"$HP" --merge "$J.bad.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+grep -q "bad.json: not valid JSON: line 1" "$OUT.err" || fail "truncated: $(cat "$OUT.err")"
+"$HP" --merge "$J.none.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+"$HP" --merge > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+grep -q -- "--merge: expected one or more result files" "$OUT.err" || fail "no files: $(cat "$OUT.err")"
+"$HP" --merge --rate 5 "${J}0.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+grep -q -- "--rate: cannot be used with --merge" "$OUT.err" || fail "--rate with --merge: $(cat "$OUT.err")"
+ok "--merge: refusals name the file and the member"
