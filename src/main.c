@@ -28,6 +28,7 @@
 #include "core/clock.h"
 #include "core/conn.h"
 #include "core/loop.h"
+#include "gen/call_rate.h"
 #include "gen/conn_gen.h"
 #include "gen/generator.h"
 #include "gen/uri_wlog.h"
@@ -160,6 +161,7 @@ union run_cfg {
 	struct wsesslog_config	 wsesslog;
 	struct conn_gen_config	 conns;
 	struct interval_config	 interval;
+	struct call_rate_config	 crate;
 };
 
 /* Says whether the options give the run this module. */
@@ -305,7 +307,7 @@ run_cfg_wsesslog(struct run *r, union run_cfg *u)
 static int
 run_want_conns(const struct options *o)
 {
-	return !options_session(o);
+	return !options_session(o) && o->call_rate == 0;
 }
 
 static void
@@ -318,6 +320,24 @@ run_cfg_conns(struct run *r, union run_cfg *u)
 	u->conns.burst_len = o->burst_len;
 	u->conns.rate = &o->rate;
 	u->conns.client_id = o->client_id;
+}
+
+/* --call-rate: options.c refuses it with the other workloads. */
+static int
+run_want_crate(const struct options *o)
+{
+	return o->call_rate > 0;
+}
+
+static void
+run_cfg_crate(struct run *r, union run_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->crate.rate = &o->rate;
+	u->crate.total = o->num_calls;
+	u->crate.max_conns = o->max_connections;
+	u->crate.client_id = o->client_id;
 }
 
 /*
@@ -355,6 +375,8 @@ static const struct run_gen {
 	{ &wsesslog_generator, run_want_wsesslog, run_cfg_wsesslog,
 	    "--wsesslog", 1, 1 },
 	{ &conn_gen_generator, run_want_conns, run_cfg_conns, "--num-conns",
+	    1, 0 },
+	{ &call_rate_generator, run_want_crate, run_cfg_crate, "--call-rate",
 	    1, 0 },
 };
 

@@ -451,7 +451,7 @@ opt_echo_row(const struct options *o, const struct opt_row *r, FILE *out)
 			return;
 		break;
 	case OPT_E_CONNS:
-		if (options_session(o))
+		if (options_session(o) || opt_is_unset(o, v))
 			return;
 		break;
 	case OPT_E_ALWAYS:

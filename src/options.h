@@ -41,6 +41,10 @@ struct options {
 	uint64_t	 burst_len;	/* default 1 */
 	struct rate_spec rate;		/* default sequential */
 	int		 rate_given;	/* --rate or --period was given */
+	/* --call-rate R: requests per second over a pool of
+	   --max-connections; `rate' is then their schedule, num_calls
+	   their total (0: no limit) and num_conns 0.  0: off. */
+	double		 call_rate;
 	unsigned	 client_id;	/* --client I/N */
 	unsigned	 num_clients;
 	double		 runtime;	/* s, 0: none */
@@ -65,7 +69,8 @@ struct options {
 	uint64_t	 wsesslog_n;	/* 0: not given */
 	double		 wsesslog_think; /* s, default think time */
 	const char	*wsesslog_file;
-	unsigned	 max_connections; /* per session; 0: default (4) */
+	unsigned	 max_connections; /* per session, or the --call-rate
+					   pool; 0: the default (4, 100) */
 	unsigned	 max_piped;	/* per connection; 0: default */
 	int		 session_cookies;
 	unsigned	 failure_status; /* 0: none */
@@ -133,6 +138,13 @@ struct options {
  * plus one or two such times, which must not wrap around.
  */
 #define OPTIONS_MAX_SEC	1e9
+
+/*
+ * The highest --call-rate: arrivals due at one timer firing only queue
+ * (8 bytes each), so up to this rate a client that cannot keep up falls
+ * behind without the timer's catch-up loop running away.
+ */
+#define OPTIONS_MAX_CALL_RATE	1e7
 
 /* --max-retries: the default and the largest value. */
 #define OPTIONS_MAX_RETRIES	3

@@ -3,10 +3,12 @@
  * known (so the order of the options does not matter).  httperf 0.9.0
  * silently ignored most of these combinations, leaving the user to
  * wonder why the test did not do what was asked.  The first rule broken,
- * in the order of the table, is the one reported.
+ * in the order of the table, is the one reported.  Last, --call-rate's
+ * schedule and totals are completed (opt_check_call_rate()).
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "options_int.h"
@@ -16,6 +18,8 @@
 enum {
 	OPT_ANY_SESSION = OPT_NOPTS,	/* --wsess or --wsesslog */
 	OPT_ANY_SSL,			/* --ssl or --ssl-protocol */
+	OPT_ANY_POOL,			/* a session workload or --call-rate */
+	OPT_ANY_BOUND,			/* --num-calls or --runtime */
 };
 
 struct opt_rule {
@@ -31,6 +35,20 @@ static const char needs_sess[] =
 static const char needs_ssl[] = "requires --ssl";
 
 static const struct opt_rule opt_rules[] = {
+	/*
+	 * --call-rate is a workload of its own: requests on a schedule
+	 * over a pool of connections, --num-calls of them in all.
+	 */
+	{ OPT_CALL_RATE, 0, OPT_RATE, "cannot be used with --rate "
+	    "(--call-rate is the request rate; --period may shape it)" },
+	{ OPT_CALL_RATE, 0, OPT_WSESS, "cannot be used with --wsess" },
+	{ OPT_CALL_RATE, 0, OPT_WSESSLOG, "cannot be used with --wsesslog" },
+	{ OPT_NUM_CONNS, 0, OPT_CALL_RATE, "does not apply to --call-rate "
+	    "(--max-connections is its pool, --num-calls the total)" },
+	{ OPT_BURST_LENGTH, 0, OPT_CALL_RATE, "does not apply to "
+	    "--call-rate (one request at a time per connection)" },
+	{ OPT_CALL_RATE, 1, OPT_ANY_BOUND, "requires --num-calls (the total "
+	    "of requests) or --runtime" },
 	{ OPT_WSESS, 0, OPT_WSESSLOG, "cannot be used with --wsesslog" },
 	{ OPT_WLOG, 0, OPT_WSESSLOG, "cannot be used with --wsesslog "
 	    "(its URIs come from its file)" },
@@ -48,7 +66,8 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_BURST_LENGTH, 0, OPT_WSESSLOG, "does not apply to --wsesslog "
 	    "(bursts come from its file)" },
 	{ OPT_SESSION_COOKIES, 1, OPT_ANY_SESSION, needs_sess },
-	{ OPT_MAX_CONNECTIONS, 1, OPT_ANY_SESSION, needs_sess },
+	{ OPT_MAX_CONNECTIONS, 1, OPT_ANY_POOL, "requires a session "
+	    "workload (--wsess or --wsesslog) or --call-rate" },
 	{ OPT_MAX_PIPED_CALLS, 1, OPT_ANY_SESSION, needs_sess },
 	{ OPT_FAILURE_STATUS, 1, OPT_ANY_SESSION, needs_sess },
 	{ OPT_RETRY_ON_FAILURE, 1, OPT_ANY_SESSION, needs_sess },
@@ -84,9 +103,47 @@ opt_given(const struct opt_ctx *c, int id)
 		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG];
 	case OPT_ANY_SSL:
 		return c->given[OPT_SSL] || c->given[OPT_SSL_PROTOCOL];
+	case OPT_ANY_POOL:
+		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG] ||
+		    c->given[OPT_CALL_RATE];
+	case OPT_ANY_BOUND:
+		return c->given[OPT_NUM_CALLS] || c->given[OPT_RUNTIME];
 	default:
 		return c->given[id];
 	}
+}
+
+/*
+ * --call-rate R: the requests' schedule is R per second, deterministic,
+ * or --period's when it is given, which must then have R as its mean rate
+ * (within 1%), so that the echo line and the target rate say what the
+ * schedule does.  --num-calls not given: no limit (--runtime ends the
+ * run).  --num-conns does not apply.
+ */
+static int
+opt_check_call_rate(const struct opt_ctx *c)
+{
+	struct options *o = c->o;
+	double r;
+
+	if (!c->given[OPT_CALL_RATE])
+		return 0;
+	if (c->given[OPT_PERIOD]) {
+		r = rate_spec_rate(&o->rate);
+		if (r <= 0)
+			return opt_fail(c, &opt_table[OPT_PERIOD], NULL, NULL,
+			    "must give --call-rate's requests intervals "
+			    "above 0");
+		if (fabs(r - o->call_rate) > o->call_rate / 100)
+			return opt_fail(c, &opt_table[OPT_PERIOD], NULL, NULL,
+			    "mean rate %g/s differs from --call-rate %g",
+			    r, o->call_rate);
+	} else
+		rate_spec_set_rate(&o->rate, o->call_rate);
+	o->num_conns = 0;
+	if (!c->given[OPT_NUM_CALLS])
+		o->num_calls = 0;
+	return 0;
 }
 
 int
@@ -109,5 +166,5 @@ opt_check(const struct opt_ctx *c)
 			return opt_fail(c, &opt_table[rule->opt], NULL, NULL,
 			    "%s", rule->msg);
 	}
-	return 0;
+	return opt_check_call_rate(c);
 }

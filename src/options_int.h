@@ -31,6 +31,7 @@ enum opt_id {
 	OPT_BODY,
 	OPT_BODY_FILE,
 	OPT_BURST_LENGTH,
+	OPT_CALL_RATE,
 	OPT_CLIENT,
 	OPT_CLOSE_WITH_RESET,
 	OPT_DEBUG,
@@ -135,7 +136,8 @@ enum opt_echo {
 			   OPT_K_FIELDS when the first field is not 0 */
 	OPT_E_ALWAYS,	/* " --name=V" */
 	OPT_E_CHANGED,	/* " --name=V" when V is not the row's default */
-	OPT_E_CONNS,	/* " --name=V" unless the workload is sessions */
+	OPT_E_CONNS,	/* " --name=V" unless the workload is sessions
+			   or V is 0 (--call-rate: not used, no limit) */
 	OPT_E_QUOTED,	/* " --name='V'" when V is not NULL */
 	OPT_E_FUNC,	/* the row's echo function */
 };
@@ -273,8 +275,8 @@ void	opt_echo_myaddr(const struct options *o, const struct opt_row *r,
 
 /*
  * Checks the options that cannot go together, or need another, once the
- * whole command line is known (options_check.c).  Returns 0 or -1 after
- * one message.
+ * whole command line is known, then completes --call-rate's settings
+ * (options_check.c).  Returns 0 or -1 after one message.
  */
 int	opt_check(const struct opt_ctx *c);
 

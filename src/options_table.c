@@ -136,6 +136,22 @@ opt_rate(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 	return 0;
 }
 
+/* Parses --call-rate R: requests per second, above 0. */
+static int
+opt_call_rate(struct opt_ctx *c, const struct opt_row *r, const char *arg)
+{
+	double d;
+
+	if (opt_double(c, r, NULL, arg, arg, &d) == -1)
+		return -1;
+	if (d < 1 / OPTIONS_MAX_SEC || d > OPTIONS_MAX_CALL_RATE)
+		return opt_fail(c, r, NULL, arg, "must be between %g and %g "
+		    "requests per second", 1 / OPTIONS_MAX_SEC,
+		    OPTIONS_MAX_CALL_RATE);
+	c->o->call_rate = d;
+	return 0;
+}
+
 /*
  * Parses --interval S: the length of an interval of --hlog and of the
  * progress lines, from 1 ms (the resolution of the log's time stamps).
@@ -196,18 +212,14 @@ opt_period(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 	return 0;
 }
 
-/* Prints --rate or --period, whichever describes the rate (if any). */
+/* Prints --period for a schedule that is not deterministic. */
 static void
-opt_echo_rate(const struct options *o, const struct opt_row *r, FILE *out)
+opt_echo_period(const struct options *o, FILE *out)
 {
-	double rate = rate_spec_rate(&o->rate);
 	size_t i;
 
-	if (rate <= 0)
-		return;
 	switch (o->rate.dist) {
 	case RATE_DETERMINISTIC:
-		fprintf(out, " --rate=%g", rate);
 		break;
 	case RATE_UNIFORM:
 		fprintf(out, " --period=u%g,%g", o->rate.min_iat,
@@ -223,6 +235,32 @@ opt_echo_rate(const struct options *o, const struct opt_row *r, FILE *out)
 			    o->rate.var_iat[i], o->rate.var_dur[i]);
 		break;
 	}
+}
+
+/* Prints --rate or --period, whichever describes the rate (if any). */
+static void
+opt_echo_rate(const struct options *o, const struct opt_row *r, FILE *out)
+{
+	double rate = rate_spec_rate(&o->rate);
+
+	/* With --call-rate, the schedule is the requests'. */
+	if (rate <= 0 || o->call_rate > 0)
+		return;
+	if (o->rate.dist == RATE_DETERMINISTIC)
+		fprintf(out, " --rate=%g", rate);
+	else
+		opt_echo_period(o, out);
+}
+
+/* Prints --call-rate, and --period if it shapes the requests' schedule. */
+static void
+opt_echo_call_rate(const struct options *o, const struct opt_row *r,
+    FILE *out)
+{
+	if (o->call_rate <= 0)
+		return;
+	fprintf(out, " --%s=%g", r->name, o->call_rate);
+	opt_echo_period(o, out);
 }
 
 /* Parses --wlog y|n,F; 0.9.0 took any letter and did not look for F. */
@@ -394,6 +432,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    OPT_E_NONZERO),
 	[OPT_BURST_LENGTH] = NUM("burst-length", burst_len, 1, UINT64_MAX, 1,
 	    OPT_E_CHANGED),
+	[OPT_CALL_RATE] = FUNC("call-rate", "X", opt_call_rate,
+	    opt_echo_call_rate),
 	[OPT_CLIENT] = FUNC("client", "I/N", opt_client, opt_echo_client),
 	[OPT_CLOSE_WITH_RESET] = FLAG("close-with-reset", close_with_reset,
 	    OPT_E_SET),
@@ -510,7 +550,7 @@ const enum opt_id opt_echo_order[] = {
 	OPT_CLOSE_WITH_RESET, OPT_THINK_TIMEOUT, OPT_TIMEOUT, OPT_RUNTIME,
 	OPT_CLIENT, OPT_SERVER, OPT_SERVER_NAME, OPT_PORT, OPT_URI,
 	OPT_FAILURE_STATUS, OPT_HTTP_VERSION, OPT_MAX_CONNECTIONS,
-	OPT_MAX_PIPED_CALLS, OPT_RATE, OPT_SEND_BUFFER,
+	OPT_MAX_PIPED_CALLS, OPT_RATE, OPT_CALL_RATE, OPT_SEND_BUFFER,
 	OPT_RETRY_ON_FAILURE, OPT_MAX_RETRIES, OPT_RECV_BUFFER,
 	OPT_SESSION_COOKIES,
 	OPT_SSL, OPT_SSL_CIPHERS, OPT_SSL_CIPHERSUITES, OPT_TLS_SERVER_NAME,

@@ -528,6 +528,32 @@ static const struct good_case good_cases[] = {
 	    OFF(ssl_certificate), .s = "both.pem" },
 	{ { "--ssl", "--ssl-ca-file=/nonexistent", NULL }, F_STR,
 	    OFF(ssl_ca_file), .s = "/nonexistent" },
+	/* --call-rate: the requests' schedule, their total, no --num-conns;
+	   --period shapes it at the same mean rate. */
+	{ { "--call-rate", "100", "--num-calls", "5", NULL }, F_DBL,
+	    OFF(call_rate), .d = 100 },
+	{ { "--call-rate", "100", "--num-calls", "5", NULL }, F_DBL,
+	    OFF(rate.mean_iat), .d = 0.01 },
+	{ { "--call-rate", "100", "--num-calls", "5", NULL }, F_U64,
+	    OFF(num_calls), .u = 5 },
+	{ { "--call-rate", "100", "--num-calls", "5", NULL }, F_U64,
+	    OFF(num_conns), .u = 0 },
+	{ { "--call-rate=1e-9", "--runtime=1", NULL }, F_DBL,
+	    OFF(call_rate), .d = 1e-9 },
+	{ { "--call-rate=1e7", "--runtime=1", NULL }, F_DBL,
+	    OFF(rate.mean_iat), .d = 1e-7 },
+	{ { "--call-rate=.5", "--runtime=1", NULL }, F_U64, OFF(num_calls),
+	    .u = 0 },
+	{ { "--period=e0.01", "--call-rate=100", "--num-calls=1", NULL },
+	    F_INT, OFF(rate.dist), .u = RATE_EXPONENTIAL },
+	{ { "--period=e0.01", "--call-rate=100", "--num-calls=1", NULL },
+	    F_DBL, OFF(rate.mean_iat), .d = 0.01 },
+	{ { "--call-rate=99.5", "--period=u0,0.02", "--num-calls=1", NULL },
+	    F_DBL, OFF(rate.max_iat), .d = 0.02 },
+	{ { "--call-rate=10", "--num-calls=1", "--max-connections=7", NULL },
+	    F_UINT, OFF(max_connections), .u = 7 },
+	{ { "--call-rate=10", "--num-calls=1", "--wlog=n,f", NULL },
+	    F_STR, OFF(wlog_file), .s = "f" },
 };
 
 START_TEST(test_good)
@@ -976,7 +1002,40 @@ static const struct bad_case bad_cases[] = {
 	{ { "--session-cookie", NULL }, "--session-cookies: requires a "
 	    "session workload" },
 	{ { "--max-connections=4", NULL }, "--max-connections: requires a "
-	    "session workload (--wsess or --wsesslog)" },
+	    "session workload (--wsess or --wsesslog) or --call-rate" },
+	{ { "--max-connections=4", "--num-conns=2", NULL },
+	    "--max-connections: requires a session workload" },
+	/* --call-rate. */
+	{ { "--call-rate", "0", "--num-calls=1", NULL },
+	    "--call-rate: must be between 1e-09 and 1e+07 requests per "
+	    "second ('0')" },
+	{ { "--call-rate", "2e7", "--num-calls=1", NULL },
+	    "--call-rate: must be between" },
+	{ { "--call-rate", "-1", NULL }, "--call-rate: " },
+	{ { "--call-rate", "x", NULL }, "--call-rate: " },
+	{ { "--call-rate", "inf", NULL }, "--call-rate: " },
+	{ { "--call-rate", NULL }, "--call-rate: missing argument" },
+	{ { "--call-rate=10", NULL }, "--call-rate: requires --num-calls "
+	    "(the total of requests) or --runtime" },
+	{ { "--call-rate=10", "--rate=10", "--num-calls=1", NULL },
+	    "--call-rate: cannot be used with --rate" },
+	{ { "--rate=10", "--call-rate=10", "--num-calls=1", NULL },
+	    "--call-rate: cannot be used with --rate" },
+	{ { "--call-rate=10", "--wsess=1,1,0", NULL },
+	    "--call-rate: cannot be used with --wsess" },
+	{ { "--call-rate=10", "--wsesslog=1,0,f", NULL },
+	    "--call-rate: cannot be used with --wsesslog" },
+	{ { "--call-rate=10", "--num-conns=2", "--num-calls=1", NULL },
+	    "--num-conns: does not apply to --call-rate (--max-connections "
+	    "is its pool, --num-calls the total)" },
+	{ { "--call-rate=10", "--burst-length=2", "--num-calls=1", NULL },
+	    "--burst-length: does not apply to --call-rate" },
+	{ { "--call-rate=10", "--period=e1", "--num-calls=1", NULL },
+	    "--period: mean rate 1/s differs from --call-rate 10" },
+	{ { "--call-rate=10", "--period=d0", "--num-calls=1", NULL },
+	    "--period: must give --call-rate's requests intervals above 0" },
+	{ { "--call-rate=10", "--num-calls=1", "--max-piped-calls=2", NULL },
+	    "--max-piped-calls: requires a session workload" },
 	{ { "--max-piped-calls=4", NULL }, "--max-piped-calls: requires a "
 	    "session workload (--wsess or --wsesslog)" },
 	{ { "--failure-status=504", NULL }, "--failure-status: requires a "
@@ -1236,6 +1295,21 @@ static const struct echo_case echo_cases[] = {
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
 	    "--send-buffer=4096 --retry-on-failure --recv-buffer=16384 "
 	    "--wsess=2,1,0.000\n" },
+	/* --call-rate where --rate goes, --period after it when it shapes
+	   it; no --num-conns, and no --num-calls without a total. */
+	{ NULL, { "--call-rate", "1000", "--num-calls", "10",
+	    "--max-connections", "4", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--max-connections=4 --call-rate=1000 --send-buffer=4096 "
+	    "--recv-buffer=16384 --num-calls=10\n" },
+	{ NULL, { "--call-rate", "1000", "--num-calls", "10", "--period",
+	    "e0.001", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--call-rate=1000 --period=e0.001 --send-buffer=4096 "
+	    "--recv-buffer=16384 --num-calls=10\n" },
+	{ NULL, { "--call-rate", "50", "--runtime", "5", NULL },
+	    "httperf --runtime=5 --client=0/1 --server=localhost --port=80 "
+	    "--uri=/ --call-rate=50 --send-buffer=4096 --recv-buffer=16384\n" },
 	/* The log's line as 0.9.0 printed it (burst length and wset do not
 	   apply to it). */
 	{ NULL, { "--server=127.0.0.1", "--port=18080", "--rate=5",
@@ -1426,7 +1500,7 @@ END_TEST
 
 static const char *const all_long[] = {
 	"add-header", "add-header-file", "body", "body-file", "burst-length",
-	"client", "close-with-reset", "debug", "failure-status", "help",
+	"call-rate", "client", "close-with-reset", "debug", "failure-status", "help",
 	"hlog", "hog", "http-version", "interval", "max-connections",
 	"max-piped-calls",
 	"max-retries",

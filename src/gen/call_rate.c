@@ -1,0 +1,241 @@
+/*
+ * The request-rate workload (see call_rate.h): the arrival schedule, and
+ * the pool of gen/call_pool.h wired to the core.
+ *
+ * A connection of the pool carries its pool id in owner_data[0]; a
+ * request carries the id of the connection it went out on in
+ * owner_data[0].  A request is created (BUS_CALL_NEW: the URI sources and
+ * the request options fill it in) when it goes out, not when it arrives,
+ * so that a waiting request costs 8 bytes, not a call; the URIs are still
+ * handed out in the order of the arrivals, since the queue is FIFO.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/bus.h"
+#include "core/call.h"
+#include "core/conn.h"
+#include "core/loop.h"
+#include "gen/call_pool.h"
+#include "gen/call_rate.h"
+#include "gen/generator.h"
+#include "gen/rate.h"
+#include "util.h"
+
+#define CR_ID	0		/* owner_data[]: the pool id */
+
+struct call_rate {
+	struct core	*core;
+	struct bus	*bus;
+	const struct rate_spec *spec;
+	unsigned	 client_id;
+	struct rate_gen	 rate;
+	uint64_t	 due;		/* intended time of the next arrival */
+	struct call_pool pool;
+	gen_done_cb	*done;
+	void		*done_arg;
+	int		 stopped;
+};
+
+/*
+ * Arrival.  The schedule has already moved on to the next one when this
+ * runs, so the intended time of this one is what `due' kept.
+ */
+static int
+call_rate_tick(void *arg, uint64_t now)
+{
+	struct call_rate *g = arg;
+	union bus_arg a;
+	uint64_t intended = g->due;
+
+	g->due = g->rate.next;
+	a.i = (long)intended;
+	bus_signal(g->bus, BUS_ARRIVAL, NULL, a, now);
+	return call_pool_arrival(&g->pool, intended, now);
+}
+
+/* The pool's requests of the owner (gen/call_pool.h). */
+
+static void
+call_rate_open(void *arg, uint64_t id, uint64_t now)
+{
+	struct call_rate *g = arg;
+	struct conn *c;
+
+	c = conn_new(g->core, now);
+	c->owner = g;
+	c->owner_data[CR_ID] = id;
+	call_pool_set_user(&g->pool, id, c);
+	conn_connect(c, now);
+}
+
+static int
+call_rate_send(void *arg, uint64_t id, void *user, uint64_t intended,
+    uint64_t now)
+{
+	struct call_rate *g = arg;
+	struct conn *c = user;
+	struct call *call;
+	int rv;
+
+	call = call_new(g->core, now);
+	call->owner = g;
+	call->owner_data[CR_ID] = id;
+	call->intended = intended;
+	if ((rv = conn_send(c, call, now)) == -1)
+		call->owner = NULL;	/* not sent: it never counts */
+	call_unref(call, now);
+	return rv;
+}
+
+static void
+call_rate_close(void *arg, uint64_t id, void *user, uint64_t now)
+{
+	conn_close(user, now);
+}
+
+static void
+call_rate_missed(void *arg, uint64_t n, uint64_t now)
+{
+	struct call_rate *g = arg;
+	union bus_arg a;
+
+	a.i = (long)n;
+	bus_signal(g->bus, BUS_ARRIVAL_MISSED, NULL, a, now);
+}
+
+static void
+call_rate_pool_done(void *arg, uint64_t now)
+{
+	struct call_rate *g = arg;
+
+	rate_gen_stop(&g->rate);
+	g->done(g->done_arg, now);
+}
+
+static const struct call_pool_ops call_rate_ops = {
+	.open = call_rate_open,
+	.send = call_rate_send,
+	.close = call_rate_close,
+	.missed = call_rate_missed,
+	.done = call_rate_pool_done,
+};
+
+static void
+call_rate_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
+    uint64_t now)
+{
+	struct call_rate *g = ctx;
+	struct conn *c;
+	struct call *call;
+
+	switch (ev) {
+	case BUS_CONN_CONNECTED:
+		c = obj;
+		if (c->owner == g)
+			call_pool_connected(&g->pool, c->owner_data[CR_ID],
+			    now);
+		break;
+	case BUS_CALL_DESTROYED:
+		/* Replied or failed: the connection is free again unless
+		   it is closing (the server said so, or it failed). */
+		call = obj;
+		if (call->owner != g)
+			break;
+		c = call->conn;
+		call_pool_call_done(&g->pool, call->owner_data[CR_ID],
+		    c != NULL && c->state == CONN_CONNECTED && !c->draining,
+		    now);
+		break;
+	case BUS_CONN_CLOSED:
+		c = obj;
+		if (c->owner == g)
+			call_pool_closed(&g->pool, c->owner_data[CR_ID], now);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The generator interface (gen/generator.h). */
+
+static int
+call_rate_init(void **state, const struct gen_env *env, char *err,
+    size_t errlen)
+{
+	const struct call_rate_config *cfg = env->cfg;
+	struct call_rate *g;
+
+	if (cfg->rate == NULL || rate_spec_rate(cfg->rate) <= 0) {
+		snprintf(err, errlen, "needs a rate above 0");
+		return -1;
+	}
+	g = xcalloc(1, sizeof(*g));
+	g->core = env->core;
+	g->bus = env->bus;
+	g->spec = cfg->rate;
+	g->client_id = cfg->client_id;
+	g->done = env->done;
+	g->done_arg = env->done_arg;
+	call_pool_init(&g->pool, cfg->max_conns > 0 ? cfg->max_conns :
+	    CALL_RATE_DEFAULT_CONNS, cfg->total, CALL_POOL_QUEUE_MAX,
+	    &call_rate_ops, g);
+	bus_subscribe(env->bus, BUS_CONN_CONNECTED, call_rate_event, g);
+	bus_subscribe(env->bus, BUS_CALL_DESTROYED, call_rate_event, g);
+	bus_subscribe(env->bus, BUS_CONN_CLOSED, call_rate_event, g);
+	*state = g;
+	return 0;
+}
+
+static void
+call_rate_start(void *state, uint64_t now)
+{
+	struct call_rate *g = state;
+
+	/* The first arrival is now; rate_gen_start ticks it. */
+	g->due = now;
+	rate_gen_start(&g->rate, g->core->loop, g->spec, g->client_id,
+	    call_rate_tick, g, now);
+}
+
+static void
+call_rate_drain(void *state, uint64_t now)
+{
+	struct call_rate *g = state;
+
+	rate_gen_stop(&g->rate);
+	call_pool_drain(&g->pool, now);
+}
+
+static void
+call_rate_stop(void *state)
+{
+	struct call_rate *g = state;
+
+	if (g->stopped)
+		return;
+	g->stopped = 1;
+	rate_gen_stop(&g->rate);
+	call_pool_stop(&g->pool, loop_clock(g->core->loop));
+}
+
+static void
+call_rate_fini(void *state)
+{
+	struct call_rate *g = state;
+
+	call_pool_fini(&g->pool);
+	free(g);
+}
+
+const struct generator call_rate_generator = {
+	.name = "call_rate",
+	.init = call_rate_init,
+	.start = call_rate_start,
+	.drain = call_rate_drain,
+	.stop = call_rate_stop,
+	.fini = call_rate_fini,
+};
