@@ -109,7 +109,7 @@ struct jp {
  * Writes "line L, column C: MESSAGE" for byte offset `pos' into the
  * caller's buffer.  Returns -1 for the caller to return.
  */
-static int
+static int __attribute__((format(printf, 3, 4)))
 jp_fail(struct jp *jp, size_t pos, const char *fmt, ...)
 {
 	size_t i, line = 1, bol = 0;

@@ -156,6 +156,8 @@ static const struct {
 	    "line 1, column 3: control character 0x09 in a string" },
 	{ "\"a\nb\"", 0,
 	    "line 1, column 3: control character 0x0a in a string" },
+	{ "\"\x1f\"", 0,
+	    "line 1, column 2: control character 0x1f in a string" },
 	{ "\"\x00\"", 3,
 	    "line 1, column 2: control character 0x00 in a string" },
 	{ "\"\\x41\"", 0, "line 1, column 2: invalid escape \\x" },
