@@ -38,6 +38,7 @@
 #include "stat/basic.h"
 #include "stat/collector.h"
 #include "stat/print.h"
+#include "stat/sched_stat.h"
 #include "stat/sess_stat.h"
 #include "stat/tls_stat.h"
 #include "util.h"
@@ -71,6 +72,8 @@ struct run {
 	uint64_t	 sample_next;
 	uint64_t	 sample_last;
 	struct timer	 runtime_timer;
+	uint64_t	 runtime_end;	/* when --runtime ends the run */
+	uint64_t	 cut_at;	/* the run was cut short then; 0: not */
 };
 
 static void
@@ -85,8 +88,13 @@ on_sigint(int sig)
 static void
 run_turn(struct loop *l, void *arg, uint64_t now)
 {
-	if (interrupted)
+	struct run *r = arg;
+
+	if (interrupted) {
+		if (r->cut_at == 0)
+			r->cut_at = now;
 		loop_stop(l);
+	}
 }
 
 /*
@@ -114,6 +122,9 @@ run_runtime_fired(struct timer *t, uint64_t now)
 {
 	struct run *r = containerof(t, struct run, runtime_timer);
 
+	/* The test ends at the deadline, however late the timer fired. */
+	if (r->cut_at == 0)
+		r->cut_at = r->runtime_end;
 	loop_stop(r->loop);
 }
 
@@ -148,6 +159,7 @@ union run_cfg {
 	struct wsess_config	 wsess;
 	struct wsesslog_config	 wsesslog;
 	struct conn_gen_config	 conns;
+	struct sched_stat_config sched;
 };
 
 /* Says whether the options give the run this module. */
@@ -156,11 +168,29 @@ typedef int run_want_fn(const struct options *);
 /* Fills the module's settings in (the union is zeroed). */
 typedef void run_cfg_fn(struct run *, union run_cfg *);
 
+/* The run has a schedule: arrivals can be late (sched_stat). */
+static int
+run_want_sched(const struct options *o)
+{
+	return rate_spec_rate(&o->rate) > 0;
+}
+
+static void
+run_cfg_sched(struct run *r, union run_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->sched.rate = rate_spec_rate(&o->rate);
+	u->sched.threshold = setup_ns((o->max_lateness_given ?
+	    o->max_lateness : OPTIONS_LATENESS_MS) / 1e3);
+}
+
 static void
 run_cfg_basic(struct run *r, union run_cfg *u)
 {
 	u->basic.tls = r->o->ssl;
 	u->basic.sessions = options_session(r->o);
+	u->basic.corrected = run_want_sched(r->o);
 }
 
 static int
@@ -302,6 +332,7 @@ static const struct run_stat {
 	{ &tls_stat_collector, run_want_tls, NULL },
 	{ &sess_stat_collector, options_session, run_cfg_sess },
 	{ &print_collector, run_want_print, run_cfg_print },
+	{ &sched_stat_collector, run_want_sched, run_cfg_sched },
 };
 
 /*
@@ -324,6 +355,20 @@ static const struct run_gen {
 	{ &conn_gen_generator, run_want_conns, run_cfg_conns, "--num-conns",
 	    1, 0 },
 };
+
+/*
+ * The run was cut short at `end' (--runtime, a signal): the workload
+ * accounts for the arrivals its schedule had due by then.
+ */
+static void
+run_end(struct run *r, uint64_t end)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(run_gens); i++)
+		if (r->gens[i].on && run_gens[i].gen->end != NULL)
+			run_gens[i].gen->end(r->gens[i].state, end);
+}
 
 /* Stops every generator: nothing more is created. */
 static void
@@ -514,9 +559,10 @@ run_timers(struct run *r, uint64_t start)
 	timer_init(&r->sample_timer, run_sample_fired);
 	timer_add(loop_timers(r->loop), &r->sample_timer, r->sample_next);
 	timer_init(&r->runtime_timer, run_runtime_fired);
+	r->runtime_end = start + setup_ns(o->runtime);
 	if (o->runtime > 0)
 		timer_add(loop_timers(r->loop), &r->runtime_timer,
-		    start + setup_ns(o->runtime));
+		    r->runtime_end);
 }
 
 /* Prints the report: every collector's report, then every extra. */
@@ -536,9 +582,25 @@ run_report(struct run *r, const struct collector_run *cr)
 }
 
 /*
+ * After the whole report: the bottleneck warning of the schedule
+ * collector, if the run has it.  Returns 1 if it was printed.
+ */
+static int
+run_warn(struct run *r, const struct collector_run *cr)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(run_stats); i++)
+		if (r->stats[i].on && run_stats[i].col == &sched_stat_collector)
+			return sched_stat_warn(r->stats[i].state, stdout, cr);
+	return 0;
+}
+
+/*
  * Runs the test: the options line, the load until the workload is done
- * (or --runtime, or a signal), the report.  Returns 0, or -1 if the
- * report cannot be written.
+ * (or --runtime, or a signal), the report.  Returns 0, 3 if the client
+ * was the bottleneck with --max-lateness, or -1 if the report cannot be
+ * written.
  */
 static int
 run_test(struct run *r)
@@ -572,6 +634,8 @@ run_test(struct run *r)
 		    strerror(errno));
 	stop = clock_now();
 	getrusage(RUSAGE_SELF, &ru1);
+	if (r->cut_at != 0 || interrupted)
+		run_end(r, r->cut_at != 0 ? r->cut_at : stop);
 	run_stop(r);
 	timer_cancel(&r->sample_timer);
 	timer_cancel(&r->runtime_timer);
@@ -580,6 +644,8 @@ run_test(struct run *r)
 	cr.cpu_user = tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime);
 	cr.cpu_sys = tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime);
 	run_report(r, &cr);
+	if (run_warn(r, &cr) && o->max_lateness_given)
+		return 3;
 	return 0;
 }
 
@@ -619,7 +685,7 @@ main(int argc, char **argv)
 {
 	struct options o;
 	struct run r;
-	int status = 1;
+	int status = 1, rc;
 
 	options_init(&o);
 	switch (options_parse(&o, argc, argv, stdout, stderr)) {
@@ -635,9 +701,9 @@ main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.o = &o;
-	if (run_setup(&r) == 0 && run_test(&r) == 0 &&
+	if (run_setup(&r) == 0 && (rc = run_test(&r)) != -1 &&
 	    run_flush_report(&o) == 0)
-		status = 0;
+		status = rc;
 	run_teardown(&r, clock_now());
 	options_free(&o);
 	return status;

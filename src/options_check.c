@@ -16,6 +16,7 @@
 enum {
 	OPT_ANY_SESSION = OPT_NOPTS,	/* --wsess or --wsesslog */
 	OPT_ANY_SSL,			/* --ssl or --ssl-protocol */
+	OPT_ANY_SCHEDULE,		/* a rate above 0 (--rate, --period) */
 };
 
 struct opt_rule {
@@ -55,6 +56,9 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_MAX_RETRIES, 1, OPT_RETRY_ON_FAILURE,
 	    "requires --retry-on-failure" },
 	{ OPT_BODY, 0, OPT_BODY_FILE, "cannot be used with --body-file" },
+	/* Without a schedule nothing can be late. */
+	{ OPT_MAX_LATENESS, 1, OPT_ANY_SCHEDULE, "requires a schedule "
+	    "(--rate or --period above 0)" },
 	/*
 	 * The TLS options only tune TLS, so without --ssl (or
 	 * --ssl-protocol, which turns it on) each of them is a mistake; so
@@ -84,6 +88,8 @@ opt_given(const struct opt_ctx *c, int id)
 		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG];
 	case OPT_ANY_SSL:
 		return c->given[OPT_SSL] || c->given[OPT_SSL_PROTOCOL];
+	case OPT_ANY_SCHEDULE:
+		return rate_spec_rate(&c->o->rate) > 0;
 	default:
 		return c->given[id];
 	}

@@ -3,9 +3,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "core/bus.h"
 #include "core/loop.h"
 #include "core/timer.h"
 #include "gen/rate.h"
@@ -17,11 +20,26 @@ static int
 workload_tick(void *arg, uint64_t now)
 {
 	struct workload *w = arg;
+	union bus_arg a;
+	uint64_t intended;
+	int paced, rv;
 
 	if (w->finished || w->draining || w->created >= w->total)
 		return -1;
+	paced = rate_spec_rate(w->spec) > 0;
+	intended = paced ? w->rate.due : 0;
 	w->created++;
-	w->create(w->arg, w->created - 1, now);
+	rv = w->create(w->arg, w->created - 1, intended, now);
+	if (paced) {
+		/* Made, or never started: each arrival counts once. */
+		if (rv == 0) {
+			a.i = (long)intended;
+			bus_signal(w->bus, BUS_ARRIVAL, NULL, a, now);
+		} else {
+			a.i = 1;
+			bus_signal(w->bus, BUS_ARRIVAL_MISSED, NULL, a, now);
+		}
+	}
 	return w->created >= w->total ? -1 : 0;
 }
 
@@ -50,13 +68,14 @@ workload_finish(struct workload *w, uint64_t now)
 }
 
 void
-workload_init(struct workload *w, struct loop *loop,
+workload_init(struct workload *w, struct loop *loop, struct bus *bus,
     const struct rate_spec *spec, unsigned client_id, uint64_t total,
     workload_create_cb *create, void *arg, gen_done_cb *done,
     void *done_arg)
 {
 	memset(w, 0, sizeof(*w));
 	w->loop = loop;
+	w->bus = bus;
 	w->spec = spec;
 	w->client_id = client_id;
 	w->total = total;
@@ -100,6 +119,28 @@ workload_drain(struct workload *w, uint64_t now)
 	timer_cancel(&w->seq_timer);
 	if (w->destroyed >= w->created)
 		workload_finish(w, now);
+}
+
+void
+workload_end(struct workload *w, uint64_t end)
+{
+	union bus_arg a;
+	uint64_t n;
+
+	if (w->finished || w->draining || w->created >= w->total)
+		return;
+	n = rate_gen_due(&w->rate, end, w->total - w->created);
+	rate_gen_stop(&w->rate);
+	if (n == 0)
+		return;
+	a.i = n > (uint64_t)LONG_MAX ? LONG_MAX : (long)n;
+	bus_signal(w->bus, BUS_ARRIVAL_MISSED, NULL, a, end);
+}
+
+int
+workload_never_started(int err)
+{
+	return err == EMFILE || err == ENFILE || err == EADDRNOTAVAIL;
 }
 
 void
