@@ -72,8 +72,7 @@ struct run {
 	uint64_t	 sample_next;
 	uint64_t	 sample_last;
 	struct timer	 runtime_timer;
-	uint64_t	 runtime_end;	/* when --runtime ends the run */
-	uint64_t	 cut_at;	/* the run was cut short then; 0: not */
+	uint64_t	 cut_at;	/* a signal ended the run then; 0: not */
 };
 
 static void
@@ -122,9 +121,6 @@ run_runtime_fired(struct timer *t, uint64_t now)
 {
 	struct run *r = containerof(t, struct run, runtime_timer);
 
-	/* The test ends at the deadline, however late the timer fired. */
-	if (r->cut_at == 0)
-		r->cut_at = r->runtime_end;
 	loop_stop(r->loop);
 }
 
@@ -357,8 +353,8 @@ static const struct run_gen {
 };
 
 /*
- * The run was cut short at `end' (--runtime, a signal): the workload
- * accounts for the arrivals its schedule had due by then.
+ * The run ends at `end' (--runtime, a signal): the workload makes no
+ * arrival meant for later and counts those due by then it never made.
  */
 static void
 run_end(struct run *r, uint64_t end)
@@ -559,10 +555,11 @@ run_timers(struct run *r, uint64_t start)
 	timer_init(&r->sample_timer, run_sample_fired);
 	timer_add(loop_timers(r->loop), &r->sample_timer, r->sample_next);
 	timer_init(&r->runtime_timer, run_runtime_fired);
-	r->runtime_end = start + setup_ns(o->runtime);
-	if (o->runtime > 0)
+	if (o->runtime > 0) {
 		timer_add(loop_timers(r->loop), &r->runtime_timer,
-		    r->runtime_end);
+		    start + setup_ns(o->runtime));
+		run_end(r, start + setup_ns(o->runtime));
+	}
 }
 
 /* Prints the report: every collector's report, then every extra. */
@@ -634,7 +631,7 @@ run_test(struct run *r)
 		    strerror(errno));
 	stop = clock_now();
 	getrusage(RUSAGE_SELF, &ru1);
-	if (r->cut_at != 0 || interrupted)
+	if (interrupted)
 		run_end(r, r->cut_at != 0 ? r->cut_at : stop);
 	run_stop(r);
 	timer_cancel(&r->sample_timer);

@@ -504,8 +504,7 @@ session_gen_end(void *arg, uint64_t end)
 {
 	struct session_gen *g = arg;
 
-	if (!g->stopped)
-		workload_end(&g->wl, end);
+	workload_end(&g->wl, end);
 }
 
 void

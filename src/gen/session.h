@@ -114,8 +114,7 @@ void	session_gen_init(struct session_gen *g, struct core *core,
  * drain: no new session from now on (a URI list ran out): the live ones
  * run to their end, and `done' is called after the last of them (at once
  * if none is live).
- * end: the run was cut short at `end': the sessions the schedule had due
- * by then and never created are missed (workload_end()).
+ * end: the run ends at `end' (workload_end()).
  * stop: no more sessions, no more timers, events ignored.  Live sessions
  * stay as they are until session_gen_fini().
  */

@@ -28,6 +28,9 @@ workload_tick(void *arg, uint64_t now)
 		return -1;
 	paced = rate_spec_rate(w->spec) > 0;
 	intended = paced ? w->rate.due : 0;
+	/* A late timer catching up makes nothing meant for after the end. */
+	if (paced && intended > w->until)
+		return -1;
 	w->created++;
 	rv = w->create(w->arg, w->created - 1, intended, now);
 	if (paced) {
@@ -83,6 +86,7 @@ workload_init(struct workload *w, struct loop *loop, struct bus *bus,
 	w->arg = arg;
 	w->done = done;
 	w->done_arg = done_arg;
+	w->until = UINT64_MAX;
 	timer_init(&w->seq_timer, workload_seq_fired);
 }
 
@@ -124,17 +128,8 @@ workload_drain(struct workload *w, uint64_t now)
 void
 workload_end(struct workload *w, uint64_t end)
 {
-	union bus_arg a;
-	uint64_t n;
-
-	if (w->finished || w->draining || w->created >= w->total)
-		return;
-	n = rate_gen_due(&w->rate, end, w->total - w->created);
-	rate_gen_stop(&w->rate);
-	if (n == 0)
-		return;
-	a.i = n > (uint64_t)LONG_MAX ? LONG_MAX : (long)n;
-	bus_signal(w->bus, BUS_ARRIVAL_MISSED, NULL, a, end);
+	if (end < w->until)
+		w->until = end;
 }
 
 int
@@ -146,6 +141,19 @@ workload_never_started(int err)
 void
 workload_stop(struct workload *w)
 {
+	union bus_arg a;
+	uint64_t n;
+
+	/* The run ended with arrivals due and not made: never sent. */
+	if (!w->finished && !w->draining && w->created < w->total &&
+	    w->until != UINT64_MAX) {
+		n = rate_gen_due(&w->rate, w->until, w->total - w->created);
+		if (n > 0) {
+			a.i = n > (uint64_t)LONG_MAX ? LONG_MAX : (long)n;
+			bus_signal(w->bus, BUS_ARRIVAL_MISSED, NULL, a,
+			    w->until);
+		}
+	}
 	w->finished = 1;
 	rate_gen_stop(&w->rate);
 	timer_cancel(&w->seq_timer);

@@ -11,8 +11,9 @@
  * bus exactly once: BUS_ARRIVAL (arg.i = its place on the schedule, `now'
  * = when it was made) when its unit started, or one count of
  * BUS_ARRIVAL_MISSED when it never did: its unit failed at creation for a
- * cause of the client's own (workload_never_started()), or the run was
- * cut short (workload_end()) with its time come.  So the arrivals
+ * cause of the client's own (workload_never_started()), or the run
+ * ended (workload_end(), workload_stop()) with its time come.  An
+ * arrival meant for after the run's end is not scheduled.  So the arrivals
  * scheduled are the sum of the two.  Sequential workloads (rate 0)
  * signal nothing.
  */
@@ -55,6 +56,7 @@ struct workload {
 	int		 finished;	/* no more units; done was called or
 					   the run is stopped */
 	int		 draining;	/* workload_drain() was called */
+	uint64_t	 until;		/* the run's end; UINT64_MAX: none */
 };
 
 /* Prepares it; `spec' must outlive it. */
@@ -73,10 +75,11 @@ void	workload_destroyed(struct workload *w, uint64_t now);
 void	workload_drain(struct workload *w, uint64_t now);
 
 /*
- * The run was cut short at `end' (--runtime, a signal): the arrivals the
- * schedule had due by then and never made are signalled as missed (one
- * BUS_ARRIVAL_MISSED), and no more are made.  Nothing once complete,
- * drained or stopped.
+ * The run ends at `end' (the --runtime deadline, told at the start; the
+ * moment of a signal, told after the loop): no arrival meant for after
+ * it is made, and at workload_stop() the arrivals due by then and never
+ * made are signalled as missed (one BUS_ARRIVAL_MISSED).  The earliest
+ * end told counts.
  */
 void	workload_end(struct workload *w, uint64_t end);
 

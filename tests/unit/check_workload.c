@@ -327,6 +327,7 @@ START_TEST(arrivals_sequential)
 	ck_assert_uint_eq(f.intended[0], 0);
 	ck_assert_uint_eq(f.intended[2], 0);
 	workload_end(&f.wl, T0 + 100 * STEP);
+	workload_stop(&f.wl);
 	ck_assert_uint_eq(f.narr, 0);
 	ck_assert_uint_eq(f.nmissed_ev, 0);
 	fix_fini(&f);
@@ -354,28 +355,54 @@ START_TEST(arrivals_never_started)
 END_TEST
 
 /*
- * Cut short at `end': the arrivals due by then (at or before it) and not
- * made are missed, in one event at `end'; none after; once only.
+ * The run ends at `end': at the stop, the arrivals due by then (at or
+ * before it) and not made are missed, in one event at `end'.
  */
 START_TEST(arrivals_end)
 {
 	struct fix f;
 
 	fix_init(&f, 1000, 100);
+	workload_end(&f.wl, T0 + 10 * STEP);
 	workload_start(&f.wl, T0);
 	fix_run(&f, T0 + 3 * STEP);
 	ck_assert_uint_eq(f.narr, 4);		/* 0, 1, 2, 3 ms */
+	workload_end(&f.wl, T0 + 20 * STEP);	/* later: no effect */
 	/* 4..10 ms were due: 7 (10 ms is at the end, so due). */
-	workload_end(&f.wl, T0 + 10 * STEP);
+	workload_stop(&f.wl);
 	ck_assert_uint_eq(f.missed, 7);
 	ck_assert_uint_eq(f.nmissed_ev, 1);
 	ck_assert_uint_eq(f.missed_now, T0 + 10 * STEP);
-	workload_end(&f.wl, T0 + 20 * STEP);
+	workload_stop(&f.wl);
 	fix_run(&f, T0 + 30 * STEP);
 	ck_assert_uint_eq(f.ncreated, 4);
 	ck_assert_uint_eq(f.missed, 7);
 	ck_assert_uint_eq(f.nmissed_ev, 1);
+	fix_fini(&f);
+}
+END_TEST
+
+/*
+ * A late timer catching up after the end makes the arrivals due by the
+ * end (late) and none meant for after it.
+ */
+START_TEST(arrivals_until)
+{
+	struct fix f;
+	size_t i;
+
+	fix_init(&f, 1000, 100);
+	workload_end(&f.wl, T0 + 5 * STEP);
+	workload_start(&f.wl, T0);
+	fix_run(&f, T0 + 30 * STEP);
+	ck_assert_uint_eq(f.ncreated, 6);	/* 0..5 ms */
+	ck_assert_uint_eq(f.narr, 6);
+	for (i = 1; i < 6; i++) {
+		ck_assert_uint_eq(f.arr_intended[i], T0 + i * STEP);
+		ck_assert_uint_eq(f.arr_now[i], T0 + 30 * STEP);
+	}
 	workload_stop(&f.wl);
+	ck_assert_uint_eq(f.nmissed_ev, 0);
 	fix_fini(&f);
 }
 END_TEST
@@ -386,23 +413,33 @@ START_TEST(arrivals_end_bounded)
 	struct fix f;
 
 	fix_init(&f, 1000, 6);
+	workload_end(&f.wl, T0 + 100 * STEP);
 	workload_start(&f.wl, T0);
 	fix_run(&f, T0 + 3 * STEP);
-	workload_end(&f.wl, T0 + 100 * STEP);
+	workload_stop(&f.wl);
 	ck_assert_uint_eq(f.missed, 2);
 	fix_fini(&f);
 
 	fix_init(&f, 1000, 3);
+	workload_end(&f.wl, T0 + 100 * STEP);
 	workload_start(&f.wl, T0);
 	fix_run(&f, T0 + 3 * STEP);		/* the total */
-	workload_end(&f.wl, T0 + 100 * STEP);
+	workload_stop(&f.wl);
 	ck_assert_uint_eq(f.nmissed_ev, 0);
 	fix_fini(&f);
 
 	fix_init(&f, 1000, 30);
+	workload_end(&f.wl, T0 + 100 * STEP);
 	workload_start(&f.wl, T0);
 	workload_drain(&f.wl, T0 + STEP / 2);
-	workload_end(&f.wl, T0 + 100 * STEP);
+	workload_stop(&f.wl);
+	ck_assert_uint_eq(f.nmissed_ev, 0);
+	fix_fini(&f);
+
+	/* No end told: nothing counted at the stop. */
+	fix_init(&f, 1000, 30);
+	workload_start(&f.wl, T0);
+	workload_stop(&f.wl);
 	ck_assert_uint_eq(f.nmissed_ev, 0);
 	fix_fini(&f);
 }
@@ -417,9 +454,10 @@ START_TEST(arrivals_end_many)
 	struct fix f;
 
 	fix_init(&f, 1e6, UINT64_MAX);
+	workload_end(&f.wl, T0 + UINT64_C(10000000000));
 	workload_start(&f.wl, T0);
 	ck_assert_uint_eq(f.narr, 1);
-	workload_end(&f.wl, T0 + UINT64_C(10000000000));
+	workload_stop(&f.wl);
 	ck_assert_uint_eq(f.missed, 10000000);
 	ck_assert_uint_eq(f.nmissed_ev, 1);
 	fix_fini(&f);
@@ -443,6 +481,7 @@ workload_suite(void)
 	tcase_add_test(tc, arrivals_sequential);
 	tcase_add_test(tc, arrivals_never_started);
 	tcase_add_test(tc, arrivals_end);
+	tcase_add_test(tc, arrivals_until);
 	tcase_add_test(tc, arrivals_end_bounded);
 	tcase_add_test(tc, arrivals_end_many);
 	suite_add_tcase(s, tc);
