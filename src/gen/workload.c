@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/bus.h"
+#include "core/clock.h"
 #include "core/loop.h"
 #include "core/timer.h"
 #include "gen/rate.h"
@@ -21,7 +22,7 @@ workload_tick(void *arg, uint64_t now)
 {
 	struct workload *w = arg;
 	union bus_arg a;
-	uint64_t intended;
+	uint64_t intended, n;
 	int paced, rv;
 
 	if (w->finished || w->draining || w->created >= w->total)
@@ -31,6 +32,19 @@ workload_tick(void *arg, uint64_t now)
 	/* A late timer catching up makes nothing meant for after the end. */
 	if (paced && intended > w->until)
 		return -1;
+	/*
+	 * The client stalled across the end and wakes up more than an
+	 * interval after it: the run is over, and this arrival and the rest
+	 * due by the end were never sent.
+	 */
+	if (paced && now > w->until && now - w->until >
+	    clock_from_sec(w->spec->mean_iat)) {
+		n = 1 + rate_gen_due(&w->rate, w->until,
+		    w->total - w->created - 1);
+		a.i = n > (uint64_t)LONG_MAX ? LONG_MAX : (long)n;
+		bus_signal(w->bus, BUS_ARRIVAL_MISSED, NULL, a, w->until);
+		return -1;
+	}
 	w->created++;
 	rv = w->create(w->arg, w->created - 1, intended, now);
 	if (paced) {

@@ -77,9 +77,11 @@ void	workload_drain(struct workload *w, uint64_t now);
 /*
  * The run ends at `end' (the --runtime deadline, told at the start; the
  * moment of a signal, told after the loop): no arrival meant for after
- * it is made, and at workload_stop() the arrivals due by then and never
- * made are signalled as missed (one BUS_ARRIVAL_MISSED).  The earliest
- * end told counts.
+ * it is made, and the arrivals due by then and never made are signalled
+ * as missed (one BUS_ARRIVAL_MISSED): at workload_stop(), or as soon as
+ * a timer catching up after a stall finds the end more than one mean
+ * interval past (the run is over: they would never be sent).  The
+ * earliest end told counts.
  */
 void	workload_end(struct workload *w, uint64_t end);
 

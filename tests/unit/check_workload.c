@@ -383,8 +383,9 @@ START_TEST(arrivals_end)
 END_TEST
 
 /*
- * A late timer catching up after the end makes the arrivals due by the
- * end (late) and none meant for after it.
+ * A late timer catching up: within one interval of the end it makes the
+ * arrivals due by the end (late) and none meant for after it; more than
+ * an interval past the end, the run is over: those due are never sent.
  */
 START_TEST(arrivals_until)
 {
@@ -394,15 +395,28 @@ START_TEST(arrivals_until)
 	fix_init(&f, 1000, 100);
 	workload_end(&f.wl, T0 + 5 * STEP);
 	workload_start(&f.wl, T0);
-	fix_run(&f, T0 + 30 * STEP);
+	fix_run(&f, T0 + 6 * STEP);
 	ck_assert_uint_eq(f.ncreated, 6);	/* 0..5 ms */
 	ck_assert_uint_eq(f.narr, 6);
 	for (i = 1; i < 6; i++) {
 		ck_assert_uint_eq(f.arr_intended[i], T0 + i * STEP);
-		ck_assert_uint_eq(f.arr_now[i], T0 + 30 * STEP);
+		ck_assert_uint_eq(f.arr_now[i], T0 + 6 * STEP);
 	}
 	workload_stop(&f.wl);
 	ck_assert_uint_eq(f.nmissed_ev, 0);
+	fix_fini(&f);
+
+	fix_init(&f, 1000, 100);
+	workload_end(&f.wl, T0 + 5 * STEP);
+	workload_start(&f.wl, T0);
+	fix_run(&f, T0 + STEP);
+	fix_run(&f, T0 + 6 * STEP + 1);
+	ck_assert_uint_eq(f.ncreated, 2);	/* 0, 1 ms */
+	ck_assert_uint_eq(f.missed, 4);		/* 2..5 ms */
+	ck_assert_uint_eq(f.nmissed_ev, 1);
+	ck_assert_uint_eq(f.missed_now, T0 + 5 * STEP);
+	workload_stop(&f.wl);
+	ck_assert_uint_eq(f.nmissed_ev, 1);
 	fix_fini(&f);
 }
 END_TEST
