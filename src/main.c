@@ -45,6 +45,7 @@
 #include "stat/collector.h"
 #include "stat/interval.h"
 #include "stat/print.h"
+#include "stat/sched_stat.h"
 #include "stat/sess_stat.h"
 #include "stat/tls_stat.h"
 #include "util.h"
@@ -82,6 +83,7 @@ struct run {
 					   with --json - */
 	FILE		*json;		/* --json's stream, or NULL */
 	uint64_t	 wall_start;	/* ns since the epoch */
+	uint64_t	 cut_at;	/* a signal ended the run then; 0: not */
 };
 
 static void
@@ -96,8 +98,13 @@ on_sigint(int sig)
 static void
 run_turn(struct loop *l, void *arg, uint64_t now)
 {
-	if (interrupted)
+	struct run *r = arg;
+
+	if (interrupted) {
+		if (r->cut_at == 0)
+			r->cut_at = now;
 		loop_stop(l);
+	}
 }
 
 /*
@@ -162,6 +169,7 @@ union run_cfg {
 	struct conn_gen_config	 conns;
 	struct interval_config	 interval;
 	struct call_rate_config	 crate;
+	struct sched_stat_config sched;
 };
 
 /* Says whether the options give the run this module. */
@@ -170,12 +178,30 @@ typedef int run_want_fn(const struct options *);
 /* Fills the module's settings in (the union is zeroed). */
 typedef void run_cfg_fn(struct run *, union run_cfg *);
 
+/* The run has a schedule: arrivals can be late (sched_stat). */
+static int
+run_want_sched(const struct options *o)
+{
+	return rate_spec_rate(&o->rate) > 0;
+}
+
+static void
+run_cfg_sched(struct run *r, union run_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->sched.rate = rate_spec_rate(&o->rate);
+	u->sched.threshold = setup_ns((o->max_lateness_given ?
+	    o->max_lateness : OPTIONS_LATENESS_MS) / 1e3);
+}
+
 static void
 run_cfg_basic(struct run *r, union run_cfg *u)
 {
 	u->basic.tls = r->o->ssl;
 	u->basic.sessions = options_session(r->o);
 	u->basic.periodic = r->o->periodic_stats;
+	u->basic.corrected = run_want_sched(r->o);
 }
 
 static int
@@ -355,6 +381,7 @@ static const struct run_stat {
 	{ &sess_stat_collector, options_session, run_cfg_sess },
 	{ &print_collector, run_want_print, run_cfg_print },
 	{ &interval_collector, run_want_interval, run_cfg_interval },
+	{ &sched_stat_collector, run_want_sched, run_cfg_sched },
 };
 
 /*
@@ -379,6 +406,20 @@ static const struct run_gen {
 	{ &call_rate_generator, run_want_crate, run_cfg_crate, "--call-rate",
 	    1, 0 },
 };
+
+/*
+ * The run ends at `end' (--runtime, a signal): the workload makes no
+ * arrival meant for later and counts those due by then it never made.
+ */
+static void
+run_end(struct run *r, uint64_t end)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(run_gens); i++)
+		if (r->gens[i].on && run_gens[i].gen->end != NULL)
+			run_gens[i].gen->end(r->gens[i].state, end);
+}
 
 /* Stops every generator: nothing more is created. */
 static void
@@ -579,9 +620,11 @@ run_timers(struct run *r, uint64_t start)
 	timer_init(&r->sample_timer, run_sample_fired);
 	timer_add(loop_timers(r->loop), &r->sample_timer, r->sample_next);
 	timer_init(&r->runtime_timer, run_runtime_fired);
-	if (o->runtime > 0)
+	if (o->runtime > 0) {
 		timer_add(loop_timers(r->loop), &r->runtime_timer,
 		    start + setup_ns(o->runtime));
+		run_end(r, start + setup_ns(o->runtime));
+	}
 }
 
 /* Prints the report: every collector's report, then every extra. */
@@ -672,9 +715,26 @@ run_json(struct run *r, const struct collector_run *cr)
 }
 
 /*
+ * After the whole report: the bottleneck warning of the schedule
+ * collector, if the run has it.  Returns 1 if it was printed.
+ */
+static int
+run_warn(struct run *r, const struct collector_run *cr)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(run_stats); i++)
+		if (r->stats[i].on && run_stats[i].col == &sched_stat_collector)
+			return sched_stat_warn(r->stats[i].state, r->out,
+			    cr);
+	return 0;
+}
+
+/*
  * Runs the test: the options line, the load until the workload is done
- * (or --runtime, or a signal), the report.  Returns 0, or -1 if the
- * report (or what a collector wrote while the test ran) cannot be
+ * (or --runtime, or a signal), the report.  Returns 0, 3 if the client
+ * was the bottleneck with --max-lateness, or -1 if the report (or what a
+ * collector wrote while the test ran) cannot be
  * written.
  */
 static int
@@ -687,7 +747,7 @@ run_test(struct run *r)
 	size_t i;
 	long nofile;
 	char err[256];
-	int rv = 0;
+	int rv = 0, warned;
 
 	/* Everything is checked: the report starts. */
 	options_echo(o, r->out);
@@ -715,6 +775,8 @@ run_test(struct run *r)
 		    strerror(errno));
 	stop = clock_now();
 	getrusage(RUSAGE_SELF, &ru1);
+	if (interrupted)
+		run_end(r, r->cut_at != 0 ? r->cut_at : stop);
 	run_stop(r);
 	timer_cancel(&r->sample_timer);
 	timer_cancel(&r->runtime_timer);
@@ -730,8 +792,12 @@ run_test(struct run *r)
 	cr.cpu_user = tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime);
 	cr.cpu_sys = tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime);
 	run_report(r, &cr);
+	/* The warning is the report's last line; the JSON carries it too. */
+	warned = run_warn(r, &cr);
 	if (r->json != NULL && run_json(r, &cr) == -1)
 		rv = -1;
+	if (rv == 0 && warned && o->max_lateness_given)
+		rv = 3;
 	return rv;
 }
 
@@ -773,7 +839,7 @@ main(int argc, char **argv)
 {
 	struct options o;
 	struct run r;
-	int status = 1;
+	int status = 1, rc;
 
 	options_init(&o);
 	switch (options_parse(&o, argc, argv, stdout, stderr)) {
@@ -797,10 +863,10 @@ main(int argc, char **argv)
 	/* With the JSON on the standard output, the report goes aside. */
 	r.out = o.json_file != NULL && strcmp(o.json_file, "-") == 0 ?
 	    stderr : stdout;
-	if (run_setup(&r) == 0 && run_test(&r) == 0 &&
+	if (run_setup(&r) == 0 && (rc = run_test(&r)) != -1 &&
 	    run_flush_report(&o, r.out) == 0 &&
 	    run_flush_report(&o, stdout) == 0)
-		status = 0;
+		status = rc;
 	run_teardown(&r, clock_now());
 	options_free(&o);
 	return status;

@@ -50,6 +50,11 @@ struct options {
 	double		 runtime;	/* s, 0: none */
 	double		 timeout;	/* s, 0: none */
 	double		 think_timeout;	/* s */
+	/* --max-lateness MS: an arrival later than this is late (1 ms
+	   when not given), and the bottleneck warning makes the exit
+	   status 3. */
+	double		 max_lateness;	/* ms */
+	int		 max_lateness_given;
 
 	/* Request body (--body S with --add-header's escapes, or
 	   --body-file F read whole); NULL when none.  An empty body is
@@ -145,6 +150,9 @@ struct options {
  * behind without the timer's catch-up loop running away.
  */
 #define OPTIONS_MAX_CALL_RATE	1e7
+
+/* --max-lateness: the threshold when it is not given, in ms. */
+#define OPTIONS_LATENESS_MS	1.0
 
 /* --max-retries: the default and the largest value. */
 #define OPTIONS_MAX_RETRIES	3

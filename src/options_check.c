@@ -20,6 +20,7 @@ enum {
 	OPT_ANY_SSL,			/* --ssl or --ssl-protocol */
 	OPT_ANY_POOL,			/* a session workload or --call-rate */
 	OPT_ANY_BOUND,			/* --num-calls or --runtime */
+	OPT_ANY_SCHEDULE,		/* a rate above 0 (--rate, --period) */
 };
 
 struct opt_rule {
@@ -74,6 +75,9 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_MAX_RETRIES, 1, OPT_RETRY_ON_FAILURE,
 	    "requires --retry-on-failure" },
 	{ OPT_BODY, 0, OPT_BODY_FILE, "cannot be used with --body-file" },
+	/* Without a schedule nothing can be late. */
+	{ OPT_MAX_LATENESS, 1, OPT_ANY_SCHEDULE, "requires a schedule "
+	    "(--rate or --period above 0)" },
 	/*
 	 * The TLS options only tune TLS, so without --ssl (or
 	 * --ssl-protocol, which turns it on) each of them is a mistake; so
@@ -108,6 +112,8 @@ opt_given(const struct opt_ctx *c, int id)
 		    c->given[OPT_CALL_RATE];
 	case OPT_ANY_BOUND:
 		return c->given[OPT_NUM_CALLS] || c->given[OPT_RUNTIME];
+	case OPT_ANY_SCHEDULE:
+		return rate_spec_rate(&c->o->rate) > 0;
 	default:
 		return c->given[id];
 	}

@@ -173,6 +173,34 @@ opt_interval(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 	return 0;
 }
 
+/*
+ * Parses --max-lateness MS: milliseconds, 0 (any lateness counts) up to
+ * the longest time any option takes.
+ */
+static int
+opt_max_lateness(struct opt_ctx *c, const struct opt_row *r,
+    const char *arg)
+{
+	double d;
+
+	if (opt_double(c, r, NULL, arg, arg, &d) == -1)
+		return -1;
+	if (d > OPTIONS_MAX_SEC * 1e3)
+		return opt_fail(c, r, NULL, arg, "must be at most %.0f ms",
+		    OPTIONS_MAX_SEC * 1e3);
+	c->o->max_lateness = d;
+	c->o->max_lateness_given = 1;
+	return 0;
+}
+
+static void
+opt_echo_max_lateness(const struct options *o, const struct opt_row *r,
+    FILE *out)
+{
+	if (o->max_lateness_given)
+		fprintf(out, " --%s=%g", r->name, o->max_lateness);
+}
+
 /* Returns the longest time, in seconds, a --period spec holds. */
 static double
 opt_period_max(const struct rate_spec *s)
@@ -455,6 +483,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    OPT_E_NONE),
 	[OPT_MAX_CONNECTIONS] = NUM("max-connections", max_connections, 1,
 	    UINT_MAX, 0, OPT_E_NONZERO),
+	[OPT_MAX_LATENESS] = FUNC("max-lateness", "MS", opt_max_lateness,
+	    opt_echo_max_lateness),
 	[OPT_MAX_PIPED_CALLS] = NUM("max-piped-calls", max_piped, 1,
 	    UINT_MAX, 0, OPT_E_NONZERO),
 	[OPT_MAX_RETRIES] = NUM("max-retries", max_retries, 0,
@@ -561,5 +591,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_BURST_LENGTH, OPT_WSET, OPT_PERIODIC_STATS,
 	OPT_WLOG, OPT_BODY, OPT_BODY_FILE, OPT_MYADDR,
 	OPT_HLOG, OPT_INTERVAL,
+	OPT_MAX_LATENESS,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);

@@ -80,6 +80,9 @@ struct conn {
 
 	struct sess	*sess;		/* session it serves, or NULL; not a
 					   reference */
+	/* When the workload's schedule meant it to start (ns), for its
+	   first call's call->intended; 0: no schedule. */
+	uint64_t	 intended;
 
 	/* Scratch space for whoever created the connection. */
 	void		*owner;

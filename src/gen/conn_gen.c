@@ -31,6 +31,8 @@ struct conn_gen {
 	struct core	*core;
 	struct conn_gen_config cfg;
 	struct workload	 wl;		/* units are connections */
+	struct conn	*creating;	/* inside conn_connect() */
+	int		 create_err;	/* its failure's cause, or 0 */
 };
 
 /* Issues the next burst of calls on `c'. */
@@ -49,6 +51,10 @@ conn_gen_burst(struct conn_gen *g, struct conn *c, uint64_t now)
 	for (i = 0; i < n && c->state == CONN_CONNECTED; i++) {
 		call = call_new(g->core, now);
 		call->owner = g;
+		/* The first call starts when the connection was meant to;
+		   the later ones follow it (closed loop). */
+		if (c->owner_data[CG_ISSUED] == 0)
+			call->intended = c->intended;
 		c->owner_data[CG_ISSUED]++;
 		if (conn_send(c, call, now) == -1) {
 			/* Not sent: it never counts. */
@@ -63,16 +69,24 @@ conn_gen_burst(struct conn_gen *g, struct conn *c, uint64_t now)
 	conn_unref(c, now);
 }
 
-/* Arrival: create and connect one connection. */
-static void
-conn_gen_create(void *arg, uint64_t idx, uint64_t now)
+/*
+ * Arrival: create and connect one connection.  Returns -1 if it failed
+ * at once for want of a descriptor or a local address: it never started.
+ */
+static int
+conn_gen_create(void *arg, uint64_t idx, uint64_t intended, uint64_t now)
 {
 	struct conn_gen *g = arg;
 	struct conn *c;
 
 	c = conn_new(g->core, now);
 	c->owner = g;
+	c->intended = intended;
+	g->creating = c;
+	g->create_err = 0;
 	conn_connect(c, now);
+	g->creating = NULL;
+	return workload_never_started(g->create_err) ? -1 : 0;
 }
 
 static void
@@ -84,6 +98,10 @@ conn_gen_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	struct call *call;
 
 	switch (ev) {
+	case BUS_CONN_FAILED:
+		if (obj == g->creating && g->create_err == 0)
+			g->create_err = (int)arg.i;
+		break;
 	case BUS_CONN_CONNECTED:
 		c = obj;
 		if (c->owner == g)
@@ -126,8 +144,10 @@ conn_gen_init(void **state, const struct gen_env *env, char *err,
 	g = xcalloc(1, sizeof(*g));
 	g->core = env->core;
 	g->cfg = *cfg;
-	workload_init(&g->wl, env->core->loop, cfg->rate, cfg->client_id,
-	    cfg->num_conns, conn_gen_create, g, env->done, env->done_arg);
+	workload_init(&g->wl, env->core->loop, env->bus, cfg->rate,
+	    cfg->client_id, cfg->num_conns, conn_gen_create, g, env->done,
+	    env->done_arg);
+	bus_subscribe(env->bus, BUS_CONN_FAILED, conn_gen_event, g);
 	bus_subscribe(env->bus, BUS_CONN_CONNECTED, conn_gen_event, g);
 	bus_subscribe(env->bus, BUS_CALL_DESTROYED, conn_gen_event, g);
 	bus_subscribe(env->bus, BUS_CONN_DESTROYED, conn_gen_event, g);
@@ -152,6 +172,14 @@ conn_gen_drain(void *state, uint64_t now)
 }
 
 static void
+conn_gen_end(void *state, uint64_t end)
+{
+	struct conn_gen *g = state;
+
+	workload_end(&g->wl, end);
+}
+
+static void
 conn_gen_stop(void *state)
 {
 	struct conn_gen *g = state;
@@ -164,6 +192,7 @@ const struct generator conn_gen_generator = {
 	.init = conn_gen_init,
 	.start = conn_gen_start,
 	.drain = conn_gen_drain,
+	.end = conn_gen_end,
 	.stop = conn_gen_stop,
 	.fini = free,
 };

@@ -62,6 +62,12 @@ struct generator {
 	/* Create nothing more, let what is under way finish, then call
 	   done (at once if nothing is under way).  NULL: not a workload. */
 	void	(*drain)(void *state, uint64_t now);
+	/* The run ends at `end' (the --runtime deadline, told at the
+	   start; a signal, told after the loop): make no arrival meant
+	   for after it, and at stop count those due by then and never
+	   made (BUS_ARRIVAL_MISSED).  The earliest end told counts.
+	   NULL: nothing to do. */
+	void	(*end)(void *state, uint64_t end);
 	/* The run is over: no more arrivals, no timers, events ignored.
 	   Called more than once is harmless.  NULL: nothing to stop. */
 	void	(*stop)(void *state);

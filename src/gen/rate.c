@@ -280,6 +280,7 @@ rate_gen_fire(struct timer *t, uint64_t now)
 	struct rate_gen *g = containerof(t, struct rate_gen, timer);
 
 	while (g->running && g->next <= now) {
+		g->due = g->next;
 		rate_gen_advance(g);
 		if (g->tick(g->arg, now) < 0) {
 			rate_gen_stop(g);
@@ -304,6 +305,7 @@ rate_gen_start(struct rate_gen *g, struct loop *l,
 	g->tick = tick;
 	g->arg = arg;
 	g->next = now;
+	g->due = now;
 	g->running = 1;
 	timer_init(&g->timer, rate_gen_fire);
 
@@ -323,6 +325,28 @@ rate_gen_next(struct rate_gen *g, uint64_t now)
 		return;
 	if (g->tick(g->arg, now) < 0)
 		rate_gen_stop(g);
+}
+
+uint64_t
+rate_gen_due(struct rate_gen *g, uint64_t end, uint64_t max)
+{
+	uint64_t n = 0, iat;
+
+	if (!g->running || g->spec->mean_iat <= 0)
+		return 0;
+	while (n < max && n < RATE_DUE_DRAWS && g->next <= end) {
+		n++;
+		rate_gen_advance(g);
+		if (g->next == UINT64_MAX)
+			return n;
+	}
+	if (n < max && g->next <= end) {
+		/* Millions overdue: the rest at the mean interval. */
+		iat = clock_from_sec(g->spec->mean_iat);
+		iat = iat > 0 ? (end - g->next) / iat + 1 : max - n;
+		n += iat < max - n ? iat : max - n;
+	}
+	return n;
 }
 
 void

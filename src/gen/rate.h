@@ -76,6 +76,9 @@ struct rate_gen {
 	rate_tick_cb	*tick;
 	void		*arg;
 	uint64_t	 next;		/* absolute time of the next arrival */
+	uint64_t	 due;		/* the arrival being ticked was meant
+					   for then (its place on the
+					   schedule; the start for the first) */
 	int		 running;
 	struct timer	 timer;
 };
@@ -93,6 +96,16 @@ void	rate_gen_start(struct rate_gen *g, struct loop *l,
 
 /* Sequential mode: runs the next tick now (no-op if stopped or paced). */
 void	rate_gen_next(struct rate_gen *g, uint64_t now);
+
+/*
+ * The run ends at `end' with the schedule still running: returns how many
+ * arrivals were due by then (next <= end) and never ticked, at most
+ * `max', and moves the schedule past them.  Bounded work: after
+ * RATE_DUE_DRAWS drawn intervals the rest are counted at the mean rate.
+ * 0 when stopped or sequential.
+ */
+#define RATE_DUE_DRAWS	(UINT64_C(1) << 20)
+uint64_t rate_gen_due(struct rate_gen *g, uint64_t end, uint64_t max);
 
 /* Stops the generator; no further ticks. */
 void	rate_gen_stop(struct rate_gen *g);

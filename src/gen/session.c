@@ -111,6 +111,10 @@ session_issue_new(struct session *ss, size_t i, uint64_t now)
 	call = call_new(g->core, now);
 	if (g->ops->fill != NULL)
 		g->ops->fill(g->ops_arg, ss->idx, ss->burst, i, call);
+	/* The session's first call starts when the schedule meant the
+	   session to; the later ones follow the user (closed loop). */
+	if (ss->burst == 0 && i == 0)
+		call->intended = ss->intended;
 	session_issue(ss, call, now);
 }
 
@@ -294,18 +298,24 @@ out:
 	sess_unref(s, now);
 }
 
-/* Arrival: creates and starts session number `idx'. */
-static void
-session_create(void *arg, uint64_t idx, uint64_t now)
+/*
+ * Arrival: creates and starts session number `idx'.  Returns -1 if it
+ * failed at once because its first connection found no descriptor or
+ * local address (without --retry-on-failure): it never started.
+ */
+static int
+session_create(void *arg, uint64_t idx, uint64_t intended, uint64_t now)
 {
 	struct session_gen *g = arg;
 	const struct session_config *cfg = &g->cfg;
 	struct session *ss;
 	struct sess *s;
+	int rv;
 
 	ss = xcalloc(1, sizeof(*ss));
 	ss->gen = g;
 	ss->idx = idx;
+	ss->intended = intended;
 	if (cfg->cookies)
 		ss->jar = cookie_jar_new();
 	timer_init(&ss->kick, session_kick);
@@ -322,7 +332,9 @@ session_create(void *arg, uint64_t idx, uint64_t now)
 	ss->wl_ref = 1;
 	sess_ref(s);
 	session_burst_start(ss, now);
+	rv = ss->failed && ss->local_fail ? -1 : 0;
 	sess_unref(s, now);
+	return rv;
 }
 
 /* Frees a session's state (its calls are gone or dropped here). */
@@ -373,13 +385,15 @@ session_on_cookie(struct session_gen *g, struct call *call,
  */
 static void
 session_on_conn_failed(struct session_gen *g, struct conn *c, int timeout,
-    uint64_t now)
+    int err, uint64_t now)
 {
 	struct session *ss = session_of(c->sess);
 	struct sess *s = ss->sess;
 
 	if (session_conn_of(ss, c) == NULL)
 		return;
+	if (!timeout && workload_never_started(err))
+		ss->local_fail = 1;
 	if (!timeout && (ss->failed || ss->ended || c->nreplies > 0))
 		return;
 	sess_ref(s);
@@ -427,7 +441,7 @@ session_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 			session_on_closed(g, c, now);
 		else
 			session_on_conn_failed(g, c, ev == BUS_CONN_TIMEOUT,
-			    now);
+			    ev == BUS_CONN_FAILED ? (int)arg.i : 0, now);
 		break;
 	case BUS_SESS_DESTROYED:
 		s = obj;
@@ -460,8 +474,9 @@ session_gen_init(struct session_gen *g, struct core *core,
 		g->cfg.max_piped = cfg->http_minor > 0 ? SESSION_MAX_PIPED : 1;
 	g->ops = ops;
 	g->ops_arg = ops_arg;
-	workload_init(&g->wl, core->loop, g->cfg.rate, g->cfg.client_id,
-	    g->cfg.nsess, session_create, g, done, done_arg);
+	workload_init(&g->wl, core->loop, core->bus, g->cfg.rate,
+	    g->cfg.client_id, g->cfg.nsess, session_create, g, done,
+	    done_arg);
 	for (i = 0; i < nitems(evs); i++)
 		if ((evs[i] != BUS_CALL_RECV_HDR &&
 		    evs[i] != BUS_CALL_DESTROYED) || cfg->cookies)
@@ -482,6 +497,14 @@ session_gen_drain(void *arg, uint64_t now)
 	struct session_gen *g = arg;
 
 	workload_drain(&g->wl, now);
+}
+
+void
+session_gen_end(void *arg, uint64_t end)
+{
+	struct session_gen *g = arg;
+
+	workload_end(&g->wl, end);
 }
 
 void

@@ -114,11 +114,13 @@ void	session_gen_init(struct session_gen *g, struct core *core,
  * drain: no new session from now on (a URI list ran out): the live ones
  * run to their end, and `done' is called after the last of them (at once
  * if none is live).
+ * end: the run ends at `end' (workload_end()).
  * stop: no more sessions, no more timers, events ignored.  Live sessions
  * stay as they are until session_gen_fini().
  */
 void	session_gen_start(void *g, uint64_t now);
 void	session_gen_drain(void *g, uint64_t now);
+void	session_gen_end(void *g, uint64_t end);
 void	session_gen_stop(void *g);
 
 /*

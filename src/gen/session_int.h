@@ -65,6 +65,8 @@ struct session {
 	struct session_gen *gen;
 	struct sess	*sess;
 	uint64_t	 idx;		/* creation order, from 0 */
+	uint64_t	 intended;	/* the schedule meant it for then (its
+					   first call's call->intended) */
 	struct session	*prev;		/* gen->live list */
 	struct session	*next;
 	struct session_conn *conns;	/* open connections */
@@ -84,6 +86,8 @@ struct session {
 	size_t		 nabandoned;	/* refused, not yet counted */
 	int		 one_per_conn;	/* server closed: no pipelining */
 	int		 failed;
+	int		 local_fail;	/* a connection failed for want of a
+					   descriptor or local address */
 	int		 ended;		/* completed */
 	int		 wl_ref;	/* the generator's own reference */
 };

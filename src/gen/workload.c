@@ -3,9 +3,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "core/bus.h"
+#include "core/clock.h"
 #include "core/loop.h"
 #include "core/timer.h"
 #include "gen/rate.h"
@@ -17,11 +21,42 @@ static int
 workload_tick(void *arg, uint64_t now)
 {
 	struct workload *w = arg;
+	union bus_arg a;
+	uint64_t intended, n;
+	int paced, rv;
 
 	if (w->finished || w->draining || w->created >= w->total)
 		return -1;
+	paced = rate_spec_rate(w->spec) > 0;
+	intended = paced ? w->rate.due : 0;
+	/* A late timer catching up makes nothing meant for after the end. */
+	if (paced && intended > w->until)
+		return -1;
+	/*
+	 * The client stalled across the end and wakes up more than an
+	 * interval after it: the run is over, and this arrival and the rest
+	 * due by the end were never sent.
+	 */
+	if (paced && now > w->until && now - w->until >
+	    clock_from_sec(w->spec->mean_iat)) {
+		n = 1 + rate_gen_due(&w->rate, w->until,
+		    w->total - w->created - 1);
+		a.i = n > (uint64_t)LONG_MAX ? LONG_MAX : (long)n;
+		bus_signal(w->bus, BUS_ARRIVAL_MISSED, NULL, a, w->until);
+		return -1;
+	}
 	w->created++;
-	w->create(w->arg, w->created - 1, now);
+	rv = w->create(w->arg, w->created - 1, intended, now);
+	if (paced) {
+		/* Made, or never started: each arrival counts once. */
+		if (rv == 0) {
+			a.i = (long)intended;
+			bus_signal(w->bus, BUS_ARRIVAL, NULL, a, now);
+		} else {
+			a.i = 1;
+			bus_signal(w->bus, BUS_ARRIVAL_MISSED, NULL, a, now);
+		}
+	}
 	return w->created >= w->total ? -1 : 0;
 }
 
@@ -50,13 +85,14 @@ workload_finish(struct workload *w, uint64_t now)
 }
 
 void
-workload_init(struct workload *w, struct loop *loop,
+workload_init(struct workload *w, struct loop *loop, struct bus *bus,
     const struct rate_spec *spec, unsigned client_id, uint64_t total,
     workload_create_cb *create, void *arg, gen_done_cb *done,
     void *done_arg)
 {
 	memset(w, 0, sizeof(*w));
 	w->loop = loop;
+	w->bus = bus;
 	w->spec = spec;
 	w->client_id = client_id;
 	w->total = total;
@@ -64,6 +100,7 @@ workload_init(struct workload *w, struct loop *loop,
 	w->arg = arg;
 	w->done = done;
 	w->done_arg = done_arg;
+	w->until = UINT64_MAX;
 	timer_init(&w->seq_timer, workload_seq_fired);
 }
 
@@ -103,8 +140,34 @@ workload_drain(struct workload *w, uint64_t now)
 }
 
 void
+workload_end(struct workload *w, uint64_t end)
+{
+	if (end < w->until)
+		w->until = end;
+}
+
+int
+workload_never_started(int err)
+{
+	return err == EMFILE || err == ENFILE || err == EADDRNOTAVAIL;
+}
+
+void
 workload_stop(struct workload *w)
 {
+	union bus_arg a;
+	uint64_t n;
+
+	/* The run ended with arrivals due and not made: never sent. */
+	if (!w->finished && !w->draining && w->created < w->total &&
+	    w->until != UINT64_MAX) {
+		n = rate_gen_due(&w->rate, w->until, w->total - w->created);
+		if (n > 0) {
+			a.i = n > (uint64_t)LONG_MAX ? LONG_MAX : (long)n;
+			bus_signal(w->bus, BUS_ARRIVAL_MISSED, NULL, a,
+			    w->until);
+		}
+	}
 	w->finished = 1;
 	rate_gen_stop(&w->rate);
 	timer_cancel(&w->seq_timer);

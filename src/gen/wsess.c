@@ -83,6 +83,7 @@ const struct generator wsess_generator = {
 	.init = wsess_init,
 	.start = session_gen_start,
 	.drain = session_gen_drain,
+	.end = session_gen_end,
 	.stop = session_gen_stop,
 	.fini = wsess_fini,
 };

@@ -120,6 +120,7 @@ const struct generator wsesslog_generator = {
 	.init = wsesslog_init,
 	.start = session_gen_start,
 	.drain = session_gen_drain,
+	.end = session_gen_end,
 	.stop = session_gen_stop,
 	.fini = wsesslog_fini,
 };

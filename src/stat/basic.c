@@ -79,6 +79,7 @@ basic_reply(struct basic *b, const struct call *call)
 {
 	struct basic_totals *t = &b->t;
 	int status = call->status;
+	uint64_t origin;
 
 	if (status >= 100 && status <= 599)
 		t->replies[status / 100]++;
@@ -110,6 +111,14 @@ basic_reply(struct basic *b, const struct call *call)
 	    call->t_recv_stop - call->t_recv_start);
 	hdr_record(b->phase[BASIC_PH_REPLY],
 	    call->t_recv_stop - call->t_send_start);
+	if (b->phase[BASIC_PH_REPLY_CORR] != NULL) {
+		/* From when the schedule meant the call to start. */
+		origin = call->intended != 0 ? call->intended :
+		    call->t_send_start;
+		hdr_record(b->phase[BASIC_PH_REPLY_CORR],
+		    call->t_recv_stop > origin ? call->t_recv_stop - origin :
+		    0);
+	}
 }
 
 static void
@@ -205,6 +214,10 @@ basic_init(struct basic *b, struct core *core, int verbose, FILE *out,
 		hdr_free(b->phase[BASIC_PH_TLS]);
 		b->phase[BASIC_PH_TLS] = NULL;
 	}
+	if (cfg == NULL || !cfg->corrected) {
+		hdr_free(b->phase[BASIC_PH_REPLY_CORR]);
+		b->phase[BASIC_PH_REPLY_CORR] = NULL;
+	}
 	if (cfg == NULL || !cfg->sessions) {
 		hdr_free(b->phase[BASIC_PH_SESSION]);
 		b->phase[BASIC_PH_SESSION] = NULL;
@@ -265,6 +278,7 @@ const char *const basic_phase_json[BASIC_NPHASES] = {
 	[BASIC_PH_FIRST_BYTE] = "first_byte",
 	[BASIC_PH_TRANSFER] = "transfer",
 	[BASIC_PH_REPLY] = "reply",
+	[BASIC_PH_REPLY_CORR] = "reply_corrected",
 	[BASIC_PH_SESSION] = "session",
 };
 
@@ -304,6 +318,7 @@ basic_print_extra(struct basic *b, FILE *out)
 		[BASIC_PH_FIRST_BYTE] = "First byte",
 		[BASIC_PH_TRANSFER] = "Transfer time",
 		[BASIC_PH_REPLY] = "Reply time",
+		[BASIC_PH_REPLY_CORR] = "Reply time (corrected)",
 		[BASIC_PH_SESSION] = "Session lifetime",
 	};
 	size_t i;

@@ -24,6 +24,9 @@ struct jsonw;
  *	FIRST_BYTE	send start to the reply's first byte
  *	TRANSFER	the reply's first byte to its end
  *	REPLY		the whole call: send start to the reply's end
+ *	REPLY_CORR	the whole call from when the schedule meant it to
+ *			start (call->intended, or else its send start) to
+ *			the reply's end: the corrected reply time
  *	SESSION		a completed session: its creation to its end
  */
 enum basic_phase {
@@ -33,6 +36,7 @@ enum basic_phase {
 	BASIC_PH_FIRST_BYTE,
 	BASIC_PH_TRANSFER,
 	BASIC_PH_REPLY,
+	BASIC_PH_REPLY_CORR,
 	BASIC_PH_SESSION,
 	BASIC_NPHASES
 };
@@ -42,6 +46,8 @@ struct basic_config {
 	int		 tls;		/* --ssl: the TLS handshake line */
 	int		 sessions;	/* a session workload: its line */
 	int		 periodic;	/* --periodic-stats: its final line */
+	int		 corrected;	/* the run has a schedule: the
+					   corrected reply time line */
 };
 
 struct basic {
@@ -57,7 +63,7 @@ struct basic {
 	uint64_t	 interval_replies;	/* since the last sample */
 	struct stat_samples rr;		/* every reply-rate sample */
 	/* One histogram per phase (enum basic_phase); NULL when the run
-	   has no such phase (no --ssl, no sessions). */
+	   has no such phase (no --ssl, no sessions, no schedule). */
 	struct hdr	*phase[BASIC_NPHASES];
 	uint32_t	*bins;		/* -v -v: 1 ms lifetime bins */
 	uint32_t	 nbins;

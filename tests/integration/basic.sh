@@ -16,12 +16,13 @@ for be in $(backends); do
 	expect '^Reply size \[B\]: header [0-9]+\.0 content 1000\.0 footer 0\.0 '
 	expect "^httperf --client=0/1 --server=127.0.0.1 --port=$PORT --uri=/size/1000 --rate=400 --send-buffer=4096 --recv-buffer=16384 --num-conns=20 --num-calls=5\$"
 	# One percentile line per phase, in this order, after the classic
-	# report; no TLS or session line without --ssl or sessions.
+	# report; no TLS or session line without --ssl or sessions; with a
+	# schedule (--rate) the corrected reply time and the lateness.
 	P='percentiles \[ms\]: p50 [0-9]+\.[0-9]{3} p90 [0-9]+\.[0-9]{3} p99 [0-9]+\.[0-9]{3} p99\.9 [0-9]+\.[0-9]{3} p99\.99 [0-9]+\.[0-9]{3} max [0-9]+\.[0-9]{3}$'
-	[ "$(grep -E "^[A-Za-z ]+ $P" "$OUT" | sed 's/ percentiles.*//' | tr '\n' ,)" = \
-	    "Connection time,Connect time,First byte,Transfer time,Reply time," ] ||
+	[ "$(grep -E "^[A-Za-z ()]+ $P" "$OUT" | sed 's/ percentiles.*//' | tr '\n' ,)" = \
+	    "Connection time,Connect time,First byte,Transfer time,Reply time,Reply time (corrected),Lateness," ] ||
 	    fail "percentile lines: $(grep percentiles "$OUT")"
-	[ "$(grep -c percentiles "$OUT")" = 5 ] || fail "extra percentile lines"
+	[ "$(grep -c percentiles "$OUT")" = 7 ] || fail "extra percentile lines"
 	stop_srv
 	[ "$(srv_stat connections)" = 20 ] || fail "server saw $(srv_stat connections) connections"
 	[ "$(srv_stat requests)" = 100 ] || fail "server saw $(srv_stat requests) requests"

@@ -202,6 +202,15 @@ struct good_case {
 #define OFF(f)	offsetof(struct options, f)
 
 static const struct good_case good_cases[] = {
+	{ { "--rate=10", "--max-lateness", "2.5", NULL }, F_DBL,
+	    OFF(max_lateness), .d = 2.5 },
+	{ { "--rate=10", "--max-lateness=0", NULL }, F_DBL,
+	    OFF(max_lateness), .d = 0 },
+	{ { "--rate=10", "--max-lateness=0", NULL }, F_INT,
+	    OFF(max_lateness_given), .u = 1 },
+	{ { "--period=e0.1", "--max-lateness=1e12", NULL }, F_DBL,
+	    OFF(max_lateness), .d = 1e12 },
+	{ { "--rate=10", NULL }, F_INT, OFF(max_lateness_given), .u = 0 },
 	{ { "--burst-length", "4", NULL }, F_U64, OFF(burst_len), .u = 4 },
 	{ { "--burst-length=18446744073709551615", NULL }, F_U64,
 	    OFF(burst_len), .u = UINT64_MAX },
@@ -1044,6 +1053,16 @@ static const struct bad_case bad_cases[] = {
 	    "--retry-on-failure: requires a session workload" },
 	{ { "--wsess=1,1,1", "--max-retries=3", NULL },
 	    "--max-retries: requires --retry-on-failure" },
+	{ { "--max-lateness=5", NULL }, "--max-lateness: requires a "
+	    "schedule (--rate or --period above 0)" },
+	{ { "--rate=0", "--max-lateness=5", NULL }, "--max-lateness: "
+	    "requires a schedule" },
+	{ { "--rate=10", "--max-lateness=-1", NULL },
+	    "--max-lateness: must not be negative" },
+	{ { "--rate=10", "--max-lateness=x", NULL },
+	    "--max-lateness: not a number" },
+	{ { "--rate=10", "--max-lateness=2e12", NULL },
+	    "--max-lateness: must be at most 1000000000000 ms" },
 	{ { "--max-retries=3", "--retry-on-failure", NULL },
 	    "--retry-on-failure: requires a session workload" },
 	{ { "--body=x", "--body-file=/dev/null", NULL },
@@ -1215,6 +1234,10 @@ struct echo_case {
 };
 
 static const struct echo_case echo_cases[] = {
+	{ NULL, { "--max-lateness", "2.5", "--rate", "50", NULL },
+	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
+	    "--rate=50 --send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-calls=1 --max-lateness=2.5\n" },
 	{ NULL, { NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
 	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
@@ -1501,7 +1524,7 @@ END_TEST
 static const char *const all_long[] = {
 	"add-header", "add-header-file", "body", "body-file", "burst-length",
 	"call-rate", "client", "close-with-reset", "debug", "failure-status", "help",
-	"hlog", "hog", "http-version", "interval", "max-connections",
+	"hlog", "hog", "http-version", "interval", "max-connections", "max-lateness",
 	"max-piped-calls",
 	"max-retries",
 	"method", "myaddr", "no-host-hdr", "num-calls", "num-conns",

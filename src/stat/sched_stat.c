@@ -1,0 +1,212 @@
+/*
+ * The schedule collector (see sched_stat.h): lateness, arrivals never
+ * sent, and the bottleneck warning.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bus.h"
+#include "stat/basic_report.h"
+#include "stat/collector.h"
+#include "stat/hdr.h"
+#include "stat/sched_stat.h"
+#include "util.h"
+
+#define NS_PER_SEC	1e9
+#define NS_PER_MSEC	1e6
+
+static void
+sched_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
+    uint64_t now)
+{
+	struct sched_stat *st = ctx;
+
+	if (ev == BUS_ARRIVAL)
+		sched_stat_arrival(st, (uint64_t)arg.i, now);
+	else if (ev == BUS_ARRIVAL_MISSED && arg.i > 0)
+		sched_stat_missed(st, (uint64_t)arg.i, now);
+}
+
+void
+sched_stat_init(struct sched_stat *st, struct bus *bus,
+    const struct sched_stat_config *cfg)
+{
+	memset(st, 0, sizeof(*st));
+	if (cfg != NULL)
+		st->cfg = *cfg;
+	else
+		st->cfg.threshold = SCHED_THRESHOLD_NS;
+	st->late = hdr_new_ns();
+	if (bus != NULL) {
+		bus_subscribe(bus, BUS_ARRIVAL, sched_stat_event, st);
+		bus_subscribe(bus, BUS_ARRIVAL_MISSED, sched_stat_event, st);
+	}
+}
+
+void
+sched_stat_fini(struct sched_stat *st)
+{
+	hdr_free(st->late);
+	st->late = NULL;
+}
+
+/* Widens the schedule's span to take `t' in. */
+static void
+sched_stat_span(struct sched_stat *st, uint64_t t)
+{
+	if (!st->have_first) {
+		st->have_first = 1;
+		st->first = st->sched_last = t;
+	} else if (t < st->first)
+		st->first = t;
+	else if (t > st->sched_last)
+		st->sched_last = t;
+}
+
+void
+sched_stat_arrival(struct sched_stat *st, uint64_t intended, uint64_t now)
+{
+	uint64_t late;
+
+	/* A clock step cannot make an arrival early: at worst on time. */
+	late = now > intended ? now - intended : 0;
+	hdr_record(st->late, late);
+	st->made++;
+	if (late > st->cfg.threshold)
+		st->nlate++;
+	sched_stat_span(st, intended);
+	if (now > st->actual_last)
+		st->actual_last = now;
+}
+
+void
+sched_stat_missed(struct sched_stat *st, uint64_t n, uint64_t now)
+{
+	st->missed += n;
+	/* Their intended times are at or before `now'. */
+	sched_stat_span(st, now);
+}
+
+void
+sched_stat_verdict(const struct sched_stat *st,
+    const struct collector_run *run, struct sched_verdict *v)
+{
+	uint64_t span, window;
+
+	memset(v, 0, sizeof(*v));
+	v->scheduled = st->made + st->missed;
+	if (v->scheduled == 0)
+		return;
+	v->late_pct = 100.0 * basic_ratio((double)st->nlate,
+	    (double)v->scheduled);
+	if (v->late_pct > SCHED_LATE_MAX_PCT)
+		v->why |= SCHED_WHY_LATE;
+
+	/* The rate needs two arrivals and a schedule that took time. */
+	span = st->sched_last - st->first;
+	window = (st->actual_last > st->sched_last ? st->actual_last :
+	    st->sched_last) - st->first;
+	if (v->scheduled >= 2 && span > 0) {
+		v->sched_rate = (double)(v->scheduled - 1) /
+		    ((double)span / NS_PER_SEC);
+		v->achieved_rate = st->made < 2 ? 0.0 :
+		    (double)(st->made - 1) / ((double)window / NS_PER_SEC);
+		v->rate_pct = 100.0 * basic_ratio(v->achieved_rate,
+		    v->sched_rate);
+		if (v->rate_pct < SCHED_RATE_MIN_PCT)
+			v->why |= SCHED_WHY_RATE;
+	}
+
+	if (run != NULL && run->duration > 0) {
+		v->cpu_pct = 100.0 * basic_ratio(run->cpu_user + run->cpu_sys,
+		    (double)run->duration / NS_PER_SEC);
+		if (v->cpu_pct > SCHED_CPU_MAX_PCT)
+			v->why |= SCHED_WHY_CPU;
+	}
+}
+
+void
+sched_stat_print(const struct sched_stat *st, FILE *out)
+{
+	struct sched_verdict v;
+
+	sched_stat_verdict(st, NULL, &v);
+	basic_print_pct(out, "Lateness", st->late);
+	fprintf(out, "Arrivals: %llu scheduled, %llu late over %g ms "
+	    "(%.1f%%), %llu never sent; rate",
+	    (unsigned long long)v.scheduled, (unsigned long long)st->nlate,
+	    (double)st->cfg.threshold / NS_PER_MSEC, v.late_pct,
+	    (unsigned long long)st->missed);
+	if (st->cfg.rate > 0)
+		fprintf(out, " target %.1f/s,", st->cfg.rate);
+	fprintf(out, " scheduled %.1f/s, achieved %.1f/s\n", v.sched_rate,
+	    v.achieved_rate);
+}
+
+int
+sched_stat_warn(void *state, FILE *out, const struct collector_run *run)
+{
+	const struct sched_stat *st = state;
+	struct sched_verdict v;
+	const char *sep = "";
+
+	sched_stat_verdict(st, run, &v);
+	if (v.why == 0)
+		return 0;
+	fprintf(out, "\nWarning: the client was the bottleneck:");
+	if (v.why & SCHED_WHY_LATE) {
+		fprintf(out, " %.1f%% of arrivals late over %g ms (more than "
+		    "%g%%)", v.late_pct,
+		    (double)st->cfg.threshold / NS_PER_MSEC,
+		    SCHED_LATE_MAX_PCT);
+		sep = ";";
+	}
+	if (v.why & SCHED_WHY_RATE) {
+		fprintf(out, "%s achieved arrival rate %.1f/s is %.1f%% of "
+		    "the scheduled %.1f/s (below %g%%)", sep, v.achieved_rate,
+		    v.rate_pct, v.sched_rate, SCHED_RATE_MIN_PCT);
+		sep = ";";
+	}
+	if (v.why & SCHED_WHY_CPU)
+		fprintf(out, "%s client CPU %.1f%% (over %g%%)", sep, v.cpu_pct,
+		    SCHED_CPU_MAX_PCT);
+	fputc('\n', out);
+	return 1;
+}
+
+/* The collector interface (stat/collector.h). */
+
+static int
+sched_col_init(void **state, const struct collector_env *env, char *err,
+    size_t errlen)
+{
+	struct sched_stat *st = xmalloc(sizeof(*st));
+
+	sched_stat_init(st, env->bus, env->cfg);
+	*state = st;
+	return 0;
+}
+
+static void
+sched_col_extra(void *state, FILE *out, const struct collector_run *run)
+{
+	sched_stat_print(state, out);
+}
+
+static void
+sched_col_fini(void *state)
+{
+	sched_stat_fini(state);
+	free(state);
+}
+
+const struct collector sched_stat_collector = {
+	.name = "sched",
+	.init = sched_col_init,
+	.extra = sched_col_extra,
+	.fini = sched_col_fini,
+};
