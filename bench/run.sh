@@ -21,6 +21,11 @@
 #                            keep-alive connections, a new connection per
 #                            request.  The "user part" rows show how much
 #                            of it is user-space work (info only).
+#   outputs on/off           ours against itself: CPU/request of the
+#                            50 keep-alive workload (100,000 requests)
+#                            without and with --json, --hlog and
+#                            --interval 1, interleaved, median of
+#                            max(5, -r) runs each; target: on/off <= 1.03.
 #   TLS client CPU/request   the same, over TLS (--ssl) to a second nginx
 #                            server block (self-signed EC P-256 certificate
 #                            made at run time with the openssl CLI; TLS 1.2
@@ -492,6 +497,51 @@ cpu_rows "1000 keep-alive" "" ""
 progress "client CPU per request, new connection per request (10000 at 5000/s), $REPS runs"
 cpu_per_req newconn 10000 60 --uri /1k.html --num-conns 10000 --num-calls 1 --rate 5000
 cpu_rows "new conn per request" "" ""
+
+# ------------------------------------------- cost of the result outputs ---
+# Ours against itself: the same keep-alive workload without and with
+# --json, --hlog and --interval (every collector they add on), runs
+# interleaved, median CPU per request of each; the target is the ratio.
+out_cost() {	# NAME EXPECTED-REPLIES TIMEOUT ARGS...
+	local name=$1 expect=$2 lim=$3 rep mode out r
+	shift 3
+	: > "$WORK/$name.off.tot"; : > "$WORK/$name.on.tot"
+	FLAG_off= FLAG_on=
+	for rep in $(seq 1 "$OC_REPS"); do
+		for mode in off on; do
+			out=$WORK/$name.$mode.$rep
+			if [ $mode = on ]; then
+				cpu_run "$out" "$lim" "$HTTPERF" "${HP_COMMON[@]}" "$NPORT" "$@" \
+				    --json "$out.json" --hlog "$out.hlog" --interval 1
+			else
+				cpu_run "$out" "$lim" "$HTTPERF" "${HP_COMMON[@]}" "$NPORT" "$@"
+			fi
+			hp_flag "$out" "$name run $rep, outputs $mode" "$expect"
+			[ -n "$HPF" ] && eval "FLAG_$mode=!"
+			r=$(num_or "$(hp_total "$out" replies)" 0)
+			[ "$r" -gt 0 ] || continue
+			awk -v u="$(cpu_user "$out")" -v s="$(cpu_sys "$out")" -v r="$r" \
+			    'BEGIN { printf "%.6f\n", (u + s) * 1e6 / r }' >> "$WORK/$name.$mode.tot"
+		done
+	done
+	OC_off=$(median < "$WORK/$name.off.tot")
+	OC_on=$(median < "$WORK/$name.on.tot")
+	OC_ratio=
+	[ -n "$OC_off" ] && [ -n "$OC_on" ] &&
+		OC_ratio=$(awk -v a="$OC_on" -v b="$OC_off" 'BEGIN { printf "%.4f", a / b }')
+}
+OC_REPS=$((REPS < 5 ? 5 : REPS))
+if "$HTTPERF" --help 2>&1 | grep -q -e '--hlog'; then
+	progress "client CPU per request without and with --json --hlog --interval, 50 keep-alive x 2000, $OC_REPS runs each"
+	out_cost outcost 100000 60 --uri /1k.html --num-conns 50 --num-calls 2000 --rate 50000
+	res=FAIL
+	[ -z "$FLAG_off$FLAG_on" ] && le "$OC_ratio" 1.03 && res=PASS
+	row "client CPU/request, outputs off [us]" "$(fmt "$OC_off")$FLAG_off" "" "" "(info)" ""
+	row "  with --json --hlog --interval [us]" "$(fmt "$OC_on")$FLAG_on" "" "" "(info)" ""
+	row "  ratio on/off" "$(fmt "$OC_ratio" 3)" "" "" "<= 1.03" $res
+else
+	note "$HTTPERF has no --hlog: result-output cost rows skipped"
+fi
 
 # -------------------------------------------------- TLS CPU per request ---
 # The same measurement against the TLS server block.  The original's column
