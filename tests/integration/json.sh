@@ -74,12 +74,18 @@ expect_counts 100 200 200
 expect_status 0 200 0 0 0
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Connection length \[replies/conn\]: 2\.000$'
-[ "$(grep -c 'percentiles \[ms\]' "$OUT")" = 5 ] || fail "percentile lines"
+# A paced run (--rate): basic's five lines and the corrected reply time,
+# as each file's own report has them.
+[ "$(grep -c 'percentiles \[ms\]' "$OUT")" = "$(grep -v '^Lateness' "${J}0.txt" | grep -c 'percentiles \[ms\]')" ] ||
+    fail "percentile lines differ from a single run's"
+expect '^Reply time \(corrected\) percentiles \[ms\]: p50 '
 validate_json "$J.m.json"
 [ "$(jv "$J.m.json" stats.basic.requests.total)" = "$(srv_stat requests)" ] ||
     fail "merged requests differ from the server's count"
 [ "$(jv "$J.m.json" stats.basic.histograms.reply.count)" = 200 ] ||
     fail "merged reply histogram count"
+[ "$(jv "$J.m.json" stats.basic.histograms.reply_corrected.count)" = 200 ] ||
+    fail "merged corrected reply histogram count"
 [ "$(jv "$J.m.json" client.ids)" = "[0, 1, 2, 3]" ] || fail "client ids"
 # Sums of the four files, member by member.
 for m in stats.basic.replies.header_bytes stats.basic.net.bytes \
