@@ -178,11 +178,16 @@ typedef int run_want_fn(const struct options *);
 /* Fills the module's settings in (the union is zeroed). */
 typedef void run_cfg_fn(struct run *, union run_cfg *);
 
-/* The run has a schedule: arrivals can be late (sched_stat). */
+/*
+ * The run has a schedule: arrivals can be late (sched_stat).  With
+ * --call-rate, options_check.c has made o->rate the requests' schedule
+ * (the call rate, or --period's at the same mean), so the target rate is
+ * the call rate in both modes.
+ */
 static int
 run_want_sched(const struct options *o)
 {
-	return rate_spec_rate(&o->rate) > 0;
+	return o->call_rate > 0 || rate_spec_rate(&o->rate) > 0;
 }
 
 static void
@@ -193,6 +198,8 @@ run_cfg_sched(struct run *r, union run_cfg *u)
 	u->sched.rate = rate_spec_rate(&o->rate);
 	u->sched.threshold = setup_ns((o->max_lateness_given ?
 	    o->max_lateness : OPTIONS_LATENESS_MS) / 1e3);
+	/* Its arrivals are requests taken into a queue (sched_stat.h). */
+	u->sched.requests = o->call_rate > 0;
 }
 
 static void

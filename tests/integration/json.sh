@@ -39,6 +39,48 @@ grep -q "^$(jv "$J.json" command_line | sed 's/[][\.*^$]/\\&/g')\$" "$OUT" ||
     fail "command_line is not the echo line"
 ok "--json: validates, numbers as the report"
 
+# sched_lines FILE.json: the Lateness and Arrivals lines as the report
+# prints them, from the document's stats.sched.
+sched_lines() {
+	python3 - "$1" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["stats"]["sched"]
+h = s["lateness"]
+pc = " ".join("%s %.3f" % (k, h["percentiles_ns"][k] / 1e6)
+    for k in ("p50", "p90", "p99", "p99.9", "p99.99"))
+print("Lateness percentiles [ms]: %s max %.3f" % (pc, h["max_ns"] / 1e6))
+t = " target %.1f/s," % s["target_rate_per_s"] if s["target_rate_per_s"] > 0 else ""
+print("Arrivals: %d scheduled, %d late over %g ms (%.1f%%), %d never sent; "
+    "rate%s scheduled %.1f/s, achieved %.1f/s" % (s["scheduled"], s["late"],
+    s["threshold_ns"] / 1e6, s["late_pct"], s["never_sent"], t,
+    s["scheduled_rate_per_s"], s["achieved_rate_per_s"]))
+assert s["scheduled"] == s["made"] + s["never_sent"]
+assert s["lateness"]["count"] == s["made"] + s["never_sent_queued"]
+PY
+}
+
+# The paced run's schedule: its lines are the document's numbers.
+[ "$(jv "$J.json" stats.sched.scheduled)" = 20 ] || fail "sched: scheduled"
+[ "$(jv "$J.json" stats.sched.made)" = 20 ] || fail "sched: made"
+[ "$(jv "$J.json" stats.sched.never_sent)" = 0 ] || fail "sched: never sent"
+[ "$(jv "$J.json" stats.sched.target_rate_per_s)" = 400 ] || fail "sched: target"
+sched_lines "$J.json" > "$T_DIR/sched.want" || fail "sched: the document's counts do not add up"
+grep -E '^(Lateness percentiles|Arrivals:)' "$OUT" > "$T_DIR/sched.got"
+cmp -s "$T_DIR/sched.want" "$T_DIR/sched.got" ||
+    fail "sched lines differ from the document: $(diff "$T_DIR/sched.want" "$T_DIR/sched.got")"
+w=$(jv "$J.json" stats.sched.warning.fired)
+if grep -q '^Warning: the client was the bottleneck' "$OUT"; then
+	[ "$w" = true ] || fail "warning printed, fired $w"
+else
+	[ "$w" = false ] || fail "no warning printed, fired $w"
+fi
+# One file merged is the run's report line for line (after the echo line),
+# the schedule's lines and warning included.
+"$HP" --merge "$J.json" > "$OUT.m1" 2> "$OUT.err" || fail "merge of one file: $(cat "$OUT.err")"
+sed 1d "$OUT" > "$T_DIR/r0"
+cmp -s "$T_DIR/r0" "$OUT.m1" || fail "one file merged differs from its run: $(diff "$T_DIR/r0" "$OUT.m1")"
+ok "--json: the schedule (stats.sched) as the report's lines; one file merged is its run's report"
+
 # --json -: the document alone on stdout, the report on stderr.
 hp --num-conns 5 --json -
 expect_rc 0
@@ -76,7 +118,7 @@ expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Connection length \[replies/conn\]: 2\.000$'
 # A paced run (--rate): basic's five lines and the corrected reply time,
 # as each file's own report has them.
-[ "$(grep -c 'percentiles \[ms\]' "$OUT")" = "$(grep -v '^Lateness' "${J}0.txt" | grep -c 'percentiles \[ms\]')" ] ||
+[ "$(grep -c 'percentiles \[ms\]' "$OUT")" = "$(grep -c 'percentiles \[ms\]' "${J}0.txt")" ] ||
     fail "percentile lines differ from a single run's"
 expect '^Reply time \(corrected\) percentiles \[ms\]: p50 '
 validate_json "$J.m.json"
@@ -96,6 +138,23 @@ for m in stats.basic.replies.header_bytes stats.basic.net.bytes \
 	done
 	[ "$(jv "$J.m.json" $m)" = "$s" ] || fail "$m: merged $(jv "$J.m.json" $m), sum $s"
 done
+# The schedules: 4 x 25 arrivals, counts and histograms added, the target
+# the sum of the files'; the lines as the merged document says.
+for m in stats.sched.scheduled stats.sched.made stats.sched.never_sent \
+    stats.sched.late stats.sched.lateness.count; do
+	s=0
+	for i in 0 1 2 3; do
+		s=$((s + $(jv "$J$i.json" $m)))
+	done
+	[ "$(jv "$J.m.json" $m)" = "$s" ] || fail "$m: merged $(jv "$J.m.json" $m), sum $s"
+done
+[ "$(jv "$J.m.json" stats.sched.scheduled)" = 100 ] || fail "merged scheduled"
+[ "$(jv "$J.m.json" stats.sched.target_rate_per_s)" = 800 ] || fail "merged target rate"
+sched_lines "$J.m.json" > "$T_DIR/sched.want" || fail "merged sched: counts do not add up"
+grep -E '^(Lateness percentiles|Arrivals:)' "$OUT" > "$T_DIR/sched.got"
+cmp -s "$T_DIR/sched.want" "$T_DIR/sched.got" ||
+    fail "merged sched lines differ from the document: $(diff "$T_DIR/sched.want" "$T_DIR/sched.got")"
+expect '^Arrivals: 100 scheduled, '
 ok "--merge: four --client I/4 runs add up to the server's count"
 
 # Merged files merge again: (0+1) + (2+3) is the same result.
@@ -135,6 +194,17 @@ PY
 RC=$?
 expect_rc 1
 grep -q "options.rate: differs from" "$OUT.err" || fail "--rate: $(cat "$OUT.err")"
+python3 - "${J}1.json" "$J.thr.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["stats"]["sched"]["threshold_ns"] = 2000000
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$HP" --merge "${J}0.json" "$J.thr.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+grep -q "thr.json: stats.sched.threshold_ns: 2000000 differs from ${J}0.json's 1000000" "$OUT.err" ||
+    fail "threshold: $(cat "$OUT.err")"
 "$HP" --merge "${J}0.json" "${J}0.json" > "$OUT" 2> "$OUT.err"
 RC=$?
 expect_rc 1
