@@ -172,6 +172,79 @@ grep -v '^CPU time' "$OUT.ab" > "$T_DIR/r2"
 cmp -s "$T_DIR/r1" "$T_DIR/r2" || fail "re-merge differs: $(diff "$T_DIR/r1" "$T_DIR/r2")"
 ok "--merge: merged results merge again"
 
+# pair NAME ARGS...: two processes (--client 0/2 and 1/2) of the same
+# workload, each with its --json NAME0.json / NAME1.json, validated; then
+# each file alone merges to its run's report (after the echo line), and
+# the two merge to NAME.m.json (validated) with the report in $OUT.
+pair() {
+	name=$1
+	shift
+	for i in 0 1; do
+		hp "$@" --client $i/2 --json "$J.$name$i.json"
+		expect_rc 0
+		validate_json "$J.$name$i.json"
+		sed 1d "$OUT" > "$T_DIR/$name$i.txt"
+		"$HP" --merge "$J.$name$i.json" > "$OUT.m1" 2> "$OUT.err" ||
+		    fail "$name: merge of one file: $(cat "$OUT.err")"
+		cmp -s "$T_DIR/$name$i.txt" "$OUT.m1" ||
+		    fail "$name: one file merged differs from its run: $(diff "$T_DIR/$name$i.txt" "$OUT.m1")"
+	done
+	T_LAST="httperf --merge ($name)"
+	"$HP" --merge "$J.${name}0.json" "$J.${name}1.json" --json "$J.$name.m.json" \
+	    > "$OUT" 2> "$OUT.err"
+	RC=$?
+	expect_rc 0
+	validate_json "$J.$name.m.json"
+}
+
+# summed NAME MEMBER: the merged member is the sum of the two files'.
+summed() {
+	s=$(( $(jv "$J.${1}0.json" "$2") + $(jv "$J.${1}1.json" "$2") ))
+	[ "$(jv "$J.$1.m.json" "$2")" = "$s" ] ||
+	    fail "$1: $2: merged $(jv "$J.$1.m.json" "$2"), sum $s"
+}
+
+# Sessions (--wsess, paced): stats.sess_stat, its merge and the schedule
+# of sessions.
+start_srv
+pair sess --wsess 4,3,0 --rate 50 --uri /size/10
+[ "$(jv "$J.sess0.json" stats.sess_stat.completed)" = 4 ] || fail "sess: completed"
+[ "$(jv "$J.sess0.json" stats.sched.scheduled)" = 4 ] || fail "sess: scheduled sessions"
+[ "$(jv "$J.sess.m.json" stats.sess_stat.completed)" = 8 ] || fail "sess: merged completed"
+for m in stats.sess_stat.conns stats.sess_stat.lifetime_sum_ns \
+    stats.basic.histograms.session.count stats.sched.scheduled; do
+	summed sess $m
+done
+expect '^Total: connections [0-9]+ requests 24 replies 24 '
+expect '^Arrivals: 8 scheduled, '
+expect '^Session lifetime percentiles \[ms\]: p50 '
+stop_srv
+ok "--json with --wsess: validates, one file merged is its run, two add up"
+
+# TLS (--ssl, a certificate made now): stats.tls_stat and its merge.
+if command -v openssl >/dev/null 2>&1 &&
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+    -nodes -keyout "$T_DIR/srv.key" -out "$T_DIR/srv.pem" -days 2 \
+    -subj /CN=localhost 2>/dev/null; then
+	start_srv -s "$T_DIR/srv.pem" -k "$T_DIR/srv.key"
+	pair tls --ssl --num-conns 6 --num-calls 2 --uri /size/10
+	[ "$(jv "$J.tls0.json" stats.tls_stat.handshakes)" = 6 ] || fail "tls: handshakes"
+	[ "$(jv "$J.tls0.json" stats.basic.histograms.tls_handshake.count)" = 6 ] ||
+	    fail "tls: handshake histogram"
+	for m in stats.tls_stat.handshakes stats.tls_stat.resumed \
+	    stats.tls_stat.failed stats.tls_stat.time_sum_ns \
+	    stats.tls_stat.time.count stats.basic.histograms.tls_handshake.count; do
+		summed tls $m
+	done
+	[ "$(jv "$J.tls.m.json" stats.tls_stat.handshakes)" = 12 ] || fail "tls: merged handshakes"
+	expect '^TLS: handshakes 12 resumed [0-9]+ \([0-9.]+%\) failed 0$'
+	expect '^TLS handshake percentiles \[ms\]: p50 '
+	stop_srv
+	ok "--json with --ssl: validates, one file merged is its run, two add up"
+else
+	t_skip "openssl cannot make a certificate: --json with --ssl not checked"
+fi
+
 # Refusals: a different workload, the same client twice, not a result.
 start_srv
 hp --num-conns 2 --rate 100 --client 1/4 --json "$J.r.json"
