@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/bus.h"
@@ -650,16 +649,6 @@ run_report(struct run *r, const struct collector_run *cr)
 			    cr);
 }
 
-/* The wall clock in ns since the epoch, for the --json document. */
-static uint64_t
-run_wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Writes the --json document: the head, the options, and each
  * collector's part under "stats".  Returns 0, or -1 after a message.
@@ -766,7 +755,7 @@ run_test(struct run *r)
 	if (run_flush_report(o, r->out) == -1)
 		return -1;
 
-	r->wall_start = run_wall_now();
+	r->wall_start = clock_wall_now();
 	start = clock_now();
 	run_timers(r, start);
 	for (i = 0; i < nitems(run_stats); i++)
