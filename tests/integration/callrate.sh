@@ -133,8 +133,11 @@ sent=$(value "Total:" requests)
 [ "$1" = $((sent + $2)) ] || fail "scheduled $1 is not $sent sent + $2 never sent"
 [ "$1" -ge 100 ] && [ "$1" -le 101 ] || fail "$1 scheduled in 1 s at 100/s"
 [ "$sent" -ge 30 ] && [ "$sent" -le 32 ] || fail "$sent sent, 31 expected"
-expect_not '^Warning: the client was the bottleneck'
-ok "--runtime with requests queued behind a freeze: $2 never sent, counted once, no warning"
+# The 70 never sent were taken in on time: no rate reason (nor any
+# warning unless this client was itself late or busy, which a loaded
+# machine can make it, and which is then measured).
+expect_not 'achieved arrival rate'
+ok "--runtime with requests queued behind a freeze: $2 never sent, counted once, no rate warning"
 
 # A server that closes the connection after each reply: a new one each
 # time, nothing lost.
@@ -185,10 +188,10 @@ expect_counts 10 3000 3000
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Arrivals: 3000 scheduled, [0-9]+ late over 1 ms \([0-9.]+%\), 0 never sent; rate target 1000\.0/s, '
 # The requests waited for the server, not for this client: its rate was
-# kept (the warning's rate reason cannot fire), and, unless this client
-# was itself starved (valgrind), no warning at all.
+# kept, so the warning's rate reason cannot fire.  (Its late reason can:
+# on a loaded machine this client at 1000/s is itself late now and then,
+# and that is measured, not the freeze.)
 expect_not 'achieved arrival rate'
-[ -n "${HTTPERF_VALGRIND:-}" ] || expect_not '^Warning: the client was the bottleneck'
 stop_srv
 [ "$(srv_stat connections)" = 10 ] || \
     fail "the server saw $(srv_stat connections) connections"
