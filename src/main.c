@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/bus.h"
@@ -178,11 +177,16 @@ typedef int run_want_fn(const struct options *);
 /* Fills the module's settings in (the union is zeroed). */
 typedef void run_cfg_fn(struct run *, union run_cfg *);
 
-/* The run has a schedule: arrivals can be late (sched_stat). */
+/*
+ * The run has a schedule: arrivals can be late (sched_stat).  With
+ * --call-rate, options_check.c has made o->rate the requests' schedule
+ * (the call rate, or --period's at the same mean), so the target rate is
+ * the call rate in both modes.
+ */
 static int
 run_want_sched(const struct options *o)
 {
-	return rate_spec_rate(&o->rate) > 0;
+	return o->call_rate > 0 || rate_spec_rate(&o->rate) > 0;
 }
 
 static void
@@ -193,6 +197,8 @@ run_cfg_sched(struct run *r, union run_cfg *u)
 	u->sched.rate = rate_spec_rate(&o->rate);
 	u->sched.threshold = setup_ns((o->max_lateness_given ?
 	    o->max_lateness : OPTIONS_LATENESS_MS) / 1e3);
+	/* Its arrivals are requests taken into a queue (sched_stat.h). */
+	u->sched.requests = o->call_rate > 0;
 }
 
 static void
@@ -643,16 +649,6 @@ run_report(struct run *r, const struct collector_run *cr)
 			    cr);
 }
 
-/* The wall clock in ns since the epoch, for the --json document. */
-static uint64_t
-run_wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Writes the --json document: the head, the options, and each
  * collector's part under "stats".  Returns 0, or -1 after a message.
@@ -759,7 +755,7 @@ run_test(struct run *r)
 	if (run_flush_report(o, r->out) == -1)
 		return -1;
 
-	r->wall_start = run_wall_now();
+	r->wall_start = clock_wall_now();
 	start = clock_now();
 	run_timers(r, start);
 	for (i = 0; i < nitems(run_stats); i++)

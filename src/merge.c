@@ -549,6 +549,99 @@ rd_tls(struct mrd *r)
 #undef T
 }
 
+/*
+ * The schedule: counts and histograms added, target rates added, the
+ * span the union of the files' on the wall clock (see merge.h).
+ */
+static void
+rd_sched(struct mrd *r)
+{
+	struct merge *m = r->m;
+	struct sched_stat *st = &m->sched;
+	uint64_t epoch, sched, made, never, queued, late, thr, t[3];
+	double target, cpu = -1;
+	int req;
+
+#define SC	"stats.sched."
+	if (jv_bool(rd(r, SC "requests"), &req) == -1)
+		mfail(r, SC "requests", "missing or not a boolean");
+	thr = rd_u64(r, SC "threshold_ns");
+	sched = rd_u64(r, SC "scheduled");
+	made = rd_u64(r, SC "made");
+	never = rd_u64(r, SC "never_sent");
+	queued = rd_u64(r, SC "never_sent_queued");
+	late = rd_u64(r, SC "late");
+	target = rd_num(r, SC "target_rate_per_s");
+	if (jv_type(rd(r, SC "cpu_pct")) != JV_NULL)
+		cpu = rd_num(r, SC "cpu_pct");
+	t[0] = rd_u64(r, SC "first_ns");
+	t[1] = rd_u64(r, SC "sched_last_ns");
+	t[2] = rd_u64(r, SC "actual_last_ns");
+	epoch = rd_u64(r, "start.epoch_ns");
+	if (r->failed)
+		return;
+	if (made > sched || never != sched - made || queued > never ||
+	    late > made + queued) {
+		mfail(r, "stats.sched", "the counts do not add up (scheduled "
+		    "= made + never_sent, never_sent_queued <= never_sent, "
+		    "late <= made + never_sent_queued)");
+		return;
+	}
+	if (t[0] > t[1] || t[1] > UINT64_MAX - epoch ||
+	    t[2] > UINT64_MAX - epoch) {
+		mfail(r, "stats.sched", "first_ns, sched_last_ns, "
+		    "actual_last_ns out of range");
+		return;
+	}
+	if (r->first) {
+		sched_stat_init(st, NULL, NULL);
+		hdr_free(st->late);	/* the first file's comes instead */
+		st->late = NULL;
+		st->cfg.threshold = thr;
+		st->cfg.requests = req;
+		m->sched_cpu_pct = -1;
+	} else if (thr != st->cfg.threshold) {
+		mfail(r, SC "threshold_ns", "%llu differs from %s's %llu "
+		    "(their late counts would not add up)",
+		    (unsigned long long)thr, m->first,
+		    (unsigned long long)st->cfg.threshold);
+		return;
+	} else if (req != st->cfg.requests) {
+		mfail(r, SC "requests", "differs from %s's", m->first);
+		return;
+	}
+	rd_hist(r, SC "lateness", &st->late);
+	if (!r->failed && st->late == NULL)
+		mfail(r, SC "lateness", "missing");
+	if (r->failed)
+		return;
+	/* made - queued, queued, never - queued: as the events counted. */
+	if (made + queued < made || st->made + made + queued < st->made ||
+	    st->missed + (never - queued) < st->missed ||
+	    st->unsent + queued < st->unsent || st->nlate + late < st->nlate) {
+		mfail(r, "stats.sched", "the sums overflow");
+		return;
+	}
+	st->made += made + queued;
+	st->unsent += queued;
+	st->missed += never - queued;
+	st->nlate += late;
+	st->cfg.rate += target;
+	if (cpu > m->sched_cpu_pct)
+		m->sched_cpu_pct = cpu;
+	if (sched == 0)
+		return;
+	/* Each file's times since its start, on the wall clock. */
+	if (!st->have_first || epoch + t[0] < st->first)
+		st->first = epoch + t[0];
+	if (!st->have_first || epoch + t[1] > st->sched_last)
+		st->sched_last = epoch + t[1];
+	if (epoch + t[2] > st->actual_last)
+		st->actual_last = epoch + t[2];
+	st->have_first = 1;
+#undef SC
+}
+
 /* The collectors: the same ones in every file, each one known. */
 static void
 rd_stats(struct mrd *r)
@@ -557,7 +650,7 @@ rd_stats(struct mrd *r)
 	struct merge *m = r->m;
 	const char *k;
 	size_t i;
-	int sess, tls;
+	int sess, tls, sched;
 
 	if (jv_type(st) != JV_OBJ) {
 		mfail(r, "stats", "missing or not an object");
@@ -566,7 +659,7 @@ rd_stats(struct mrd *r)
 	for (i = 0; i < jv_len(st); i++) {
 		k = jv_key_at(st, i);
 		if (strcmp(k, "basic") != 0 && strcmp(k, "sess_stat") != 0 &&
-		    strcmp(k, "tls_stat") != 0) {
+		    strcmp(k, "tls_stat") != 0 && strcmp(k, "sched") != 0) {
 			mfail(r, "stats", "%s: results this version cannot "
 			    "merge", k);
 			return;
@@ -574,13 +667,16 @@ rd_stats(struct mrd *r)
 	}
 	sess = jv_get(st, "sess_stat") != NULL;
 	tls = jv_get(st, "tls_stat") != NULL;
+	sched = jv_get(st, "sched") != NULL;
 	if (r->first) {
 		m->have_sess = sess;
 		m->have_tls = tls;
-	} else if (sess != m->have_sess || tls != m->have_tls) {
+		m->have_sched = sched;
+	} else if (sess != m->have_sess || tls != m->have_tls ||
+	    sched != m->have_sched) {
 		mfail(r, sess != m->have_sess ? "stats.sess_stat" :
-		    "stats.tls_stat", "in one of this file and %s only",
-		    m->first);
+		    tls != m->have_tls ? "stats.tls_stat" : "stats.sched",
+		    "in one of this file and %s only", m->first);
 		return;
 	}
 	rd_basic(r);
@@ -588,6 +684,8 @@ rd_stats(struct mrd *r)
 		rd_sess(r);
 	if (m->have_tls)
 		rd_tls(r);
+	if (m->have_sched && !r->failed)
+		rd_sched(r);
 }
 
 int
@@ -630,6 +728,8 @@ merge_finish(struct merge *m)
 		    m->sess_sum.v[i]);
 	stat_samples_free(&m->rr_sum);
 	stat_samples_free(&m->sess_sum);
+	/* The merged document's schedule times are since its start. */
+	m->sched.start = m->start_ns;
 	for (i = 0; i < m->nhosts; i++)
 		len += strlen(m->hostv[i]) + 1;
 	free(m->hosts);
@@ -658,6 +758,10 @@ merge_print(struct merge *m, FILE *out)
 	basic_print_extra(&m->basic, out);
 	if (m->have_tls)
 		tls_stat_print(&m->tls, out);
+	if (m->have_sched) {
+		sched_stat_print(&m->sched, out);
+		sched_stat_print_warning(&m->sched, out, m->sched_cpu_pct);
+	}
 }
 
 /* Copies a value of a document into the one being written. */
@@ -742,6 +846,10 @@ merge_json(struct merge *m, struct jsonw *w, const struct jv *const *docs,
 		jsonw_key(w, "tls_stat");
 		tls_stat_json(&m->tls, w);
 	}
+	if (m->have_sched) {
+		jsonw_key(w, "sched");
+		sched_stat_json(&m->sched, w, m->sched_cpu_pct);
+	}
 	jsonw_obj_end(w);
 	jsonw_key(w, "merged");
 	jsonw_obj_begin(w);
@@ -766,6 +874,7 @@ merge_free(struct merge *m)
 	basic_fini(&m->basic);
 	sess_stat_fini(&m->sess);
 	tls_stat_fini(&m->tls);
+	sched_stat_fini(&m->sched);
 	stat_samples_free(&m->rr_sum);
 	stat_samples_free(&m->sess_sum);
 	free(m->ids);

@@ -14,7 +14,18 @@
  *	  the sum of the files' samples k (a file without one adds 0), as
  *	  the processes sample on the same 5 s period: the aggregate rate;
  *	- the most concurrent connections are added (an upper bound, as the
- *	  report's "<=" says), the longest connect burst is the largest.
+ *	  report's "<=" says), the longest connect burst is the largest;
+ *	- the schedule (stats.sched): arrivals scheduled, made, never sent
+ *	  and late are added, the lateness histograms too, the target rates
+ *	  are added (each process keeps its own schedule), and the span of
+ *	  the schedules is the union of the files' (their times since each
+ *	  file's start, placed on the wall clock), so the schedule's and the
+ *	  achieved rate are the aggregate ones; the CPU share is the largest
+ *	  file's (each process is a client that can saturate on its own).
+ *	  The bottleneck warning is then worked out from these totals by
+ *	  the function a run uses (sched_stat_verdict()) and printed after
+ *	  the report, as a run prints it.  Files with different lateness
+ *	  thresholds are refused (their late counts do not add up).
  * Refused, with one line naming the file and the member, exit status 1:
  * a file that cannot be read or is not a valid result, files of
  * different workloads (any option but those options_merge_may_differ
@@ -29,6 +40,7 @@
 #include <stdio.h>
 
 #include "stat/basic.h"
+#include "stat/sched_stat.h"
 #include "stat/sess_stat.h"
 #include "stat/tls_stat.h"
 
@@ -51,6 +63,9 @@ struct merge {
 	struct sess_stat sess;
 	int		 have_tls;
 	struct tls_stat	 tls;
+	int		 have_sched;
+	struct sched_stat sched;	/* its times on the wall clock */
+	double		 sched_cpu_pct;	/* the largest; < 0: unknown */
 	const struct jv	*options;	/* the first file's */
 	const char	*echo;		/* the first file's command line */
 	const char	*first;		/* the first file's path */
@@ -75,7 +90,10 @@ int	merge_add(struct merge *m, const struct jv *doc, const char *path,
  */
 void	merge_finish(struct merge *m);
 
-/* Prints the classic report and the lines after it, as a run would. */
+/*
+ * Prints the classic report and the lines after it, then the bottleneck
+ * warning if the merged schedule calls for it, as a run would.
+ */
 void	merge_print(struct merge *m, FILE *out);
 
 /*

@@ -20,7 +20,8 @@ enum {
 	OPT_ANY_SSL,			/* --ssl or --ssl-protocol */
 	OPT_ANY_POOL,			/* a session workload or --call-rate */
 	OPT_ANY_BOUND,			/* --num-calls or --runtime */
-	OPT_ANY_SCHEDULE,		/* a rate above 0 (--rate, --period) */
+	OPT_ANY_SCHEDULE,		/* a rate above 0 (--rate, --period),
+					   or --call-rate */
 };
 
 struct opt_rule {
@@ -77,7 +78,7 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_BODY, 0, OPT_BODY_FILE, "cannot be used with --body-file" },
 	/* Without a schedule nothing can be late. */
 	{ OPT_MAX_LATENESS, 1, OPT_ANY_SCHEDULE, "requires a schedule "
-	    "(--rate or --period above 0)" },
+	    "(--rate or --period above 0, or --call-rate)" },
 	/*
 	 * The TLS options only tune TLS, so without --ssl (or
 	 * --ssl-protocol, which turns it on) each of them is a mistake; so
@@ -113,7 +114,9 @@ opt_given(const struct opt_ctx *c, int id)
 	case OPT_ANY_BOUND:
 		return c->given[OPT_NUM_CALLS] || c->given[OPT_RUNTIME];
 	case OPT_ANY_SCHEDULE:
-		return rate_spec_rate(&c->o->rate) > 0;
+		/* --call-rate's schedule is built after the rules. */
+		return rate_spec_rate(&c->o->rate) > 0 ||
+		    c->given[OPT_CALL_RATE];
 	default:
 		return c->given[id];
 	}

@@ -24,6 +24,16 @@ clock_now(void)
 	return (uint64_t)ts.tv_sec * CLOCK_NS_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t
+clock_wall_now(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) == -1 || ts.tv_sec < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * CLOCK_NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
 /* Rounds to the nearest nanosecond; negative and NaN give 0. */
 uint64_t
 clock_from_sec(double sec)

@@ -15,6 +15,13 @@
 /* Returns the current CLOCK_MONOTONIC time in nanoseconds. */
 uint64_t	clock_now(void);
 
+/*
+ * Returns the wall clock (CLOCK_REALTIME) in nanoseconds since the epoch,
+ * 0 if it is unknown or before 1970: only for stamping results (--json,
+ * --hlog), never for measuring.
+ */
+uint64_t	clock_wall_now(void);
+
 /* Converts seconds (may be fractional, >= 0) to nanoseconds, saturating. */
 uint64_t	clock_from_sec(double sec);
 

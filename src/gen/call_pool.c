@@ -266,10 +266,16 @@ call_pool_fini(struct call_pool *p)
 }
 
 int
+call_pool_wants(const struct call_pool *p)
+{
+	return !p->stopped && !p->draining && !p->finished &&
+	    (p->total == 0 || p->made < p->total);
+}
+
+int
 call_pool_arrival(struct call_pool *p, uint64_t intended, uint64_t now)
 {
-	if (p->stopped || p->draining || p->finished ||
-	    (p->total > 0 && p->made >= p->total))
+	if (!call_pool_wants(p))
 		return -1;
 	p->made++;
 	if (cp_q_push(p, intended) == -1)

@@ -121,6 +121,13 @@ void	call_pool_init(struct call_pool *p, size_t max_conns, uint64_t total,
 void	call_pool_fini(struct call_pool *p);
 
 /*
+ * Whether the pool takes another arrival (not stopped, drained or done,
+ * the total not reached), so that the owner signals only arrivals the
+ * pool counts.
+ */
+int	call_pool_wants(const struct call_pool *p);
+
+/*
  * One arrival of the schedule, meant for `intended'.  Returns 0, or -1
  * when it was the last one wanted (the total is reached).
  */

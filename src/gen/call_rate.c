@@ -43,6 +43,15 @@ struct call_rate {
 /*
  * Arrival.  The schedule has already moved on to the next one when this
  * runs, so the intended time of this one is what `due' kept.
+ *
+ * Each request is counted once by the schedule collector (sched_stat.h,
+ * `requests'): BUS_ARRIVAL here, when the workload takes it in, so its
+ * lateness is the workload's own delay (timer, loop) and not its wait in
+ * the queue for a free connection, which a slow or frozen server causes
+ * and the corrected reply time shows; and BUS_ARRIVAL_MISSED (the pool's
+ * `missed') later only for requests taken in that never went out, which
+ * the collector moves from made to never sent.  No request is both sent
+ * and missed (call_pool.h), and no arrival the pool refuses is signalled.
  */
 static int
 call_rate_tick(void *arg, uint64_t now)
@@ -52,6 +61,8 @@ call_rate_tick(void *arg, uint64_t now)
 	uint64_t intended = g->due;
 
 	g->due = g->rate.next;
+	if (!call_pool_wants(&g->pool))
+		return -1;
 	a.i = (long)intended;
 	bus_signal(g->bus, BUS_ARRIVAL, NULL, a, now);
 	return call_pool_arrival(&g->pool, intended, now);

@@ -406,16 +406,16 @@ basic_report_json(struct jsonw *w, const struct basic_totals *t,
 void
 basic_print_pct(FILE *out, const char *label, const struct hdr *h)
 {
-	static const double p[] = { 50.0, 90.0, 99.0, 99.9, 99.99 };
-	static const char *const name[] = { "p50", "p90", "p99", "p99.9",
-	    "p99.99" };
 	size_t i;
 	int empty = h == NULL || hdr_count(h) == 0;
 
+	/* The percentiles of the JSON document's (stat_json.h), so the
+	   lines and the document always agree. */
 	fprintf(out, "%s percentiles [ms]:", label);
-	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		fprintf(out, " %s %.3f", name[i], empty ? 0.0 :
-		    (double)hdr_value_at_percentile(h, p[i]) / NS_PER_MSEC);
+	for (i = 0; i < STAT_NPCT; i++)
+		fprintf(out, " %s %.3f", stat_pct_name[i], empty ? 0.0 :
+		    (double)hdr_value_at_percentile(h, stat_pct[i]) /
+		    NS_PER_MSEC);
 	fprintf(out, " max %.3f\n",
 	    empty ? 0.0 : (double)hdr_max(h) / NS_PER_MSEC);
 }

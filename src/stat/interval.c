@@ -13,6 +13,7 @@
 
 #include "core/bus.h"
 #include "core/call.h"
+#include "core/clock.h"
 #include "core/conn.h"
 #include "core/core.h"
 #include "core/loop.h"
@@ -409,13 +410,7 @@ interval_col_init(void **state, const struct collector_env *env, char *err,
 static void
 interval_col_start(void *state, uint64_t now)
 {
-	struct timespec ts;
-	uint64_t wall = 0;
-
-	if (clock_gettime(CLOCK_REALTIME, &ts) == 0 && ts.tv_sec >= 0)
-		wall = (uint64_t)ts.tv_sec * NS_PER_SEC +
-		    (uint64_t)ts.tv_nsec;
-	interval_start(state, now, wall);
+	interval_start(state, now, clock_wall_now());
 }
 
 static int

@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "core/bus.h"
+#include "jsonw.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/hdr.h"
 #include "stat/sched_stat.h"
+#include "stat/stat_json.h"
 #include "util.h"
 
 #define NS_PER_SEC	1e9
@@ -86,19 +88,38 @@ sched_stat_arrival(struct sched_stat *st, uint64_t intended, uint64_t now)
 void
 sched_stat_missed(struct sched_stat *st, uint64_t n, uint64_t now)
 {
+	/*
+	 * --call-rate: requests taken in (their arrival signalled, their
+	 * intended times in the span already) that never went out.
+	 */
+	if (st->cfg.requests) {
+		st->unsent += n;
+		return;
+	}
 	st->missed += n;
 	/* Their intended times are at or before `now'. */
 	sched_stat_span(st, now);
 }
 
+double
+sched_stat_cpu_pct(const struct collector_run *run)
+{
+	if (run == NULL || run->duration == 0)
+		return -1;
+	return 100.0 * (run->cpu_user + run->cpu_sys) /
+	    ((double)run->duration / NS_PER_SEC);
+}
+
 void
-sched_stat_verdict(const struct sched_stat *st,
-    const struct collector_run *run, struct sched_verdict *v)
+sched_stat_verdict(const struct sched_stat *st, double cpu_pct,
+    struct sched_verdict *v)
 {
 	uint64_t span, window;
 
 	memset(v, 0, sizeof(*v));
+	v->cpu_pct = cpu_pct;
 	v->scheduled = st->made + st->missed;
+	v->never_sent = st->missed + st->unsent;
 	if (v->scheduled == 0)
 		return;
 	v->late_pct = 100.0 * basic_ratio((double)st->nlate,
@@ -121,12 +142,8 @@ sched_stat_verdict(const struct sched_stat *st,
 			v->why |= SCHED_WHY_RATE;
 	}
 
-	if (run != NULL && run->duration > 0) {
-		v->cpu_pct = 100.0 * basic_ratio(run->cpu_user + run->cpu_sys,
-		    (double)run->duration / NS_PER_SEC);
-		if (v->cpu_pct > SCHED_CPU_MAX_PCT)
-			v->why |= SCHED_WHY_CPU;
-	}
+	if (cpu_pct > SCHED_CPU_MAX_PCT)
+		v->why |= SCHED_WHY_CPU;
 }
 
 void
@@ -134,13 +151,13 @@ sched_stat_print(const struct sched_stat *st, FILE *out)
 {
 	struct sched_verdict v;
 
-	sched_stat_verdict(st, NULL, &v);
+	sched_stat_verdict(st, -1, &v);
 	basic_print_pct(out, "Lateness", st->late);
 	fprintf(out, "Arrivals: %llu scheduled, %llu late over %g ms "
 	    "(%.1f%%), %llu never sent; rate",
 	    (unsigned long long)v.scheduled, (unsigned long long)st->nlate,
 	    (double)st->cfg.threshold / NS_PER_MSEC, v.late_pct,
-	    (unsigned long long)st->missed);
+	    (unsigned long long)v.never_sent);
 	if (st->cfg.rate > 0)
 		fprintf(out, " target %.1f/s,", st->cfg.rate);
 	fprintf(out, " scheduled %.1f/s, achieved %.1f/s\n", v.sched_rate,
@@ -148,13 +165,13 @@ sched_stat_print(const struct sched_stat *st, FILE *out)
 }
 
 int
-sched_stat_warn(void *state, FILE *out, const struct collector_run *run)
+sched_stat_print_warning(const struct sched_stat *st, FILE *out,
+    double cpu_pct)
 {
-	const struct sched_stat *st = state;
 	struct sched_verdict v;
 	const char *sep = "";
 
-	sched_stat_verdict(st, run, &v);
+	sched_stat_verdict(st, cpu_pct, &v);
 	if (v.why == 0)
 		return 0;
 	fprintf(out, "\nWarning: the client was the bottleneck:");
@@ -178,6 +195,66 @@ sched_stat_warn(void *state, FILE *out, const struct collector_run *run)
 	return 1;
 }
 
+int
+sched_stat_warn(void *state, FILE *out, const struct collector_run *run)
+{
+	return sched_stat_print_warning(state, out, sched_stat_cpu_pct(run));
+}
+
+/* `t' in ns since the test's start (0 if before it). */
+static uint64_t
+sched_stat_since(const struct sched_stat *st, uint64_t t)
+{
+	return t > st->start ? t - st->start : 0;
+}
+
+int
+sched_stat_json(const struct sched_stat *st, struct jsonw *w,
+    double cpu_pct)
+{
+	struct sched_verdict v;
+	int rv = 0;
+
+	sched_stat_verdict(st, cpu_pct, &v);
+	jsonw_obj_begin(w);
+	jsonw_kbool(w, "requests", st->cfg.requests);
+	jsonw_ku64(w, "threshold_ns", st->cfg.threshold);
+	jsonw_ku64(w, "scheduled", v.scheduled);
+	jsonw_ku64(w, "made", v.scheduled - v.never_sent);
+	jsonw_ku64(w, "never_sent", v.never_sent);
+	jsonw_ku64(w, "never_sent_queued", st->unsent);
+	jsonw_ku64(w, "late", st->nlate);
+	jsonw_kdouble(w, "late_pct", v.late_pct);
+	jsonw_kdouble(w, "target_rate_per_s", st->cfg.rate);
+	jsonw_kdouble(w, "scheduled_rate_per_s", v.sched_rate);
+	jsonw_kdouble(w, "achieved_rate_per_s", v.achieved_rate);
+	jsonw_kdouble(w, "rate_pct", v.rate_pct);
+	if (cpu_pct >= 0)
+		jsonw_kdouble(w, "cpu_pct", cpu_pct);
+	else {
+		jsonw_key(w, "cpu_pct");
+		jsonw_null(w);
+	}
+	jsonw_ku64(w, "first_ns", sched_stat_since(st, st->first));
+	jsonw_ku64(w, "sched_last_ns", sched_stat_since(st, st->sched_last));
+	jsonw_ku64(w, "actual_last_ns", sched_stat_since(st,
+	    st->actual_last));
+	jsonw_key(w, "warning");
+	jsonw_obj_begin(w);
+	jsonw_kbool(w, "fired", v.why != 0);
+	jsonw_kbool(w, "late", (v.why & SCHED_WHY_LATE) != 0);
+	jsonw_kbool(w, "rate", (v.why & SCHED_WHY_RATE) != 0);
+	jsonw_kbool(w, "cpu", (v.why & SCHED_WHY_CPU) != 0);
+	jsonw_obj_end(w);
+	jsonw_key(w, "lateness");
+	if (stat_json_hdr(w, st->late) == -1) {
+		jsonw_null(w);
+		rv = -1;
+	}
+	jsonw_obj_end(w);
+	return rv;
+}
+
 /* The collector interface (stat/collector.h). */
 
 static int
@@ -198,6 +275,20 @@ sched_col_extra(void *state, FILE *out, const struct collector_run *run)
 }
 
 static void
+sched_col_start(void *state, uint64_t now)
+{
+	struct sched_stat *st = state;
+
+	st->start = now;
+}
+
+static void
+sched_col_json(void *state, struct jsonw *w, const struct collector_run *run)
+{
+	sched_stat_json(state, w, sched_stat_cpu_pct(run));
+}
+
+static void
 sched_col_fini(void *state)
 {
 	sched_stat_fini(state);
@@ -207,6 +298,8 @@ sched_col_fini(void *state)
 const struct collector sched_stat_collector = {
 	.name = "sched",
 	.init = sched_col_init,
+	.start = sched_col_start,
 	.extra = sched_col_extra,
+	.json = sched_col_json,
 	.fini = sched_col_fini,
 };

@@ -9,6 +9,16 @@
  * Every scheduled arrival is either made (BUS_ARRIVAL) or never sent (one
  * count of BUS_ARRIVAL_MISSED), never both, so:
  *	scheduled = made + never sent
+ * except with --call-rate (config `requests'), whose arrivals are requests:
+ * the workload signals BUS_ARRIVAL when it takes a request in on its
+ * schedule (its lateness is the workload's own delay, not the wait for a
+ * free connection, which is the server's doing and shows in the corrected
+ * reply time), and BUS_ARRIVAL_MISSED later for those of them that never
+ * went out (still queued at the end, their connection failed, the queue
+ * was full, no URI).  Such a request counts once too: its BUS_ARRIVAL
+ * makes it scheduled, its MISSED moves it from made to never sent
+ * (`unsent').  It still counts in the achieved rate below, which measures
+ * the workload's schedule, not the server.
  *	late = made arrivals with lateness > threshold
  *	the schedule's rate = (scheduled - 1) / (sched_last - first)
  *	the achieved rate = (made - 1) / (max(actual_last, sched_last) - first)
@@ -34,6 +44,7 @@
 struct bus;
 struct collector_run;
 struct hdr;
+struct jsonw;
 
 #define SCHED_THRESHOLD_NS	UINT64_C(1000000)	/* 1 ms */
 #define SCHED_LATE_MAX_PCT	1.0
@@ -45,14 +56,21 @@ struct sched_stat_config {
 	double		 rate;		/* the nominal rate (per s), for the
 					   report; 0: not shown */
 	uint64_t	 threshold;	/* ns: later than this is late */
+	int		 requests;	/* --call-rate: MISSED counts arrivals
+					   already signalled (see above) */
 };
 
 struct sched_stat {
 	struct sched_stat_config cfg;
 	struct hdr	*late;		/* lateness of the arrivals made */
-	uint64_t	 made;
-	uint64_t	 missed;	/* never sent */
+	uint64_t	 made;		/* BUS_ARRIVAL: made (--call-rate:
+					   taken in, `unsent' of them never
+					   went out) */
+	uint64_t	 missed;	/* never made, never sent */
+	uint64_t	 unsent;	/* --call-rate: made, never sent */
 	uint64_t	 nlate;		/* made, lateness > threshold */
+	uint64_t	 start;		/* the test's start (the JSON's times
+					   are since it) */
 	uint64_t	 first;		/* intended time of the first arrival */
 	uint64_t	 sched_last;	/* latest intended (or missed) time */
 	uint64_t	 actual_last;	/* latest time an arrival was made */
@@ -67,12 +85,13 @@ struct sched_stat {
 /* The figures the warning is made of. */
 struct sched_verdict {
 	unsigned	 why;		/* SCHED_WHY_* bits; 0: no warning */
-	uint64_t	 scheduled;
+	uint64_t	 scheduled;	/* made + missed */
+	uint64_t	 never_sent;	/* missed + unsent */
 	double		 late_pct;	/* of the scheduled */
 	double		 sched_rate;	/* the schedule's, per s; 0: unknown */
 	double		 achieved_rate;	/* per s */
 	double		 rate_pct;	/* achieved / schedule's */
-	double		 cpu_pct;	/* CPU time / duration */
+	double		 cpu_pct;	/* CPU time / duration; < 0: unknown */
 };
 
 /* Prepares it and subscribes it to `bus' (NULL: events fed by hand). */
@@ -88,19 +107,44 @@ void	sched_stat_arrival(struct sched_stat *st, uint64_t intended,
 /* `n' arrivals never sent, signalled at `now'. */
 void	sched_stat_missed(struct sched_stat *st, uint64_t n, uint64_t now);
 
-/* Works out the figures and the triggers; `run' may be NULL (no CPU). */
-void	sched_stat_verdict(const struct sched_stat *st,
-	    const struct collector_run *run, struct sched_verdict *v);
+/*
+ * The client's CPU time (user + system) as a percentage of the test's
+ * duration; -1 when unknown (run NULL, no duration).
+ */
+double	sched_stat_cpu_pct(const struct collector_run *run);
+
+/*
+ * Works out the figures and the triggers; `cpu_pct' from
+ * sched_stat_cpu_pct() (< 0: unknown, no CPU trigger).  --merge calls it
+ * on the merged totals, with the largest of the files' CPU shares.
+ */
+void	sched_stat_verdict(const struct sched_stat *st, double cpu_pct,
+	    struct sched_verdict *v);
 
 /* Prints the Lateness percentile line and the Arrivals line. */
 void	sched_stat_print(const struct sched_stat *st, FILE *out);
 
 /*
  * Prints the bottleneck warning (after the whole report) if a trigger
- * fired.  Returns 1 if it did, else 0.  `state' is the collector's.
+ * fired, with `cpu_pct' as for sched_stat_verdict().  Returns 1 if it
+ * did, else 0.
  */
+int	sched_stat_print_warning(const struct sched_stat *st, FILE *out,
+	    double cpu_pct);
+
+/* The same for the collector's state and the run (main.c). */
 int	sched_stat_warn(void *state, FILE *out,
 	    const struct collector_run *run);
+
+/*
+ * Writes the collector's part of the --json document (one object): the
+ * counts, the rates and the warning as sched_stat_verdict() works them
+ * out with `cpu_pct', the lateness histogram (stat_json_hdr()), and the
+ * span of the schedule in ns since st->start, from which --merge
+ * rebuilds it.  Returns 0, or -1 when the histogram cannot be encoded.
+ */
+int	sched_stat_json(const struct sched_stat *st, struct jsonw *w,
+	    double cpu_pct);
 
 struct collector;
 

@@ -78,6 +78,38 @@ sum=$(sed -n 's/.* replies \([0-9]*\),.*/\1/p' "$OUT.err" |
     awk '{ s += $1 } END { print s + 0 }')
 [ "$sum" = 60 ] || fail "--interval lines: $sum replies, not 60"
 ok "--interval: one line per interval, replies add up"
+# The achieved rate is the arrivals' (the schedule's) rate: every whole
+# interval (all but the last) made about 20 arrivals in its second.
+sed '$d' "$OUT.err" | sed -n 's/.* arrivals \([0-9.]*\)\/s .*/\1/p' > "$T_DIR/arr"
+[ "$(wc -l < "$T_DIR/arr" | tr -d ' ')" -ge 2 ] || fail "fewer than 2 whole intervals"
+while read -r a; do
+	within "arrivals of a whole interval" "$a" 18 22
+done < "$T_DIR/arr"
+ok "--interval: the arrivals' rate is the target's"
+
+# 1b. --call-rate: its requests are the arrivals; each one is in the
+# lateness histogram of the log exactly once, the progress lines show
+# the call rate as target and about that many arrivals per second.
+hp --call-rate 100 --num-calls 150 --max-connections 4 --hlog "$HLOG" \
+    --interval 0.5
+expect_rc 0
+expect_counts '[0-9]+' 150 150
+expect '^Arrivals: 150 scheduled, [0-9]+ late over 1 ms \([0-9.]+%\), 0 never sent; rate target 100\.0/s, '
+"$HLOGDUMP" "$HLOG" > "$T_DIR/dump" 2> "$T_DIR/dump.err" ||
+    fail "hlogdump: $(cat "$T_DIR/dump.err")"
+for tag in lateness reply-corrected reply; do
+	sum=$(awk -v t="$tag" '$1 == t { s += $4 } END { print s + 0 }' \
+	    "$T_DIR/dump")
+	[ "$sum" = 150 ] || fail "--call-rate: $tag: $sum values, not 150"
+done
+re='^\[[0-9]+\.[0-9]{3} s\] arrivals [0-9]+\.[0-9]/s \(target 100\.0\), replies [0-9]+, errors 0, reply \[ms\] p50 [0-9.]+ p99 [0-9.]+ max [0-9.]+, lateness \[ms\] p99 [0-9.]+ max [0-9.]+$'
+grep -Evq "$re" "$OUT.err" && fail "--call-rate: a line is not a scheduled one: $(cat "$OUT.err")"
+sed '$d' "$OUT.err" | sed -n 's/.* arrivals \([0-9.]*\)\/s .*/\1/p' > "$T_DIR/arr"
+[ "$(wc -l < "$T_DIR/arr" | tr -d ' ')" -ge 2 ] || fail "--call-rate: fewer than 2 whole intervals"
+while read -r a; do
+	within "--call-rate: arrivals of a whole interval" "$a" 90 110
+done < "$T_DIR/arr"
+ok "--interval, --hlog with --call-rate: lateness of every request, arrivals at the call rate"
 
 # 2. No schedule: connections per second, and only the reply and
 # connect histograms.

@@ -39,6 +39,48 @@ grep -q "^$(jv "$J.json" command_line | sed 's/[][\.*^$]/\\&/g')\$" "$OUT" ||
     fail "command_line is not the echo line"
 ok "--json: validates, numbers as the report"
 
+# sched_lines FILE.json: the Lateness and Arrivals lines as the report
+# prints them, from the document's stats.sched.
+sched_lines() {
+	python3 - "$1" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["stats"]["sched"]
+h = s["lateness"]
+pc = " ".join("%s %.3f" % (k, h["percentiles_ns"][k] / 1e6)
+    for k in ("p50", "p90", "p99", "p99.9", "p99.99"))
+print("Lateness percentiles [ms]: %s max %.3f" % (pc, h["max_ns"] / 1e6))
+t = " target %.1f/s," % s["target_rate_per_s"] if s["target_rate_per_s"] > 0 else ""
+print("Arrivals: %d scheduled, %d late over %g ms (%.1f%%), %d never sent; "
+    "rate%s scheduled %.1f/s, achieved %.1f/s" % (s["scheduled"], s["late"],
+    s["threshold_ns"] / 1e6, s["late_pct"], s["never_sent"], t,
+    s["scheduled_rate_per_s"], s["achieved_rate_per_s"]))
+assert s["scheduled"] == s["made"] + s["never_sent"]
+assert s["lateness"]["count"] == s["made"] + s["never_sent_queued"]
+PY
+}
+
+# The paced run's schedule: its lines are the document's numbers.
+[ "$(jv "$J.json" stats.sched.scheduled)" = 20 ] || fail "sched: scheduled"
+[ "$(jv "$J.json" stats.sched.made)" = 20 ] || fail "sched: made"
+[ "$(jv "$J.json" stats.sched.never_sent)" = 0 ] || fail "sched: never sent"
+[ "$(jv "$J.json" stats.sched.target_rate_per_s)" = 400 ] || fail "sched: target"
+sched_lines "$J.json" > "$T_DIR/sched.want" || fail "sched: the document's counts do not add up"
+grep -E '^(Lateness percentiles|Arrivals:)' "$OUT" > "$T_DIR/sched.got"
+cmp -s "$T_DIR/sched.want" "$T_DIR/sched.got" ||
+    fail "sched lines differ from the document: $(diff "$T_DIR/sched.want" "$T_DIR/sched.got")"
+w=$(jv "$J.json" stats.sched.warning.fired)
+if grep -q '^Warning: the client was the bottleneck' "$OUT"; then
+	[ "$w" = true ] || fail "warning printed, fired $w"
+else
+	[ "$w" = false ] || fail "no warning printed, fired $w"
+fi
+# One file merged is the run's report line for line (after the echo line),
+# the schedule's lines and warning included.
+"$HP" --merge "$J.json" > "$OUT.m1" 2> "$OUT.err" || fail "merge of one file: $(cat "$OUT.err")"
+sed 1d "$OUT" > "$T_DIR/r0"
+cmp -s "$T_DIR/r0" "$OUT.m1" || fail "one file merged differs from its run: $(diff "$T_DIR/r0" "$OUT.m1")"
+ok "--json: the schedule (stats.sched) as the report's lines; one file merged is its run's report"
+
 # --json -: the document alone on stdout, the report on stderr.
 hp --num-conns 5 --json -
 expect_rc 0
@@ -74,22 +116,39 @@ expect_counts 100 200 200
 expect_status 0 200 0 0 0
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Connection length \[replies/conn\]: 2\.000$'
-[ "$(grep -c 'percentiles \[ms\]' "$OUT")" = 5 ] || fail "percentile lines"
+# A paced run (--rate): basic's five lines and the corrected reply time,
+# as each file's own report has them.
+[ "$(grep -c 'percentiles \[ms\]' "$OUT")" = "$(grep -c 'percentiles \[ms\]' "${J}0.txt")" ] ||
+    fail "percentile lines differ from a single run's"
+expect '^Reply time \(corrected\) percentiles \[ms\]: p50 '
 validate_json "$J.m.json"
 [ "$(jv "$J.m.json" stats.basic.requests.total)" = "$(srv_stat requests)" ] ||
     fail "merged requests differ from the server's count"
 [ "$(jv "$J.m.json" stats.basic.histograms.reply.count)" = 200 ] ||
     fail "merged reply histogram count"
+[ "$(jv "$J.m.json" stats.basic.histograms.reply_corrected.count)" = 200 ] ||
+    fail "merged corrected reply histogram count"
 [ "$(jv "$J.m.json" client.ids)" = "[0, 1, 2, 3]" ] || fail "client ids"
-# Sums of the four files, member by member.
+# Sums of the four files, member by member; the schedules too (4 x 25
+# arrivals, counts and histograms added, the target the sum of the
+# files'; the lines as the merged document says).
 for m in stats.basic.replies.header_bytes stats.basic.net.bytes \
-    stats.basic.connections.lifetime.sum_ns stats.basic.replies.response_sum_ns; do
+    stats.basic.connections.lifetime.sum_ns stats.basic.replies.response_sum_ns \
+    stats.sched.scheduled stats.sched.made stats.sched.never_sent \
+    stats.sched.late stats.sched.lateness.count; do
 	s=0
 	for i in 0 1 2 3; do
 		s=$((s + $(jv "$J$i.json" $m)))
 	done
 	[ "$(jv "$J.m.json" $m)" = "$s" ] || fail "$m: merged $(jv "$J.m.json" $m), sum $s"
 done
+[ "$(jv "$J.m.json" stats.sched.scheduled)" = 100 ] || fail "merged scheduled"
+[ "$(jv "$J.m.json" stats.sched.target_rate_per_s)" = 800 ] || fail "merged target rate"
+sched_lines "$J.m.json" > "$T_DIR/sched.want" || fail "merged sched: counts do not add up"
+grep -E '^(Lateness percentiles|Arrivals:)' "$OUT" > "$T_DIR/sched.got"
+cmp -s "$T_DIR/sched.want" "$T_DIR/sched.got" ||
+    fail "merged sched lines differ from the document: $(diff "$T_DIR/sched.want" "$T_DIR/sched.got")"
+expect '^Arrivals: 100 scheduled, '
 ok "--merge: four --client I/4 runs add up to the server's count"
 
 # Merged files merge again: (0+1) + (2+3) is the same result.
@@ -106,6 +165,79 @@ grep -v '^CPU time' "$OUT" > "$T_DIR/r1"
 grep -v '^CPU time' "$OUT.ab" > "$T_DIR/r2"
 cmp -s "$T_DIR/r1" "$T_DIR/r2" || fail "re-merge differs: $(diff "$T_DIR/r1" "$T_DIR/r2")"
 ok "--merge: merged results merge again"
+
+# pair NAME ARGS...: two processes (--client 0/2 and 1/2) of the same
+# workload, each with its --json NAME0.json / NAME1.json, validated; then
+# each file alone merges to its run's report (after the echo line), and
+# the two merge to NAME.m.json (validated) with the report in $OUT.
+pair() {
+	name=$1
+	shift
+	for i in 0 1; do
+		hp "$@" --client $i/2 --json "$J.$name$i.json"
+		expect_rc 0
+		validate_json "$J.$name$i.json"
+		sed 1d "$OUT" > "$T_DIR/$name$i.txt"
+		"$HP" --merge "$J.$name$i.json" > "$OUT.m1" 2> "$OUT.err" ||
+		    fail "$name: merge of one file: $(cat "$OUT.err")"
+		cmp -s "$T_DIR/$name$i.txt" "$OUT.m1" ||
+		    fail "$name: one file merged differs from its run: $(diff "$T_DIR/$name$i.txt" "$OUT.m1")"
+	done
+	T_LAST="httperf --merge ($name)"
+	"$HP" --merge "$J.${name}0.json" "$J.${name}1.json" --json "$J.$name.m.json" \
+	    > "$OUT" 2> "$OUT.err"
+	RC=$?
+	expect_rc 0
+	validate_json "$J.$name.m.json"
+}
+
+# summed NAME MEMBER: the merged member is the sum of the two files'.
+summed() {
+	s=$(( $(jv "$J.${1}0.json" "$2") + $(jv "$J.${1}1.json" "$2") ))
+	[ "$(jv "$J.$1.m.json" "$2")" = "$s" ] ||
+	    fail "$1: $2: merged $(jv "$J.$1.m.json" "$2"), sum $s"
+}
+
+# Sessions (--wsess, paced): stats.sess_stat, its merge and the schedule
+# of sessions.
+start_srv
+pair sess --wsess 4,3,0 --rate 50 --uri /size/10
+[ "$(jv "$J.sess0.json" stats.sess_stat.completed)" = 4 ] || fail "sess: completed"
+[ "$(jv "$J.sess0.json" stats.sched.scheduled)" = 4 ] || fail "sess: scheduled sessions"
+[ "$(jv "$J.sess.m.json" stats.sess_stat.completed)" = 8 ] || fail "sess: merged completed"
+for m in stats.sess_stat.conns stats.sess_stat.lifetime_sum_ns \
+    stats.basic.histograms.session.count stats.sched.scheduled; do
+	summed sess $m
+done
+expect '^Total: connections [0-9]+ requests 24 replies 24 '
+expect '^Arrivals: 8 scheduled, '
+expect '^Session lifetime percentiles \[ms\]: p50 '
+stop_srv
+ok "--json with --wsess: validates, one file merged is its run, two add up"
+
+# TLS (--ssl, a certificate made now): stats.tls_stat and its merge.
+if command -v openssl >/dev/null 2>&1 &&
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+    -nodes -keyout "$T_DIR/srv.key" -out "$T_DIR/srv.pem" -days 2 \
+    -subj /CN=localhost 2>/dev/null; then
+	start_srv -s "$T_DIR/srv.pem" -k "$T_DIR/srv.key"
+	pair tls --ssl --num-conns 6 --num-calls 2 --uri /size/10
+	[ "$(jv "$J.tls0.json" stats.tls_stat.handshakes)" = 6 ] || fail "tls: handshakes"
+	[ "$(jv "$J.tls0.json" stats.basic.histograms.tls_handshake.count)" = 6 ] ||
+	    fail "tls: handshake histogram"
+	for m in stats.tls_stat.handshakes stats.tls_stat.resumed \
+	    stats.tls_stat.failed stats.tls_stat.time_sum_ns \
+	    stats.tls_stat.time.count stats.basic.histograms.tls_handshake.count; do
+		summed tls $m
+	done
+	[ "$(jv "$J.tls.m.json" stats.tls_stat.handshakes)" = 12 ] || fail "tls: merged handshakes"
+	expect '^TLS: handshakes 12 resumed [0-9]+ \([0-9.]+%\) failed 0$'
+	expect '^TLS handshake percentiles \[ms\]: p50 '
+	stop_srv
+	ok "--json with --ssl: validates, one file merged is its run, two add up"
+else
+	t_skip "openssl cannot make a certificate: --json with --ssl not checked"
+fi
 
 # Refusals: a different workload, the same client twice, not a result.
 start_srv
@@ -129,6 +261,17 @@ PY
 RC=$?
 expect_rc 1
 grep -q "options.rate: differs from" "$OUT.err" || fail "--rate: $(cat "$OUT.err")"
+python3 - "${J}1.json" "$J.thr.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["stats"]["sched"]["threshold_ns"] = 2000000
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$HP" --merge "${J}0.json" "$J.thr.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+grep -q "thr.json: stats.sched.threshold_ns: 2000000 differs from ${J}0.json's 1000000" "$OUT.err" ||
+    fail "threshold: $(cat "$OUT.err")"
 "$HP" --merge "${J}0.json" "${J}0.json" > "$OUT" 2> "$OUT.err"
 RC=$?
 expect_rc 1

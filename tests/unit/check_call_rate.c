@@ -545,6 +545,45 @@ START_TEST(queue_wraps)
 }
 END_TEST
 
+/*
+ * Each request once (sched_stat.h, `requests'): the owner signals an
+ * arrival only when call_pool_wants() says the pool takes it, and the
+ * pool's `missed' only for requests it took: so taken = sent + missed,
+ * whatever ended the run (total reached, drained, stopped), and an
+ * arrival the pool refuses is never counted.
+ */
+START_TEST(wants_once)
+{
+	struct fx *f = fx_new(1, 6, CALL_POOL_QUEUE_MAX);
+	uint64_t c;
+
+	ck_assert(call_pool_wants(&f->p));
+	arrive(f, 1, 4);
+	c = f->opens[0];
+	call_pool_connected(&f->p, c, 1500);	/* 1 sent, 3 wait */
+	arrive(f, 5, 2);			/* the total: 6 taken */
+	ck_assert(!call_pool_wants(&f->p));
+	ck_assert_int_eq(call_pool_arrival(&f->p, 7, 1600), -1);
+	ck_assert_uint_eq(f->p.made, 6);
+	reply(f, c);				/* 2 sent */
+	call_pool_stop(&f->p, 2100);		/* 4 waiting: missed */
+	ck_assert(!call_pool_wants(&f->p));
+	ck_assert_uint_eq(f->p.sent, 2);
+	ck_assert_uint_eq(f->missed, 4);
+	ck_assert_uint_eq(f->p.sent + f->missed, f->p.made);
+	fx_free(f);
+
+	/* Drained (the URIs ran out): no more arrivals taken. */
+	f = fx_new(2, 0, CALL_POOL_QUEUE_MAX);
+	arrive(f, 1, 3);
+	call_pool_drain(&f->p, 1500);
+	ck_assert(!call_pool_wants(&f->p));
+	ck_assert_uint_eq(f->missed, 3);
+	ck_assert_uint_eq(f->p.sent + f->missed, f->p.made);
+	fx_free(f);
+}
+END_TEST
+
 static Suite *
 call_rate_suite(void)
 {
@@ -564,6 +603,7 @@ call_rate_suite(void)
 	tcase_add_test(tc, drain);
 	tcase_add_test(tc, send_refused);
 	tcase_add_test(tc, queue_wraps);
+	tcase_add_test(tc, wants_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

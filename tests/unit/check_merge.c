@@ -16,14 +16,16 @@
 #include "result.h"
 #include "stat/basic.h"
 #include "stat/hdr.h"
+#include "stat/sched_stat.h"
 
 /*
  * A result document of one client: `n' replies of `v' ns, reply-rate
  * samples `s0', `s1', options rate `rate', histogram digits `digits'.
  */
 static struct jv *
-doc(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
-    double s1, double rate, int digits)
+doc_sched(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
+    double s1, double rate, int digits, const struct sched_stat *sc,
+    double cpu_pct)
 {
 	struct basic b;
 	struct result_head h;
@@ -70,6 +72,10 @@ doc(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "basic");
 	basic_json(&b, &w, h.duration_ns, 0.5, 0.25);
+	if (sc != NULL) {
+		jsonw_key(&w, "sched");
+		ck_assert_int_eq(sched_stat_json(sc, &w, cpu_pct), 0);
+	}
 	jsonw_obj_end(&w);
 	jsonw_obj_end(&w);
 	ck_assert_int_eq(jsonw_finish(&w), 0);
@@ -80,6 +86,134 @@ doc(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
 	free(buf);
 	return root;
 }
+
+static struct jv *
+doc(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
+    double s1, double rate, int digits)
+{
+	return doc_sched(id, start, n, v, s0, s1, rate, digits, NULL, -1);
+}
+
+#define MS	UINT64_C(1000000)
+#define SEC	UINT64_C(1000000000)
+#define MONO	UINT64_C(77000000000)	/* a process's monotonic start */
+
+/*
+ * A schedule of `n' arrivals 10 ms apart from the test's start, the first
+ * `nlate' of them 2 ms late, the others 50 us late, `missed' never sent at
+ * the end of the schedule.
+ */
+static void
+sched_fill(struct sched_stat *st, int requests, uint64_t n, uint64_t nlate,
+    uint64_t missed)
+{
+	struct sched_stat_config cfg = { .rate = 100, .threshold = MS,
+	    .requests = requests };
+	uint64_t i;
+
+	sched_stat_init(st, NULL, &cfg);
+	st->start = MONO;
+	for (i = 0; i < n; i++)
+		sched_stat_arrival(st, MONO + i * 10 * MS, MONO + i * 10 * MS +
+		    (i < nlate ? 2 * MS : 50000));
+	if (missed > 0)
+		sched_stat_missed(st, missed, MONO + n * 10 * MS);
+}
+
+/*
+ * The schedule: counts and histograms added, target rates added, the span
+ * the union of the files' on the wall clock, the CPU share the largest,
+ * and the warning worked out again from the totals.
+ */
+START_TEST(test_sched)
+{
+	struct sched_stat sa, sb;
+	struct sched_verdict v;
+	struct merge m;
+	struct jv *a, *b;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* a: 1.0 s on the wall clock, 101 arrivals over 1 s (5 late), 2
+	   never sent at 1.01 s; CPU 95%.  b: 1.5 s, 50 over 490 ms. */
+	sched_fill(&sa, 0, 101, 5, 2);
+	sched_fill(&sb, 0, 50, 0, 0);
+	a = doc_sched(0, 1 * SEC, 10, 5000, 1, 1, 100, 3, &sa, 95.0);
+	b = doc_sched(2, 3 * SEC / 2, 10, 5000, 1, 1, 100, 3, &sb, 20.0);
+	memset(&m, 0, sizeof(m));
+	ck_assert_int_eq(merge_add(&m, a, "a", "httperf", stderr), 0);
+	ck_assert_int_eq(merge_add(&m, b, "b", "httperf", stderr), 0);
+	merge_finish(&m);
+	ck_assert(m.have_sched);
+	ck_assert_uint_eq(m.sched.made, 151);
+	ck_assert_uint_eq(m.sched.missed, 2);
+	ck_assert_uint_eq(m.sched.unsent, 0);
+	ck_assert_uint_eq(m.sched.nlate, 5);
+	ck_assert_uint_eq(hdr_count(m.sched.late), 151);
+	ck_assert_uint_eq(hdr_max(m.sched.late) / 100000, 20);	/* 2 ms */
+	ck_assert_double_eq(m.sched.cfg.rate, 200);
+	ck_assert_uint_eq(m.sched.cfg.threshold, MS);
+	/* The union: a's first arrival at 1.0 s, its missed at 2.01 s,
+	   its last made at 2.00005 s (b's at 1.99005 s). */
+	ck_assert_uint_eq(m.sched.first, 1 * SEC);
+	ck_assert_uint_eq(m.sched.sched_last, 2 * SEC + 10 * MS);
+	ck_assert_uint_eq(m.sched.actual_last, 2 * SEC + 50000);
+	ck_assert_double_eq(m.sched_cpu_pct, 95.0);
+	sched_stat_verdict(&m.sched, m.sched_cpu_pct, &v);
+	ck_assert_uint_eq(v.scheduled, 153);
+	ck_assert_uint_eq(v.never_sent, 2);
+	/* 152 intervals over 1.01 s; achieved 150 over the same. */
+	ck_assert(v.sched_rate > 150.49 && v.sched_rate < 150.50);
+	ck_assert(v.achieved_rate > 148.51 && v.achieved_rate < 148.52);
+	ck_assert_uint_eq(v.why, SCHED_WHY_LATE | SCHED_WHY_RATE |
+	    SCHED_WHY_CPU);
+	/* The report ends with the schedule's lines and the warning. */
+	f = open_memstream(&buf, &len);
+	merge_print(&m, f);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "\nArrivals: 153 scheduled, 5 late over 1 "
+	    "ms (3.3%), 2 never sent; rate target 200.0/s, scheduled "
+	    "150.5/s, achieved 148.5/s\n\nWarning: the client was the "
+	    "bottleneck: 3.3% of arrivals late over 1 ms (more than 1%); "
+	    "achieved arrival rate 148.5/s is 98.7% of the scheduled "
+	    "150.5/s (below 99.5%); client CPU 95.0% (over 90%)\n") != NULL,
+	    "%s", buf);
+	free(buf);
+	merge_free(&m);
+	jv_free(a);
+	jv_free(b);
+	sched_stat_fini(&sa);
+	sched_stat_fini(&sb);
+
+	/*
+	 * --call-rate: 30 requests taken in, 4 never went out (queued at
+	 * the end); twice: 60 scheduled, 8 never sent, no warning.
+	 */
+	sched_fill(&sa, 1, 30, 0, 4);
+	ck_assert_uint_eq(sa.unsent, 4);
+	ck_assert_uint_eq(sa.missed, 0);
+	a = doc_sched(0, 1 * SEC, 10, 5000, 1, 1, 100, 3, &sa, 10.0);
+	b = doc_sched(1, 1 * SEC, 10, 5000, 1, 1, 100, 3, &sa, -1);
+	memset(&m, 0, sizeof(m));
+	ck_assert_int_eq(merge_add(&m, a, "a", "httperf", stderr), 0);
+	ck_assert_int_eq(merge_add(&m, b, "b", "httperf", stderr), 0);
+	merge_finish(&m);
+	ck_assert(m.sched.cfg.requests);
+	ck_assert_uint_eq(m.sched.made, 60);
+	ck_assert_uint_eq(m.sched.unsent, 8);
+	ck_assert_uint_eq(m.sched.missed, 0);
+	ck_assert_double_eq(m.sched_cpu_pct, 10.0);
+	sched_stat_verdict(&m.sched, m.sched_cpu_pct, &v);
+	ck_assert_uint_eq(v.scheduled, 60);
+	ck_assert_uint_eq(v.never_sent, 8);
+	ck_assert_uint_eq(v.why, 0);
+	merge_free(&m);
+	jv_free(a);
+	jv_free(b);
+	sched_stat_fini(&sa);
+}
+END_TEST
 
 START_TEST(test_sums)
 {
@@ -163,6 +297,36 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* The schedule: in both files or neither, the same threshold and kind. */
+START_TEST(test_sched_refusals)
+{
+	struct sched_stat s1, s2, s3;
+	char msg[512];
+
+	sched_fill(&s1, 0, 10, 0, 0);
+	sched_fill(&s2, 0, 10, 0, 0);
+	s2.cfg.threshold = 2 * MS;
+	sched_fill(&s3, 1, 10, 0, 0);
+	ck_assert_int_eq(refused(doc_sched(0, 1, 1, 1000, 1, 1, 100, 3, &s1,
+	    -1), doc(1, 1, 1, 1000, 1, 1, 100, 3), msg, sizeof(msg)), -1);
+	ck_assert_msg(strstr(msg, "b.json: stats.sched: in one of this file "
+	    "and a.json only") != NULL, "%s", msg);
+	ck_assert_int_eq(refused(doc_sched(0, 1, 1, 1000, 1, 1, 100, 3, &s1,
+	    -1), doc_sched(1, 1, 1, 1000, 1, 1, 100, 3, &s2, -1), msg,
+	    sizeof(msg)), -1);
+	ck_assert_msg(strstr(msg, "b.json: stats.sched.threshold_ns: 2000000 "
+	    "differs from a.json's 1000000") != NULL, "%s", msg);
+	ck_assert_int_eq(refused(doc_sched(0, 1, 1, 1000, 1, 1, 100, 3, &s1,
+	    -1), doc_sched(1, 1, 1, 1000, 1, 1, 100, 3, &s3, -1), msg,
+	    sizeof(msg)), -1);
+	ck_assert_msg(strstr(msg, "b.json: stats.sched.requests: differs")
+	    != NULL, "%s", msg);
+	sched_stat_fini(&s1);
+	sched_stat_fini(&s2);
+	sched_stat_fini(&s3);
+}
+END_TEST
+
 static Suite *
 merge_suite(void)
 {
@@ -171,6 +335,8 @@ merge_suite(void)
 
 	tcase_add_test(tc, test_sums);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_sched);
+	tcase_add_test(tc, test_sched_refusals);
 	suite_add_tcase(s, tc);
 	return s;
 }

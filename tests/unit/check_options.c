@@ -211,6 +211,11 @@ static const struct good_case good_cases[] = {
 	{ { "--period=e0.1", "--max-lateness=1e12", NULL }, F_DBL,
 	    OFF(max_lateness), .d = 1e12 },
 	{ { "--rate=10", NULL }, F_INT, OFF(max_lateness_given), .u = 0 },
+	/* --call-rate is a schedule, whichever comes first. */
+	{ { "--max-lateness=3", "--call-rate=10", "--num-calls=5", NULL },
+	    F_DBL, OFF(max_lateness), .d = 3 },
+	{ { "--call-rate=10", "--runtime=1", "--max-lateness=0.5", NULL },
+	    F_INT, OFF(max_lateness_given), .u = 1 },
 	{ { "--burst-length", "4", NULL }, F_U64, OFF(burst_len), .u = 4 },
 	{ { "--burst-length=18446744073709551615", NULL }, F_U64,
 	    OFF(burst_len), .u = UINT64_MAX },
@@ -1054,7 +1059,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "--wsess=1,1,1", "--max-retries=3", NULL },
 	    "--max-retries: requires --retry-on-failure" },
 	{ { "--max-lateness=5", NULL }, "--max-lateness: requires a "
-	    "schedule (--rate or --period above 0)" },
+	    "schedule (--rate or --period above 0, or --call-rate)" },
 	{ { "--rate=0", "--max-lateness=5", NULL }, "--max-lateness: "
 	    "requires a schedule" },
 	{ { "--rate=10", "--max-lateness=-1", NULL },

@@ -49,7 +49,7 @@ START_TEST(on_time)
 
 	init(&st, MS);
 	feed(&st, 100, 50000);		/* 50 us late each */
-	sched_stat_verdict(&st, NULL, &v);
+	sched_stat_verdict(&st, -1, &v);
 	ck_assert_uint_eq(v.why, 0);
 	ck_assert_uint_eq(v.scheduled, 100);
 	ck_assert_uint_eq(st.made, 100);
@@ -74,14 +74,14 @@ START_TEST(late_trigger)
 	feed(&st, 99, 0);
 	/* Exactly at the threshold: not late. */
 	sched_stat_arrival(&st, T0 + 99 * 10 * MS, T0 + 99 * 10 * MS + MS);
-	sched_stat_verdict(&st, NULL, &v);
+	sched_stat_verdict(&st, -1, &v);
 	ck_assert_uint_eq(st.nlate, 0);
 	sched_stat_fini(&st);
 
 	init(&st, MS);
 	sched_stat_arrival(&st, T0, T0 + MS + 1);	/* late */
 	feed(&st, 100, 0);				/* T0 again: on time */
-	sched_stat_verdict(&st, NULL, &v);
+	sched_stat_verdict(&st, -1, &v);
 	ck_assert_uint_eq(st.nlate, 1);
 	ck_assert_uint_eq(v.scheduled, 101);
 	ck_assert_uint_eq(v.why, 0);		/* 0.99%: not more than 1% */
@@ -89,7 +89,7 @@ START_TEST(late_trigger)
 	    T0 + 100 * 10 * MS + 300 * MS);
 	sched_stat_arrival(&st, T0 + 101 * 10 * MS,
 	    T0 + 101 * 10 * MS + 2 * MS);
-	sched_stat_verdict(&st, NULL, &v);
+	sched_stat_verdict(&st, -1, &v);
 	ck_assert_uint_eq(st.nlate, 3);
 	ck_assert_uint_eq(v.scheduled, 103);
 	ck_assert(v.late_pct > 2.9 && v.late_pct < 2.92);
@@ -122,14 +122,14 @@ START_TEST(rate_trigger)
 	init(&st, UINT64_C(1000) * MS);
 	feed(&st, 399, 0);
 	sched_stat_missed(&st, 1, T0 + 399 * 10 * MS);
-	sched_stat_verdict(&st, NULL, &v);
+	sched_stat_verdict(&st, -1, &v);
 	ck_assert_uint_eq(v.scheduled, 400);
 	ck_assert(v.sched_rate > 99.99 && v.sched_rate < 100.01);
 	ck_assert(v.rate_pct > 99.74 && v.rate_pct < 99.76);
 	ck_assert_uint_eq(v.why & SCHED_WHY_RATE, 0);
 	/* Two more: 396 / 399, 99.25%, trigger. */
 	sched_stat_missed(&st, 2, T0 + 399 * 10 * MS);
-	sched_stat_verdict(&st, NULL, &v);
+	sched_stat_verdict(&st, -1, &v);
 	ck_assert_uint_eq(v.scheduled, 402);
 	ck_assert_uint_eq(st.missed, 3);
 	ck_assert(v.rate_pct > 99.24 && v.rate_pct < 99.26);
@@ -140,7 +140,7 @@ START_TEST(rate_trigger)
 	init(&st, UINT64_C(1000) * MS);
 	feed(&st, 99, 0);
 	sched_stat_arrival(&st, T0 + 990 * MS, T0 + 1090 * MS);
-	sched_stat_verdict(&st, NULL, &v);
+	sched_stat_verdict(&st, -1, &v);
 	ck_assert(v.sched_rate > 99.99 && v.sched_rate < 100.01);
 	ck_assert(v.achieved_rate > 90.8 && v.achieved_rate < 90.9);
 	ck_assert_uint_eq(v.why, SCHED_WHY_RATE);
@@ -150,7 +150,7 @@ START_TEST(rate_trigger)
 	init(&st, MS);
 	sched_stat_missed(&st, 1, T0);
 	sched_stat_missed(&st, 9, T0 + 90 * MS);
-	sched_stat_verdict(&st, NULL, &v);
+	sched_stat_verdict(&st, -1, &v);
 	ck_assert_uint_eq(v.scheduled, 10);
 	ck_assert(v.achieved_rate == 0);
 	ck_assert(v.why & SCHED_WHY_RATE);
@@ -173,7 +173,7 @@ START_TEST(rate_random)
 	for (i = 0; i < 100; i++)
 		sched_stat_arrival(&st, T0 + i * 20 * MS,
 		    T0 + i * 20 * MS + 100000);
-	sched_stat_verdict(&st, NULL, &v);
+	sched_stat_verdict(&st, -1, &v);
 	ck_assert(v.sched_rate > 49.99 && v.sched_rate < 50.01);
 	ck_assert_uint_eq(v.why, 0);
 	sched_stat_fini(&st);
@@ -190,10 +190,10 @@ START_TEST(cpu_trigger)
 
 	init(&st, MS);
 	feed(&st, 10, 0);
-	sched_stat_verdict(&st, &run, &v);
+	sched_stat_verdict(&st, sched_stat_cpu_pct(&run), &v);
 	ck_assert_uint_eq(v.why, 0);		/* exactly 90% */
 	run.cpu_sys = 0.62;
-	sched_stat_verdict(&st, &run, &v);
+	sched_stat_verdict(&st, sched_stat_cpu_pct(&run), &v);
 	ck_assert_uint_eq(v.why, SCHED_WHY_CPU);
 	ck_assert(v.cpu_pct > 90.99 && v.cpu_pct < 91.01);
 	sched_stat_fini(&st);
@@ -283,6 +283,49 @@ START_TEST(events)
 }
 END_TEST
 
+/*
+ * --call-rate (requests): an arrival is signalled when the request is
+ * taken in, and BUS_ARRIVAL_MISSED later for those of them never sent:
+ * each request counted once (scheduled = 10, 3 of them never sent), the
+ * span not widened, the achieved rate the workload's.
+ */
+START_TEST(requests)
+{
+	struct sched_stat_config cfg = { .rate = 100, .threshold = MS,
+	    .requests = 1 };
+	struct sched_stat st;
+	struct sched_verdict v;
+	struct bus *b = bus_new();
+	union bus_arg a;
+	uint64_t i;
+
+	sched_stat_init(&st, b, &cfg);
+	for (i = 0; i < 10; i++) {
+		a.i = (long)(T0 + i * 10 * MS);
+		bus_signal(b, BUS_ARRIVAL, NULL, a, T0 + i * 10 * MS + 20000);
+	}
+	a.i = 3;
+	bus_signal(b, BUS_ARRIVAL_MISSED, NULL, a, T0 + 5000 * MS);
+	ck_assert_uint_eq(st.made, 10);
+	ck_assert_uint_eq(st.unsent, 3);
+	ck_assert_uint_eq(st.missed, 0);
+	ck_assert_uint_eq(st.sched_last, T0 + 90 * MS);
+	sched_stat_verdict(&st, -1, &v);
+	ck_assert_uint_eq(v.scheduled, 10);
+	ck_assert_uint_eq(v.never_sent, 3);
+	ck_assert(v.sched_rate > 99.99 && v.sched_rate < 100.01);
+	ck_assert(v.achieved_rate > 99.9);
+	ck_assert_uint_eq(v.why, 0);
+	ck_assert_str_eq(capture(&st, NULL, 0, NULL) + strlen("Lateness "
+	    "percentiles [ms]: p50 0.020 p90 0.020 p99 0.020 p99.9 0.020 "
+	    "p99.99 0.020 max 0.020\n"), "Arrivals: 10 scheduled, 0 late "
+	    "over 1 ms (0.0%), 3 never sent; rate target 100.0/s, scheduled "
+	    "100.0/s, achieved 100.0/s\n");
+	sched_stat_fini(&st);
+	bus_free(b);
+}
+END_TEST
+
 static Suite *
 sched_stat_suite(void)
 {
@@ -296,6 +339,7 @@ sched_stat_suite(void)
 	tcase_add_test(tc, cpu_trigger);
 	tcase_add_test(tc, lines);
 	tcase_add_test(tc, events);
+	tcase_add_test(tc, requests);
 	suite_add_tcase(s, tc);
 	return s;
 }
