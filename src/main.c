@@ -12,6 +12,9 @@
  */
 #include "config.h"
 
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/resource.h>
 #include <sys/time.h>
 
@@ -748,6 +751,14 @@ run_test(struct run *r)
 	/* Everything is checked: the report starts. */
 	options_echo(o, r->out);
 	nofile = sock_raise_nofile();
+#ifdef PR_SET_TIMERSLACK
+	/*
+	 * Linux lets a sleeping thread wake up to 50 us after its timeout
+	 * so that wake-ups coalesce; a load generator wants its arrivals on
+	 * time (measured: lateness p50 0.07 ms with the default slack).
+	 */
+	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
 	if (o->verbose > 0)
 		fprintf(r->out, "%s: maximum number of open descriptors = "
 		    "%ld\n", o->prog, nofile);

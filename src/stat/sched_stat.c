@@ -104,7 +104,7 @@ sched_stat_missed(struct sched_stat *st, uint64_t n, uint64_t now)
 double
 sched_stat_cpu_pct(const struct collector_run *run)
 {
-	if (run == NULL || run->duration == 0)
+	if (run == NULL || run->duration < SCHED_CPU_MIN_NS)
 		return -1;
 	return 100.0 * (run->cpu_user + run->cpu_sys) /
 	    ((double)run->duration / NS_PER_SEC);

@@ -196,6 +196,15 @@ START_TEST(cpu_trigger)
 	sched_stat_verdict(&st, sched_stat_cpu_pct(&run), &v);
 	ck_assert_uint_eq(v.why, SCHED_WHY_CPU);
 	ck_assert(v.cpu_pct > 90.99 && v.cpu_pct < 91.01);
+	/* Under 1 s the share is not judged: unknown, no trigger. */
+	run.duration = 999 * MS;
+	run.cpu_user = 0.9;
+	run.cpu_sys = 0.09;
+	ck_assert(sched_stat_cpu_pct(&run) < 0);
+	sched_stat_verdict(&st, sched_stat_cpu_pct(&run), &v);
+	ck_assert_uint_eq(v.why, 0);
+	run.duration = 1000 * MS;
+	ck_assert(sched_stat_cpu_pct(&run) > 98.9);
 	sched_stat_fini(&st);
 }
 END_TEST

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Percentiles against a known distribution of delays.  1,000 requests,
+# one per connection at 250/s, each to /delay/D/1 with D taken from a
+# shuffled list whose order statistics are known:
+#	ranks    1..300   2 ms	ranks  701..980  20 ms
+#	ranks  301..700   5 ms	ranks  981..997  40 ms
+#	ranks  998..1000  80 ms
+# so HdrHistogram's rule (the value at rank ceil(p/100 * 1000)) gives
+# p50 = 5, p90 = 20, p99 = 40, p99.9 = 80, p99.99 = max = 80 ms.  Each
+# printed percentile must lie within 0.1% (the histogram's precision)
+# plus 0.3 ms (loopback and processing) above its delay, never below.
+# The ranks sit inside their groups, not at an edge, so one slow
+# request on a loaded machine does not move a percentile into the next
+# group; the fixture's timers have nanosecond resolution (epoll_pwait2).
+. "$TESTLIB"
+
+# near NAME VALUE D: D <= VALUE <= D * 1.001 + 0.3.
+near() {
+	[ -n "$2" ] || fail "$1: no value"
+	awk -v v="$2" -v d="$3" \
+	    'BEGIN { exit !(v + 0 >= d + 0 && v + 0 <= d * 1.001 + 0.3) }' ||
+	    fail "$1 is $2 ms, expected $3 ms (+0.1% +0.3 ms)"
+}
+
+list=$T_DIR/uris
+awk 'BEGIN {
+	srand(42)
+	for (i = 1; i <= 1000; i++) {
+		d = i <= 300 ? 2 : i <= 700 ? 5 : i <= 980 ? 20 : i <= 997 ? 40 : 80
+		printf "%.9f /delay/%d/1\n", rand(), d
+	}
+}' | sort -n | awk '{ printf "%s%c", $2, 0 }' > "$list"
+[ "$(tr '\0' '\n' < "$list" | grep -c '^/delay/')" = 1000 ] ||
+    fail "the URI list does not have 1000 entries"
+
+start_srv
+for be in $(backends); do
+	export HTTPERF_LOOP=$be
+	hp --wlog n,"$list" --num-conns 1000 --rate 250 --timeout 10
+	expect_rc 0
+	expect_counts 1000 1000 1000
+	expect_errors 0 0 0 0 0 0 0 0 0
+	for f in p50:5 p90:20 p99:40 p99.9:80 p99.99:80 max:80; do
+		p=${f%%:*}
+		d=${f#*:}
+		near "$be: reply time $p" \
+		    "$(value 'Reply time percentiles' "$p")" "$d"
+		near "$be: first byte $p" \
+		    "$(value 'First byte percentiles' "$p")" "$d"
+	done
+	ok "$be: reply and first-byte percentiles of the known distribution"
+done
