@@ -34,6 +34,7 @@ struct call_rate {
 	unsigned	 client_id;
 	struct rate_gen	 rate;
 	uint64_t	 due;		/* intended time of the next arrival */
+	uint64_t	 until;		/* the run's end (UINT64_MAX: none) */
 	struct call_pool pool;
 	gen_done_cb	*done;
 	void		*done_arg;
@@ -61,7 +62,9 @@ call_rate_tick(void *arg, uint64_t now)
 	uint64_t intended = g->due;
 
 	g->due = g->rate.next;
-	if (!call_pool_wants(&g->pool))
+	/* A timer catching up after a stall takes in nothing meant for
+	   after the end of the run. */
+	if (intended > g->until || !call_pool_wants(&g->pool))
 		return -1;
 	a.i = (long)intended;
 	bus_signal(g->bus, BUS_ARRIVAL, NULL, a, now);
@@ -191,6 +194,7 @@ call_rate_init(void **state, const struct gen_env *env, char *err,
 	g->client_id = cfg->client_id;
 	g->done = env->done;
 	g->done_arg = env->done_arg;
+	g->until = UINT64_MAX;
 	call_pool_init(&g->pool, cfg->max_conns > 0 ? cfg->max_conns :
 	    CALL_RATE_DEFAULT_CONNS, cfg->total, CALL_POOL_QUEUE_MAX,
 	    &call_rate_ops, g);
@@ -199,6 +203,20 @@ call_rate_init(void **state, const struct gen_env *env, char *err,
 	bus_subscribe(env->bus, BUS_CONN_CLOSED, call_rate_event, g);
 	*state = g;
 	return 0;
+}
+
+/*
+ * The run ends at `end'.  Requests due by then that a stalled client
+ * takes in late still count (late, and never sent if they are queued at
+ * the stop); none meant for after it is taken in.
+ */
+static void
+call_rate_end(void *state, uint64_t end)
+{
+	struct call_rate *g = state;
+
+	if (end < g->until)
+		g->until = end;
 }
 
 static void
@@ -247,6 +265,7 @@ const struct generator call_rate_generator = {
 	.init = call_rate_init,
 	.start = call_rate_start,
 	.drain = call_rate_drain,
+	.end = call_rate_end,
 	.stop = call_rate_stop,
 	.fini = call_rate_fini,
 };
