@@ -12,14 +12,21 @@
 # The ranks sit inside their groups, not at an edge, so one slow
 # request on a loaded machine does not move a percentile into the next
 # group; the fixture's timers have nanosecond resolution (epoll_pwait2).
+# The maximum (and p99.99, the same request here) is one request's
+# overhead, which a machine busy with other tests can stretch past
+# 0.3 ms: a run may be repeated, up to three times, and one must have
+# every value in bounds.  A wrong percentile is wrong every time.
 . "$TESTLIB"
 
-# near NAME VALUE D: D <= VALUE <= D * 1.001 + 0.3.
+# near NAME VALUE D: D <= VALUE <= D * 1.001 + 0.3; else says why in
+# MISS and returns 1.
 near() {
 	[ -n "$2" ] || fail "$1: no value"
 	awk -v v="$2" -v d="$3" \
-	    'BEGIN { exit !(v + 0 >= d + 0 && v + 0 <= d * 1.001 + 0.3) }' ||
-	    fail "$1 is $2 ms, expected $3 ms (+0.1% +0.3 ms)"
+	    'BEGIN { exit !(v + 0 >= d + 0 && v + 0 <= d * 1.001 + 0.3) }' &&
+	    return 0
+	MISS="$1 is $2 ms, expected $3 ms (+0.1% +0.3 ms)"
+	return 1
 }
 
 list=$T_DIR/uris
@@ -36,17 +43,26 @@ awk 'BEGIN {
 start_srv
 for be in $(backends); do
 	export HTTPERF_LOOP=$be
-	hp --wlog n,"$list" --num-conns 1000 --rate 250 --timeout 10
-	expect_rc 0
-	expect_counts 1000 1000 1000
-	expect_errors 0 0 0 0 0 0 0 0 0
-	for f in p50:5 p90:20 p99:40 p99.9:80 p99.99:80 max:80; do
-		p=${f%%:*}
-		d=${f#*:}
-		near "$be: reply time $p" \
-		    "$(value 'Reply time percentiles' "$p")" "$d"
-		near "$be: first byte $p" \
-		    "$(value 'First byte percentiles' "$p")" "$d"
+	try=1
+	while :; do
+		hp --wlog n,"$list" --num-conns 1000 --rate 250 --timeout 10
+		expect_rc 0
+		expect_counts 1000 1000 1000
+		expect_errors 0 0 0 0 0 0 0 0 0
+		MISS=
+		for f in p50:5 p90:20 p99:40 p99.9:80 p99.99:80 max:80; do
+			p=${f%%:*}
+			d=${f#*:}
+			near "$be: reply time $p" \
+			    "$(value 'Reply time percentiles' "$p")" "$d" &&
+			near "$be: first byte $p" \
+			    "$(value 'First byte percentiles' "$p")" "$d" ||
+			    break
+		done
+		[ -z "$MISS" ] && break
+		[ $try -lt 3 ] || fail "$MISS (in each of 3 runs)"
+		echo "note: run $try: $MISS; again"
+		try=$((try + 1))
 	done
-	ok "$be: reply and first-byte percentiles of the known distribution"
+	ok "$be: reply and first-byte percentiles of the known distribution (run $try)"
 done
