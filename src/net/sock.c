@@ -25,7 +25,6 @@
 
 #define SOCK_HOG_FIRST	1024
 #define SOCK_HOG_LAST	65535
-#define SOCK_HOG_NPORTS	(SOCK_HOG_LAST - SOCK_HOG_FIRST + 1)
 #define SOCK_RANGE_MAX	65536	/* addresses in one --myaddr range */
 
 int
@@ -120,7 +119,7 @@ sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
 	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
 	socklen_t len;
-	unsigned i, port;
+	unsigned i, port, first, last;
 
 	memset(&ss, 0, sizeof(ss));
 	if (src != NULL) {
@@ -140,9 +139,11 @@ sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
 	 * moves past the busy ones, so the next connection does not test
 	 * them again; only a range that is full costs a whole sweep.
 	 */
-	for (i = 0; i < SOCK_HOG_NPORTS; i++) {
-		if (h->next < SOCK_HOG_FIRST || h->next > SOCK_HOG_LAST)
-			h->next = SOCK_HOG_FIRST;
+	first = h->first != 0 ? h->first : SOCK_HOG_FIRST;
+	last = h->last != 0 ? h->last : SOCK_HOG_LAST;
+	for (i = 0; first <= last && i <= last - first; i++) {
+		if (h->next < first || h->next > last)
+			h->next = first;
 		port = h->next++;
 		if (family == AF_INET6)
 			sin6->sin6_port = htons((unsigned short)port);
@@ -152,6 +153,32 @@ sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
 			return 0;
 		/* A port in use (TIME_WAIT, another program) is skipped. */
 		if (errno != EADDRINUSE && errno != EACCES)
+			return -1;
+	}
+	errno = EADDRNOTAVAIL;
+	return -1;
+}
+
+int
+sock_bind_next(int fd, int family, const struct sockaddr_storage *src,
+    size_t nsrc, size_t *next, struct sock_hog *hog)
+{
+	size_t i, tries;
+
+	if (nsrc == 0)
+		return hog != NULL ? sock_hog_bind(fd, family, NULL, hog) : 0;
+	if (hog == NULL)
+		return sock_bind_src(fd, &src[(*next)++ % nsrc]);
+	/*
+	 * One address has 64,512 ports to one server: past that, the
+	 * next address takes the connection, and only when all of them
+	 * are full does it fail (addrunavail).
+	 */
+	for (tries = 0; tries < nsrc; tries++) {
+		i = (*next)++ % nsrc;
+		if (sock_hog_bind(fd, family, &src[i], &hog[i]) == 0)
+			return 0;
+		if (errno != EADDRNOTAVAIL)
 			return -1;
 	}
 	errno = EADDRNOTAVAIL;

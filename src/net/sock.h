@@ -21,6 +21,7 @@ struct sock_opts {
 /* Source ports handed out by --hog: a cursor over 1024..65535. */
 struct sock_hog {
 	unsigned	next;
+	unsigned	first, last;	/* the range; 0, 0: 1024..65535 */
 };
 
 /*
@@ -45,6 +46,17 @@ int	sock_open(int family, const struct sock_opts *o);
  */
 int	sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
 	    struct sock_hog *h);
+
+/*
+ * Binds `fd' to the next source address of `src' (`nsrc' of them, `*next'
+ * counting the picks, so they take turns), and with --hog (`hog' not
+ * NULL: a cursor per address, hog[0] alone when nsrc is 0) to an explicit
+ * port of it; an address whose ports are all in use gives its turn to the
+ * next one.  With no source and no --hog it does nothing.  Returns 0, or
+ * -1 with errno: EADDRNOTAVAIL when every address is out of ports.
+ */
+int	sock_bind_next(int fd, int family, const struct sockaddr_storage *src,
+	    size_t nsrc, size_t *next, struct sock_hog *hog);
 
 /*
  * Binds `fd' to source address `src' with the port left to connect()

@@ -65,6 +65,52 @@ else
 	t_skip "no network namespaces (unshare -n, ip); port exhaustion not checked"
 fi
 
+# Several --myaddr addresses, one of them out of ports: its connections
+# go to the others.  In a namespace with ten ephemeral ports, a first run
+# holds all ten of 127.0.0.2's for 3 s; a second over 127.0.0.2-127.0.0.4
+# then gets its 20 connections from the ten of 127.0.0.3 and of .4.
+if unshare -n true 2>/dev/null && command -v ip >/dev/null 2>&1; then
+	unshare -n sh -c '
+		ip link set lo up &&
+		sysctl -q -w net.ipv4.ip_local_port_range="40000 40009" ||
+		exit 77
+		"$TESTSRV" -P "$1/nsport2" -t 60 -p 18080 &
+		srv=$!
+		i=0
+		while [ ! -s "$1/nsport2" ] && [ $i -lt 100 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		timeout 60 "$HP" --server 127.0.0.1 --port 18080 \
+		    --myaddr 127.0.0.2 --num-conns 10 --rate 1000 \
+		    --uri /delay/3000/10 --timeout 10 > "$1/first" 2>&1 &
+		first=$!
+		sleep 0.5
+		timeout 60 "$HP" --server 127.0.0.1 --port 18080 \
+		    --myaddr 127.0.0.2-127.0.0.4 --num-conns 20 --rate 1000 \
+		    --uri /delay/500/10 --timeout 5
+		rc=$?
+		wait $first || rc=1
+		grep -q "^Total: connections 10 requests 10 replies 10 " \
+		    "$1/first" || rc=1
+		kill $srv
+		exit $rc
+	' sh "$T_DIR" > "$OUT" 2> "$OUT.err"
+	RC=$?
+	T_LAST="(10 local ports, 127.0.0.2 full) httperf --myaddr 127.0.0.2-127.0.0.4 --num-conns 20"
+	if [ $RC = 77 ]; then
+		t_skip "cannot narrow the port range in a network namespace; --myaddr spreading not checked"
+	else
+		expect_rc 0
+		expect_classic
+		expect_counts 20 20 20
+		expect_errors 0 0 0 0 0 0 0 0 0
+		ok "127.0.0.2 out of ports: its turns go to .3 and .4, no addrunavail"
+	fi
+else
+	t_skip "no network namespaces (unshare -n, ip); --myaddr spreading not checked"
+fi
+
 # Out of memory while reading a huge session file: one clear line, exit 1,
 # no crash.  The address space is limited with ulimit -v; AddressSanitizer
 # needs far more address space than that, so in a sanitizer build its

@@ -210,6 +210,106 @@ START_TEST(test_hog_wraps)
 }
 END_TEST
 
+/* The address and port a socket is bound to. */
+static void
+bound_to(int fd, char *buf, size_t len, unsigned *port)
+{
+	struct sockaddr_in sin;
+	socklen_t sl = sizeof(sin);
+
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &sl), 0);
+	ck_assert_ptr_ne(inet_ntop(AF_INET, &sin.sin_addr, buf,
+	    (socklen_t)len), NULL);
+	*port = ntohs(sin.sin_port);
+}
+
+/* Without --hog the --myaddr addresses take turns, port left to connect. */
+START_TEST(test_bind_next_turns)
+{
+	struct sockaddr_storage *a = NULL;
+	size_t n = 0, next = 0, i;
+	char err[256], buf[64];
+	unsigned port;
+	int fd;
+
+	ck_assert_int_eq(sock_expand_src("127.0.0.2-127.0.0.4", &a, &n, err,
+	    sizeof(err)), 0);
+	for (i = 0; i < 7; i++) {
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(sock_bind_next(fd, AF_INET, a, n, &next,
+		    NULL), 0);
+		bound_to(fd, buf, sizeof(buf), &port);
+		ck_assert_str_eq(buf, i % 3 == 0 ? "127.0.0.2" :
+		    i % 3 == 1 ? "127.0.0.3" : "127.0.0.4");
+		close(fd);
+	}
+	ck_assert_uint_eq(next, 7);
+	/* No source, no --hog: nothing bound. */
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_eq(sock_bind_next(fd, AF_INET, NULL, 0, &next, NULL), 0);
+	bound_to(fd, buf, sizeof(buf), &port);
+	ck_assert_uint_eq(port, 0);
+	close(fd);
+	free(a);
+}
+END_TEST
+
+/*
+ * --hog over two addresses with five ports each (62000..62004, above the
+ * ephemeral range), the first one's all taken: every connection goes to
+ * the second until it is full too, then EADDRNOTAVAIL (addrunavail).
+ */
+START_TEST(test_bind_next_hog_full)
+{
+	struct sockaddr_storage *a = NULL;
+	struct sock_hog hog[2];
+	struct sockaddr_in sin;
+	size_t n = 0, next = 0, i;
+	char err[256], buf[64];
+	unsigned port, seen = 0;
+	int busy[5], fds[6];
+
+	ck_assert_int_eq(sock_expand_src("127.0.0.2-127.0.0.3", &a, &n, err,
+	    sizeof(err)), 0);
+	memset(hog, 0, sizeof(hog));
+	for (i = 0; i < 2; i++) {
+		hog[i].first = 62000;
+		hog[i].last = 62004;
+	}
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(0x7f000002);
+	for (i = 0; i < 5; i++) {
+		busy[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		sin.sin_port = htons((unsigned short)(62000 + i));
+		ck_assert_msg(bind(busy[i], (struct sockaddr *)&sin,
+		    sizeof(sin)) == 0, "127.0.0.2:%zu: %s", 62000 + i,
+		    strerror(errno));
+	}
+	for (i = 0; i < 5; i++) {
+		fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		ck_assert_msg(sock_bind_next(fds[i], AF_INET, a, n, &next,
+		    hog) == 0, "connection %zu: %s", i, strerror(errno));
+		bound_to(fds[i], buf, sizeof(buf), &port);
+		ck_assert_str_eq(buf, "127.0.0.3");
+		ck_assert_uint_ge(port, 62000);
+		ck_assert_uint_le(port, 62004);
+		seen |= 1u << (port - 62000);
+	}
+	ck_assert_uint_eq(seen, 0x1f);
+	fds[5] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_eq(sock_bind_next(fds[5], AF_INET, a, n, &next, hog),
+	    -1);
+	ck_assert_int_eq(errno, EADDRNOTAVAIL);
+	for (i = 0; i < 6; i++)
+		close(fds[i]);
+	for (i = 0; i < 5; i++)
+		close(busy[i]);
+	free(a);
+}
+END_TEST
+
 /* What a run needs: its units times their connections, plus a reserve. */
 START_TEST(test_nofile_want)
 {
@@ -316,6 +416,8 @@ main(void)
 	tcase_add_test(tc, test_resolve);
 	tcase_add_test(tc, test_hog_long_run);
 	tcase_add_test(tc, test_hog_wraps);
+	tcase_add_test(tc, test_bind_next_turns);
+	tcase_add_test(tc, test_bind_next_hog_full);
 	tcase_add_test(tc, test_nofile_want);
 	tcase_add_test(tc, test_nofile_plan);
 	tcase_add_test(tc, test_nofile_note);
