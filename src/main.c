@@ -802,7 +802,7 @@ run_test(struct run *r)
 
 	/* Everything is checked: the report starts. */
 	options_echo(o, r->out);
-	nofile = sock_raise_nofile();
+	nofile = setup_nofile(o);
 #ifdef PR_SET_TIMERSLACK
 	/*
 	 * Linux lets a sleeping thread wake up to 50 us after its timeout

@@ -53,6 +53,41 @@ setup_ns(double sec)
 	return sec > 0 && ns == 0 ? 1 : ns;
 }
 
+/*
+ * Descriptors the workload can hold at once: every connection or session
+ * it starts when they arrive at a rate (an upper bound: their number),
+ * one at a time without one; each session with up to --max-connections
+ * of its own, the --call-rate pool with its --max-connections.
+ */
+static uint64_t
+setup_nofile_want(const struct options *o)
+{
+	uint64_t units;
+
+	if (o->call_rate > 0)
+		return sock_nofile_want(1, o->max_connections > 0 ?
+		    o->max_connections : 100);
+	if (options_session(o)) {
+		units = o->wsess_n > 0 ? o->wsess_n : o->wsesslog_n;
+		return sock_nofile_want(o->rate_given ? units : 1,
+		    o->max_connections > 0 ? o->max_connections : 4);
+	}
+	return sock_nofile_want(o->rate_given ? o->num_conns : 1, 1);
+}
+
+long
+setup_nofile(const struct options *o)
+{
+	char note[256];
+	long n;
+
+	n = sock_raise_nofile(setup_nofile_want(o), note, sizeof(note));
+	/* On stderr: the classic report on stdout stays as it was. */
+	if (note[0] != '\0')
+		fprintf(stderr, "%s: %s\n", o->prog, note);
+	return n;
+}
+
 /* Resolves --server and --myaddr into the core's configuration. */
 int
 setup_addresses(struct setup *s, const struct options *o,

@@ -38,6 +38,13 @@ int	setup_addresses(struct setup *s, const struct options *o,
 int	setup_core(struct setup *s, const struct options *o,
 	    struct core_config *cfg, char *err, size_t errlen);
 
+/*
+ * Raises the open files limit to what the workload can hold at once
+ * (beyond the hard limit when privileged), saying so on stderr when it
+ * changed something or falls short.  Returns the soft limit in force.
+ */
+long	setup_nofile(const struct options *o);
+
 /* Frees what setup_addresses() and setup_core() made.  Harmless twice. */
 void	setup_free(struct setup *s);
 

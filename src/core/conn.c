@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/bus.h"
 #include "core/call.h"
@@ -214,50 +215,64 @@ conn_timer_fired(struct timer *t, uint64_t now)
 }
 
 /*
- * Picks the source of a new connection: the next --myaddr address
- * (round-robin) and, with --hog, an explicit port.  Returns 0 or -1.
+ * Opens the socket of a new connection and picks its source: the next
+ * --myaddr address (round-robin) and, with --hog, an explicit port.
+ * Returns 0 or -1 (errno).
  */
 static int
-conn_bind(struct conn *c)
+conn_open(struct conn *c)
 {
 	struct core *core = c->core;
 	const struct core_config *cfg = &core->cfg;
-	const struct sockaddr_storage *src = NULL;
-	size_t i = 0;
 
-	if (cfg->nsrc > 0) {
-		i = core->next_src++ % cfg->nsrc;
-		src = &cfg->src[i];
+	c->xp.fd = sock_open(cfg->addr.ss_family, &cfg->sock);
+	if (c->xp.fd == -1)
+		return -1;
+	if (sock_bind_next(c->xp.fd, cfg->addr.ss_family, cfg->src, cfg->nsrc,
+	    &core->next_src, cfg->hog ? core->hog : NULL) == -1)
+		return -1;
+	return loop_set(core->loop, c->xp.fd, 0, conn_io, c);
+}
+
+/*
+ * Starts the connect.  Without --hog the port is picked by connect()
+ * (IP_BIND_ADDRESS_NO_PORT): when the source address has none left
+ * (EADDRNOTAVAIL), the next --myaddr address is tried on a new socket,
+ * each at most once.  Returns 0 or the errno value of sock_connect().
+ */
+static int
+conn_start(struct conn *c)
+{
+	struct core *core = c->core;
+	const struct core_config *cfg = &core->cfg;
+	size_t tries;
+	int err;
+
+	for (tries = 1;; tries++) {
+		err = sock_connect(c->xp.fd,
+		    (const struct sockaddr *)&cfg->addr, cfg->addrlen);
+		if (err != EADDRNOTAVAIL || cfg->hog || tries >= cfg->nsrc)
+			return err;
+		/* No transport state yet: just the socket goes. */
+		loop_del(core->loop, c->xp.fd);
+		close(c->xp.fd);
+		c->xp.fd = -1;
+		if (conn_open(c) == -1)
+			return errno;
 	}
-	if (cfg->hog)
-		return sock_hog_bind(c->xp.fd, cfg->addr.ss_family, src,
-		    &core->hog[i]);
-	if (src != NULL)
-		return sock_bind_src(c->xp.fd, src);
-	return 0;
 }
 
 void
 conn_connect(struct conn *c, uint64_t now)
 {
 	struct core *core = c->core;
-	const struct core_config *cfg = &core->cfg;
 	union bus_arg arg;
 	int err;
 
 	if (c->state != CONN_NEW)
 		return;
 	conn_ref(c);
-	c->xp.fd = sock_open(cfg->addr.ss_family, &cfg->sock);
-	if (c->xp.fd == -1) {
-		conn_fail(c, errno, now);
-		goto out;
-	}
-	if (conn_bind(c) == -1) {
-		conn_fail(c, errno, now);
-		goto out;
-	}
-	if (loop_set(core->loop, c->xp.fd, 0, conn_io, c) == -1) {
+	if (conn_open(c) == -1) {
 		conn_fail(c, errno, now);
 		goto out;
 	}
@@ -271,8 +286,7 @@ conn_connect(struct conn *c, uint64_t now)
 	if (c->state != CONN_CONNECTING)
 		goto out;
 
-	err = sock_connect(c->xp.fd, (const struct sockaddr *)&cfg->addr,
-	    cfg->addrlen);
+	err = conn_start(c);
 	if (err == EINPROGRESS) {
 		conn_set_mask(c, LOOP_WRITE);
 		conn_watch(c);

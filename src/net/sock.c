@@ -25,7 +25,6 @@
 
 #define SOCK_HOG_FIRST	1024
 #define SOCK_HOG_LAST	65535
-#define SOCK_HOG_NPORTS	(SOCK_HOG_LAST - SOCK_HOG_FIRST + 1)
 #define SOCK_RANGE_MAX	65536	/* addresses in one --myaddr range */
 
 int
@@ -120,7 +119,7 @@ sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
 	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
 	socklen_t len;
-	unsigned i, port;
+	unsigned i, port, first, last;
 
 	memset(&ss, 0, sizeof(ss));
 	if (src != NULL) {
@@ -140,9 +139,11 @@ sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
 	 * moves past the busy ones, so the next connection does not test
 	 * them again; only a range that is full costs a whole sweep.
 	 */
-	for (i = 0; i < SOCK_HOG_NPORTS; i++) {
-		if (h->next < SOCK_HOG_FIRST || h->next > SOCK_HOG_LAST)
-			h->next = SOCK_HOG_FIRST;
+	first = h->first != 0 ? h->first : SOCK_HOG_FIRST;
+	last = h->last != 0 ? h->last : SOCK_HOG_LAST;
+	for (i = 0; first <= last && i <= last - first; i++) {
+		if (h->next < first || h->next > last)
+			h->next = first;
 		port = h->next++;
 		if (family == AF_INET6)
 			sin6->sin6_port = htons((unsigned short)port);
@@ -152,6 +153,32 @@ sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
 			return 0;
 		/* A port in use (TIME_WAIT, another program) is skipped. */
 		if (errno != EADDRINUSE && errno != EACCES)
+			return -1;
+	}
+	errno = EADDRNOTAVAIL;
+	return -1;
+}
+
+int
+sock_bind_next(int fd, int family, const struct sockaddr_storage *src,
+    size_t nsrc, size_t *next, struct sock_hog *hog)
+{
+	size_t i, tries;
+
+	if (nsrc == 0)
+		return hog != NULL ? sock_hog_bind(fd, family, NULL, hog) : 0;
+	if (hog == NULL)
+		return sock_bind_src(fd, &src[(*next)++ % nsrc]);
+	/*
+	 * One address has 64,512 ports to one server: past that, the
+	 * next address takes the connection, and only when all of them
+	 * are full does it fail (addrunavail).
+	 */
+	for (tries = 0; tries < nsrc; tries++) {
+		i = (*next)++ % nsrc;
+		if (sock_hog_bind(fd, family, &src[i], &hog[i]) == 0)
+			return 0;
+		if (errno != EADDRNOTAVAIL)
 			return -1;
 	}
 	errno = EADDRNOTAVAIL;
@@ -213,18 +240,129 @@ sock_error(int fd)
 	return err;
 }
 
+/* Adds without wrapping around: the counts come from the command line. */
+static uint64_t
+sock_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t
+sock_sat_mul(uint64_t a, uint64_t b)
+{
+	return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+uint64_t
+sock_nofile_want(uint64_t units, uint64_t conns_per_unit)
+{
+	if (conns_per_unit == 0)
+		conns_per_unit = 1;
+	return sock_sat_add(sock_sat_mul(units, conns_per_unit),
+	    SOCK_NOFILE_RESERVE);
+}
+
+void
+sock_nofile_plan(uint64_t cur, uint64_t max, uint64_t nr_open,
+    uint64_t want, uint64_t *new_cur, uint64_t *new_max)
+{
+	/* The soft limit goes up to the hard one whatever the run. */
+	*new_max = max;
+	*new_cur = cur > max ? cur : max;
+	/*
+	 * Beyond the hard limit only as far as the run needs, and never
+	 * past fs.nr_open, which the kernel refuses even to root.  Only a
+	 * process with CAP_SYS_RESOURCE gets it: the caller tries.
+	 */
+	if (want > max && nr_open > max) {
+		*new_max = want < nr_open ? want : nr_open;
+		*new_cur = *new_max;
+	}
+}
+
+int
+sock_nofile_note(uint64_t old_cur, uint64_t cur, uint64_t want, char *buf,
+    size_t len)
+{
+	if (cur < want) {
+		if (cur > old_cur)
+			snprintf(buf, len, "open files limit raised from %llu "
+			    "to %llu, below the %llu this run may need: "
+			    "connections beyond it count as fd-unavail",
+			    (unsigned long long)old_cur,
+			    (unsigned long long)cur, (unsigned long long)want);
+		else
+			snprintf(buf, len, "open files limit is %llu, below "
+			    "the %llu this run may need: connections beyond "
+			    "it count as fd-unavail",
+			    (unsigned long long)cur, (unsigned long long)want);
+		return 1;
+	}
+	/* Raising a limit the run did not need is not news. */
+	if (cur > old_cur && old_cur < want) {
+		snprintf(buf, len, "open files limit raised from %llu to %llu",
+		    (unsigned long long)old_cur, (unsigned long long)cur);
+		return 1;
+	}
+	return 0;
+}
+
+/* RLIM_INFINITY and friends as a plain count. */
+static uint64_t
+sock_rlim(rlim_t r)
+{
+	return r == RLIM_INFINITY ? UINT64_MAX : (uint64_t)r;
+}
+
+static rlim_t
+sock_unrlim(uint64_t v)
+{
+	return v == UINT64_MAX ? RLIM_INFINITY : (rlim_t)v;
+}
+
+/* fs.nr_open, the ceiling of any RLIMIT_NOFILE; 0 when unknown. */
+static uint64_t
+sock_nr_open(void)
+{
+	FILE *f;
+	unsigned long long v;
+
+	if ((f = fopen("/proc/sys/fs/nr_open", "re")) == NULL)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
 long
-sock_raise_nofile(void)
+sock_raise_nofile(uint64_t want, char *note, size_t notelen)
 {
 	struct rlimit rl;
+	uint64_t old_cur, cur, max;
 
+	if (notelen > 0)
+		note[0] = '\0';
 	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
 		return -1;
-	if (rl.rlim_cur != rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
-			return -1;
+	old_cur = sock_rlim(rl.rlim_cur);
+	sock_nofile_plan(old_cur, sock_rlim(rl.rlim_max), sock_nr_open(), want,
+	    &cur, &max);
+	if (cur != old_cur || max != sock_rlim(rl.rlim_max)) {
+		struct rlimit nrl;
+
+		nrl.rlim_cur = sock_unrlim(cur);
+		nrl.rlim_max = sock_unrlim(max);
+		if (setrlimit(RLIMIT_NOFILE, &nrl) == -1) {
+			/* Not privileged: up to the hard limit, as always. */
+			nrl.rlim_cur = nrl.rlim_max = rl.rlim_max;
+			if (setrlimit(RLIMIT_NOFILE, &nrl) == -1)
+				return -1;
+		}
+		rl = nrl;
 	}
+	(void)sock_nofile_note(old_cur, sock_rlim(rl.rlim_cur), want, note,
+	    notelen);
 	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (rlim_t)LONG_MAX)
 		return LONG_MAX;
 	return (long)rl.rlim_cur;

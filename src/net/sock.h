@@ -21,6 +21,7 @@ struct sock_opts {
 /* Source ports handed out by --hog: a cursor over 1024..65535. */
 struct sock_hog {
 	unsigned	next;
+	unsigned	first, last;	/* the range; 0, 0: 1024..65535 */
 };
 
 /*
@@ -45,6 +46,17 @@ int	sock_open(int family, const struct sock_opts *o);
  */
 int	sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
 	    struct sock_hog *h);
+
+/*
+ * Binds `fd' to the next source address of `src' (`nsrc' of them, `*next'
+ * counting the picks, so they take turns), and with --hog (`hog' not
+ * NULL: a cursor per address, hog[0] alone when nsrc is 0) to an explicit
+ * port of it; an address whose ports are all in use gives its turn to the
+ * next one.  With no source and no --hog it does nothing.  Returns 0, or
+ * -1 with errno: EADDRNOTAVAIL when every address is out of ports.
+ */
+int	sock_bind_next(int fd, int family, const struct sockaddr_storage *src,
+	    size_t nsrc, size_t *next, struct sock_hog *hog);
 
 /*
  * Binds `fd' to source address `src' with the port left to connect()
@@ -99,10 +111,43 @@ int	sock_connect(int fd, const struct sockaddr *sa, socklen_t salen);
 /* Returns the pending error of a socket (SO_ERROR), 0 if none. */
 int	sock_error(int fd);
 
+/* Descriptors a run keeps besides its connections: stdio, the event
+   loop, --wlog/--wsesslog/--hlog/--json files, TLS's random device. */
+#define SOCK_NOFILE_RESERVE	64
+
 /*
- * Raises the soft RLIMIT_NOFILE to the hard limit.  Returns the soft limit
+ * Descriptors a run needs: `units' that can be open at once (connections,
+ * sessions), each with up to `conns_per_unit' connections (0 is 1), plus
+ * SOCK_NOFILE_RESERVE.  Saturates at UINT64_MAX.
+ */
+uint64_t sock_nofile_want(uint64_t units, uint64_t conns_per_unit);
+
+/*
+ * Decides the RLIMIT_NOFILE to ask for, given the limits now in force
+ * (UINT64_MAX: unlimited), fs.nr_open (0: unknown) and the descriptors
+ * the run wants: the soft limit goes up to the hard one; when the run
+ * wants more than the hard limit, both go up to `want', but not past
+ * nr_open.  Raising the hard limit needs CAP_SYS_RESOURCE: a caller
+ * without it falls back to soft = hard.
+ */
+void	sock_nofile_plan(uint64_t cur, uint64_t max, uint64_t nr_open,
+	    uint64_t want, uint64_t *new_cur, uint64_t *new_max);
+
+/*
+ * The one stderr line about the limit, in buf: when it was raised for the
+ * run (from old_cur to cur), or when cur stays below what the run wants
+ * (connections beyond it count as fd-unavail).  Returns 1 with the line
+ * written, 0 when there is nothing worth saying.
+ */
+int	sock_nofile_note(uint64_t old_cur, uint64_t cur, uint64_t want,
+	    char *buf, size_t len);
+
+/*
+ * Raises RLIMIT_NOFILE for a run that wants `want' descriptors, as
+ * sock_nofile_plan() decides, and leaves in `note' the line
+ * sock_nofile_note() writes (empty when none).  Returns the soft limit
  * now in force, or -1 with errno.
  */
-long	sock_raise_nofile(void);
+long	sock_raise_nofile(uint64_t want, char *note, size_t notelen);
 
 #endif

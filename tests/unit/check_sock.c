@@ -7,6 +7,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include <sys/resource.h>
+
 #include <check.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -208,6 +210,197 @@ START_TEST(test_hog_wraps)
 }
 END_TEST
 
+/* The address and port a socket is bound to. */
+static void
+bound_to(int fd, char *buf, size_t len, unsigned *port)
+{
+	struct sockaddr_in sin;
+	socklen_t sl = sizeof(sin);
+
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &sl), 0);
+	ck_assert_ptr_ne(inet_ntop(AF_INET, &sin.sin_addr, buf,
+	    (socklen_t)len), NULL);
+	*port = ntohs(sin.sin_port);
+}
+
+/* Without --hog the --myaddr addresses take turns, port left to connect. */
+START_TEST(test_bind_next_turns)
+{
+	struct sockaddr_storage *a = NULL;
+	size_t n = 0, next = 0, i;
+	char err[256], buf[64];
+	unsigned port;
+	int fd;
+
+	ck_assert_int_eq(sock_expand_src("127.0.0.2-127.0.0.4", &a, &n, err,
+	    sizeof(err)), 0);
+	for (i = 0; i < 7; i++) {
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(sock_bind_next(fd, AF_INET, a, n, &next,
+		    NULL), 0);
+		bound_to(fd, buf, sizeof(buf), &port);
+		ck_assert_str_eq(buf, i % 3 == 0 ? "127.0.0.2" :
+		    i % 3 == 1 ? "127.0.0.3" : "127.0.0.4");
+		close(fd);
+	}
+	ck_assert_uint_eq(next, 7);
+	/* No source, no --hog: nothing bound. */
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_eq(sock_bind_next(fd, AF_INET, NULL, 0, &next, NULL), 0);
+	bound_to(fd, buf, sizeof(buf), &port);
+	ck_assert_uint_eq(port, 0);
+	close(fd);
+	free(a);
+}
+END_TEST
+
+/*
+ * --hog over two addresses with five ports each (62000..62004, above the
+ * ephemeral range), the first one's all taken: every connection goes to
+ * the second until it is full too, then EADDRNOTAVAIL (addrunavail).
+ */
+START_TEST(test_bind_next_hog_full)
+{
+	struct sockaddr_storage *a = NULL;
+	struct sock_hog hog[2];
+	struct sockaddr_in sin;
+	size_t n = 0, next = 0, i;
+	char err[256], buf[64];
+	unsigned port, seen = 0;
+	int busy[5], fds[6];
+
+	ck_assert_int_eq(sock_expand_src("127.0.0.2-127.0.0.3", &a, &n, err,
+	    sizeof(err)), 0);
+	memset(hog, 0, sizeof(hog));
+	for (i = 0; i < 2; i++) {
+		hog[i].first = 62000;
+		hog[i].last = 62004;
+	}
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(0x7f000002);
+	for (i = 0; i < 5; i++) {
+		busy[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		sin.sin_port = htons((unsigned short)(62000 + i));
+		ck_assert_msg(bind(busy[i], (struct sockaddr *)&sin,
+		    sizeof(sin)) == 0, "127.0.0.2:%zu: %s", 62000 + i,
+		    strerror(errno));
+	}
+	for (i = 0; i < 5; i++) {
+		fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		ck_assert_msg(sock_bind_next(fds[i], AF_INET, a, n, &next,
+		    hog) == 0, "connection %zu: %s", i, strerror(errno));
+		bound_to(fds[i], buf, sizeof(buf), &port);
+		ck_assert_str_eq(buf, "127.0.0.3");
+		ck_assert_uint_ge(port, 62000);
+		ck_assert_uint_le(port, 62004);
+		seen |= 1u << (port - 62000);
+	}
+	ck_assert_uint_eq(seen, 0x1f);
+	fds[5] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_eq(sock_bind_next(fds[5], AF_INET, a, n, &next, hog),
+	    -1);
+	ck_assert_int_eq(errno, EADDRNOTAVAIL);
+	for (i = 0; i < 6; i++)
+		close(fds[i]);
+	for (i = 0; i < 5; i++)
+		close(busy[i]);
+	free(a);
+}
+END_TEST
+
+/* What a run needs: its units times their connections, plus a reserve. */
+START_TEST(test_nofile_want)
+{
+	ck_assert_uint_eq(sock_nofile_want(100000, 1),
+	    100000 + SOCK_NOFILE_RESERVE);
+	ck_assert_uint_eq(sock_nofile_want(1, 0), 1 + SOCK_NOFILE_RESERVE);
+	ck_assert_uint_eq(sock_nofile_want(1000, 4), 4000 + SOCK_NOFILE_RESERVE);
+	/* Huge counts saturate rather than wrap to a small number. */
+	ck_assert_uint_eq(sock_nofile_want(UINT64_MAX / 2, 4), UINT64_MAX);
+	ck_assert_uint_eq(sock_nofile_want(UINT64_MAX, 1), UINT64_MAX);
+}
+END_TEST
+
+/* The limits asked for, from the limits in force and fs.nr_open. */
+START_TEST(test_nofile_plan)
+{
+	uint64_t cur, max;
+
+	/* Enough under the hard limit: the soft one goes up to it. */
+	sock_nofile_plan(1024, 524288, 1048576, 10064, &cur, &max);
+	ck_assert_uint_eq(cur, 524288);
+	ck_assert_uint_eq(max, 524288);
+	/* More than the hard limit: both go up to what the run wants. */
+	sock_nofile_plan(1024, 20000, 1048576, 100064, &cur, &max);
+	ck_assert_uint_eq(cur, 100064);
+	ck_assert_uint_eq(max, 100064);
+	/* ... but not past fs.nr_open. */
+	sock_nofile_plan(1024, 20000, 65536, 100064, &cur, &max);
+	ck_assert_uint_eq(cur, 65536);
+	ck_assert_uint_eq(max, 65536);
+	/* nr_open unknown or not above the hard limit: the hard limit. */
+	sock_nofile_plan(1024, 20000, 0, 100064, &cur, &max);
+	ck_assert_uint_eq(cur, 20000);
+	ck_assert_uint_eq(max, 20000);
+	sock_nofile_plan(20000, 20000, 20000, 100064, &cur, &max);
+	ck_assert_uint_eq(cur, 20000);
+	ck_assert_uint_eq(max, 20000);
+	/* Unlimited stays unlimited; a hard limit is never lowered. */
+	sock_nofile_plan(1024, UINT64_MAX, 1048576, 100064, &cur, &max);
+	ck_assert_uint_eq(cur, UINT64_MAX);
+	ck_assert_uint_eq(max, UINT64_MAX);
+	sock_nofile_plan(2000000, 2000000, 1048576, 100064, &cur, &max);
+	ck_assert_uint_eq(cur, 2000000);
+	ck_assert_uint_eq(max, 2000000);
+}
+END_TEST
+
+/* The stderr line: only when it changed something or falls short. */
+START_TEST(test_nofile_note)
+{
+	char buf[256];
+
+	ck_assert_int_eq(sock_nofile_note(1024, 200064, 200064, buf,
+	    sizeof(buf)), 1);
+	ck_assert_str_eq(buf, "open files limit raised from 1024 to 200064");
+	/* Raised, but the run fitted in the old limit: not news. */
+	ck_assert_int_eq(sock_nofile_note(1024, 524288, 100, buf,
+	    sizeof(buf)), 0);
+	/* Nothing changed, enough. */
+	ck_assert_int_eq(sock_nofile_note(20000, 20000, 10064, buf,
+	    sizeof(buf)), 0);
+	/* Short, raised or not. */
+	ck_assert_int_eq(sock_nofile_note(20000, 20000, 100064, buf,
+	    sizeof(buf)), 1);
+	ck_assert_str_eq(buf, "open files limit is 20000, below the 100064 "
+	    "this run may need: connections beyond it count as fd-unavail");
+	ck_assert_int_eq(sock_nofile_note(1024, 20000, 100064, buf,
+	    sizeof(buf)), 1);
+	ck_assert_str_eq(buf, "open files limit raised from 1024 to 20000, "
+	    "below the 100064 this run may need: connections beyond it "
+	    "count as fd-unavail");
+}
+END_TEST
+
+/* The real limit: at least the soft limit it had, and what it said. */
+START_TEST(test_nofile_raise)
+{
+	struct rlimit rl0, rl;
+	char note[256];
+	long n;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl0), 0);
+	n = sock_raise_nofile(64, note, sizeof(note));
+	ck_assert_int_ge(n, 64);
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	ck_assert_uint_eq(rl.rlim_cur, rl.rlim_max);
+	ck_assert_uint_eq((uint64_t)n, (uint64_t)rl.rlim_cur);
+	ck_assert_uint_ge(rl.rlim_max, rl0.rlim_max);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -223,6 +416,12 @@ main(void)
 	tcase_add_test(tc, test_resolve);
 	tcase_add_test(tc, test_hog_long_run);
 	tcase_add_test(tc, test_hog_wraps);
+	tcase_add_test(tc, test_bind_next_turns);
+	tcase_add_test(tc, test_bind_next_hog_full);
+	tcase_add_test(tc, test_nofile_want);
+	tcase_add_test(tc, test_nofile_plan);
+	tcase_add_test(tc, test_nofile_note);
+	tcase_add_test(tc, test_nofile_raise);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
