@@ -275,6 +275,8 @@ run_cfg_wlog(struct run *r, union run_cfg *u)
 {
 	u->wlog.path = r->o->wlog_file;
 	u->wlog.wrap = r->o->wlog_wrap;
+	u->wlog.client_id = r->o->client_id;
+	u->wlog.num_clients = r->o->num_clients;
 }
 
 static int

@@ -104,7 +104,7 @@ uri_wlog_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 
 	if (w->uris == NULL)
 		return;
-	if (w->next == w->nuris) {
+	if (w->next == (w->wrap ? w->nuris : w->end)) {
 		if (!w->wrap) {
 			call->abandon = 1;
 			if (!w->finished) {
@@ -152,8 +152,20 @@ uri_wlog_init(struct uri_wlog *w, struct core *core, const char *path,
 		uri_wlog_fini(w);
 		return -1;
 	}
+	w->end = w->nuris;
 	bus_subscribe(core->bus, BUS_CALL_NEW, uri_wlog_event, w);
 	return 0;
+}
+
+void
+uri_wlog_client(struct uri_wlog *w, unsigned id, unsigned n)
+{
+	if (n <= 1 || id >= n)
+		return;
+	/* In 128 bits: nuris * id does not overflow. */
+	w->next = (size_t)((unsigned __int128)w->nuris * id / n);
+	if (!w->wrap)
+		w->end = (size_t)((unsigned __int128)w->nuris * (id + 1) / n);
 }
 
 void
@@ -163,6 +175,7 @@ uri_wlog_fini(struct uri_wlog *w)
 	w->uris = NULL;
 	w->nuris = 0;
 	w->next = 0;
+	w->end = 0;
 	free(w->data);
 	w->data = NULL;
 	w->size = 0;
@@ -184,6 +197,7 @@ uri_wlog_gen_init(void **state, const struct gen_env *env, char *err,
 		free(w);
 		return -1;
 	}
+	uri_wlog_client(w, cfg->client_id, cfg->num_clients);
 	*state = w;
 	return 0;
 }

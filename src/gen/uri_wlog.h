@@ -30,6 +30,7 @@ struct uri_wlog {
 	struct uri_wlog_entry *uris;
 	size_t		 nuris;
 	size_t		 next;		/* index of the next URI to give */
+	size_t		 end;		/* n: one past this client's last */
 	int		 wrap;		/* y: start again after the last */
 	int		 finished;	/* n: the list ran out */
 	int		 verbose;
@@ -59,6 +60,16 @@ int	uri_wlog_init(struct uri_wlog *w, struct core *core, const char *path,
 	    size_t errlen);
 
 /*
+ * Makes the module client `id' of `n' (--client I/N): with `wrap' it
+ * starts at entry floor(I * nuris / N) and goes round the whole list, so
+ * N clients do not send the same URI at the same time; without it, it
+ * gives only entries floor(I * nuris / N) to floor((I + 1) * nuris / N)
+ * - 1, so N clients together replay the list once.  n <= 1: the whole
+ * list from its start, as before.
+ */
+void	uri_wlog_client(struct uri_wlog *w, unsigned id, unsigned n);
+
+/*
  * Frees the loaded file.  The handler stays subscribed: call it at exit,
  * after the last call was created.  Harmless twice.
  */
@@ -68,6 +79,8 @@ void	uri_wlog_fini(struct uri_wlog *w);
 struct uri_wlog_config {
 	const char	*path;		/* F */
 	int		 wrap;		/* y */
+	unsigned	 client_id;	/* --client I/N */
+	unsigned	 num_clients;
 };
 
 /*

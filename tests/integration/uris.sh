@@ -59,6 +59,34 @@ wait_for_log 8
 [ "$(grep -c "accessing URI \`/size/" "$OUT")" = 8 ] || fail "-v: accessing URI lines"
 ok "--wlog y: newline-separated, wraps, -v names each URI"
 
+# --client I/N shares the list out.  n: clients 0/3, 1/3, 2/3 of 10 URIs
+# send 0-2, 3-5 and 6-9, together the list once; y: client 2/3 starts at
+# the 7th URI and goes round.
+i=0
+while [ $i -lt 10 ]; do echo /size/$i; i=$((i + 1)); done > "$T_DIR/ten.log"
+for c in 0 1 2; do
+	: > "$T_DIR/srv.log"
+	hp --client $c/3 --num-conns 10 --wlog "n,$T_DIR/ten.log"
+	expect_rc 0
+	case $c in
+	0) want="/size/0 /size/1 /size/2 " ;;
+	1) want="/size/3 /size/4 /size/5 " ;;
+	2) want="/size/6 /size/7 /size/8 /size/9 " ;;
+	esac
+	n=$(echo $want | wc -w)
+	expect "^Total: connections [0-9]+ requests $n replies $n "
+	wait_for_log $n
+	[ "$(srv_uris | tr '\n' ' ')" = "$want" ] || \
+	    fail "client $c/3: URIs $(srv_uris | tr '\n' ' ')"
+done
+: > "$T_DIR/srv.log"
+hp --client 2/3 --num-conns 12 --wlog "y,$T_DIR/ten.log"
+expect_counts 12 12 12
+wait_for_log 12
+[ "$(srv_uris | tr '\n' ' ')" = "/size/6 /size/7 /size/8 /size/9 /size/0 /size/1 /size/2 /size/3 /size/4 /size/5 /size/6 /size/7 " ] || \
+    fail "client 2/3, y: URIs $(srv_uris | tr '\n' ' ')"
+ok "--wlog with --client I/N: n shares the list out, y starts at I/N of it"
+
 # Bad files: one line on stderr, exit status 1.
 : > "$T_DIR/empty.log"
 for f in "$T_DIR/empty.log" "$T_DIR/missing.log"; do

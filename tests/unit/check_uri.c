@@ -244,6 +244,73 @@ START_TEST(wlog_stop)
 }
 END_TEST
 
+START_TEST(wlog_clients)
+{
+	/*
+	 * --client I/N over 10 URIs.  n: client I gives entries
+	 * floor(10I/N) .. floor(10(I+1)/N) - 1, then abandons, so the 3
+	 * clients give each URI exactly once; y: client I starts at
+	 * floor(10I/N) and goes round the whole list.
+	 */
+	static const char data[] = "/0\n/1\n/2\n/3\n/4\n/5\n/6\n/7\n/8\n/9\n";
+	static const size_t first[] = { 0, 3, 6, 10 };
+	struct fix f;
+	struct uri_wlog w;
+	char err[256], uri[64], want[8];
+	unsigned id;
+	size_t i, seen = 0;
+	int ab;
+
+	for (id = 0; id < 3; id++) {
+		fix_init(&f);
+		ck_assert_int_eq(uri_wlog_init(&w, &f.core,
+		    fix_file(&f, data, sizeof(data) - 1), 0, 0, stdout,
+		    "httperf", fix_done, &f, err, sizeof(err)), 0);
+		uri_wlog_client(&w, id, 3);
+		for (i = first[id]; i < first[id + 1]; i++) {
+			next_uri(&f, uri, sizeof(uri), &ab);
+			snprintf(want, sizeof(want), "/%zu", i);
+			ck_assert_str_eq(uri, want);
+			ck_assert_int_eq(ab, 0);
+			seen++;
+		}
+		next_uri(&f, uri, sizeof(uri), &ab);
+		ck_assert_int_eq(ab, 1);
+		ck_assert_int_eq(f.ndone, 1);
+		uri_wlog_fini(&w);
+		fix_fini(&f);
+	}
+	ck_assert_uint_eq(seen, 10);
+
+	fix_init(&f);
+	ck_assert_int_eq(uri_wlog_init(&w, &f.core,
+	    fix_file(&f, data, sizeof(data) - 1), 1, 0, stdout, "httperf",
+	    fix_done, &f, err, sizeof(err)), 0);
+	uri_wlog_client(&w, 2, 3);
+	for (i = 0; i < 25; i++) {
+		next_uri(&f, uri, sizeof(uri), &ab);
+		snprintf(want, sizeof(want), "/%zu", (6 + i) % 10);
+		ck_assert_str_eq(uri, want);
+		ck_assert_int_eq(ab, 0);
+	}
+	ck_assert_int_eq(f.ndone, 0);
+	uri_wlog_fini(&w);
+	fix_fini(&f);
+
+	/* More clients than URIs: some give none and are done at once. */
+	fix_init(&f);
+	ck_assert_int_eq(uri_wlog_init(&w, &f.core,
+	    fix_file(&f, "/a\n", 3), 0, 0, stdout, "httperf", fix_done, &f,
+	    err, sizeof(err)), 0);
+	uri_wlog_client(&w, 0, 4);
+	next_uri(&f, uri, sizeof(uri), &ab);
+	ck_assert_int_eq(ab, 1);
+	ck_assert_int_eq(f.ndone, 1);
+	uri_wlog_fini(&w);
+	fix_fini(&f);
+}
+END_TEST
+
 START_TEST(wlog_stop_no_cb)
 {
 	static const char data[] = "/1\n";
@@ -586,6 +653,7 @@ uri_suite(void)
 	tcase_add_test(tc, wlog_single);
 	tcase_add_test(tc, wlog_large);
 	tcase_add_test(tc, wlog_stop);
+	tcase_add_test(tc, wlog_clients);
 	tcase_add_test(tc, wlog_stop_no_cb);
 	tcase_add_test(tc, wlog_verbose);
 	tcase_add_loop_test(tc, wlog_refused, 0, nitems(wlog_bad));
