@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/bus.h"
@@ -53,6 +54,11 @@
 #include "util.h"
 
 #define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
+
+/* --start-at: an instant past by more than this is refused. */
+#define START_AT_LATE_NS	CLOCK_NS_PER_SEC
+
+extern char **environ;
 
 /* Set by the SIGINT (SIGTERM, SIGHUP) handler, read once per loop turn. */
 static volatile sig_atomic_t interrupted;
@@ -297,6 +303,7 @@ run_cfg_session(struct run *r, struct session_config *s)
 
 	s->rate = &o->rate;
 	s->client_id = o->client_id;
+	s->num_clients = o->num_clients;
 	s->max_conns = o->max_connections;
 	s->max_piped = o->max_piped;
 	s->http_minor = o->http_minor;
@@ -355,6 +362,7 @@ run_cfg_conns(struct run *r, union run_cfg *u)
 	u->conns.burst_len = o->burst_len;
 	u->conns.rate = &o->rate;
 	u->conns.client_id = o->client_id;
+	u->conns.num_clients = o->num_clients;
 }
 
 /* --call-rate: options.c refuses it with the other workloads. */
@@ -373,6 +381,7 @@ run_cfg_crate(struct run *r, union run_cfg *u)
 	u->crate.total = o->num_calls;
 	u->crate.max_conns = o->max_connections;
 	u->crate.client_id = o->client_id;
+	u->crate.num_clients = o->num_clients;
 }
 
 /*
@@ -574,6 +583,47 @@ run_signals(void)
 }
 
 /*
+ * --start-at: refuses an instant past by more than START_AT_LATE_NS (the
+ * fleet started without this client), or, with `wait', sleeps until the
+ * instant on the wall clock, absolute, so that a clock step while asleep
+ * moves the wake-up with it.  A signal while asleep (SIGINT, SIGTERM,
+ * SIGHUP: run_signals()) ends the process without a test.  Returns 0, or
+ * -1 after one line.
+ */
+static int
+run_start_at(const struct options *o, int wait)
+{
+	struct timespec ts;
+	uint64_t now;
+	int e;
+
+	if (o->start_at_raw == NULL)
+		return 0;
+	now = clock_wall_now();
+	if (now > o->start_at && now - o->start_at > START_AT_LATE_NS) {
+		fprintf(stderr, "%s: --start-at: %.3f s in the past ('%s')\n",
+		    o->prog, (double)(now - o->start_at) / 1e9,
+		    o->start_at_raw);
+		return -1;
+	}
+	ts.tv_sec = (time_t)(o->start_at / CLOCK_NS_PER_SEC);
+	ts.tv_nsec = (long)(o->start_at % CLOCK_NS_PER_SEC);
+	while (wait && !interrupted && (e = clock_nanosleep(CLOCK_REALTIME,
+	    TIMER_ABSTIME, &ts, NULL)) != 0)
+		if (e != EINTR) {
+			fprintf(stderr, "%s: --start-at: %s\n", o->prog,
+			    strerror(e));
+			return -1;
+		}
+	if (wait && interrupted) {
+		fprintf(stderr, "%s: --start-at: interrupted before the test "
+		    "started\n", o->prog);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Builds everything the test needs, checking what can be wrong before the
  * report starts.  Returns 0, or -1 after printing why.
  */
@@ -584,6 +634,8 @@ run_setup(struct run *r)
 	struct core_config cfg;
 	char err[256];
 
+	if (run_start_at(o, 0) == -1)
+		return -1;
 	if (o->json_file != NULL) {
 		/* Created before the test, so a bad path costs no test. */
 		if (strcmp(o->json_file, "-") == 0)
@@ -765,6 +817,9 @@ run_test(struct run *r)
 	/* No test whose report cannot be written. */
 	if (run_flush_report(o, r->out) == -1)
 		return -1;
+	/* Set up and announced: now wait for the fleet's instant. */
+	if (run_start_at(o, 1) == -1)
+		return -1;
 
 	r->wall_start = clock_wall_now();
 	start = clock_now();
@@ -849,7 +904,8 @@ main(int argc, char **argv)
 	int status = 1, rc;
 
 	options_init(&o);
-	switch (options_parse(&o, argc, argv, stdout, stderr)) {
+	/* --client auto reads the launcher's variables. */
+	switch (options_parse_env(&o, argc, argv, environ, stdout, stderr)) {
 	case OPTIONS_RUN:
 		break;
 	case OPTIONS_EXIT_OK:

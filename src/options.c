@@ -316,8 +316,15 @@ enum options_status
 options_parse(struct options *o, int argc, char **argv, FILE *out,
     FILE *err)
 {
+	return options_parse_env(o, argc, argv, NULL, out, err);
+}
+
+enum options_status
+options_parse_env(struct options *o, int argc, char **argv,
+    char *const *env, FILE *out, FILE *err)
+{
 	struct option longopts[OPT_NOPTS + 1];
-	struct opt_ctx c = { .o = o, .err = err };
+	struct opt_ctx c = { .o = o, .err = err, .env = env };
 	enum options_status st = OPTIONS_EXIT_ERR;
 	size_t i;
 	int ch, id;

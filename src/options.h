@@ -45,8 +45,12 @@ struct options {
 	   --max-connections; `rate' is then their schedule, num_calls
 	   their total (0: no limit) and num_conns 0.  0: off. */
 	double		 call_rate;
-	unsigned	 client_id;	/* --client I/N */
+	unsigned	 client_id;	/* --client I/N (auto: resolved) */
 	unsigned	 num_clients;
+	/* --start-at TIME: the wall-clock instant the test starts at, in
+	   ns since the epoch; start_at_raw NULL: not given. */
+	uint64_t	 start_at;
+	const char	*start_at_raw;	/* as given, for the echo */
 	double		 runtime;	/* s, 0: none */
 	double		 timeout;	/* s, 0: none */
 	double		 think_timeout;	/* s */
@@ -186,6 +190,14 @@ void	options_init(struct options *o);
  */
 enum options_status options_parse(struct options *o, int argc, char **argv,
 	    FILE *out, FILE *err);
+
+/*
+ * options_parse() with an environment (NULL-terminated "NAME=value"
+ * strings, as environ; NULL: none) for --client auto to read the
+ * launcher's variables from.  options_parse() has none.
+ */
+enum options_status options_parse_env(struct options *o, int argc,
+	    char **argv, char *const *env, FILE *out, FILE *err);
 
 /* Frees what options_parse() allocated.  The struct may then be reused. */
 void	options_free(struct options *o);

@@ -75,6 +75,7 @@ enum opt_id {
 	OPT_SSL_NO_REUSE,
 	OPT_SSL_PROTOCOL,
 	OPT_SSL_VERIFY,
+	OPT_START_AT,
 	OPT_THINK_TIMEOUT,
 	OPT_TIMEOUT,
 	OPT_TLS_SERVER_NAME,
@@ -194,6 +195,7 @@ extern const size_t opt_echo_norder;
 struct opt_ctx {
 	struct options	*o;
 	FILE		*err;
+	char *const	*env;		/* the environment, or NULL */
 	/* Options given (and accepted), even at their default value. */
 	unsigned char	 given[OPT_NOPTS];
 	/* The header lines of --add-header-file, already in wire form;
@@ -273,6 +275,20 @@ void	opt_echo_add_header(const struct options *o, const struct opt_row *r,
 	    FILE *out);
 void	opt_echo_myaddr(const struct options *o, const struct opt_row *r,
 	    FILE *out);
+
+/* --client auto[/N] and --start-at (options_scale.c). */
+int	opt_client_auto(struct opt_ctx *c, const struct opt_row *r,
+	    const char *arg);
+int	opt_start_at(struct opt_ctx *c, const struct opt_row *r,
+	    const char *arg);
+/* The value of `name' in `env', or NULL when unset or empty. */
+const char *opt_env(char *const *env, const char *name);
+/*
+ * Parses an instant, seconds since the epoch ("1764000000.25") or an RFC
+ * 3339 date-time ("2026-11-24T03:00:00Z", "...+01:00", fractions
+ * allowed), into ns since the epoch.  Returns 0, or -1 with *why set.
+ */
+int	opt_parse_time(const char *s, uint64_t *ns, const char **why);
 
 /*
  * Checks the options that cannot go together, or need another, once the

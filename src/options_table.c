@@ -19,7 +19,10 @@
 #include "options_int.h"
 #include "util.h"
 
-/* Parses --client I/N: both parts decimal, N >= 1 and I < N. */
+/*
+ * Parses --client I/N: both parts decimal, N >= 1 and I < N; or auto[/N]
+ * (options_scale.c).
+ */
 static int
 opt_client(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 {
@@ -31,9 +34,11 @@ opt_client(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 
 	if (*arg == '\0')
 		return opt_fail(c, r, NULL, arg, "must not be empty");
+	if (strncmp(arg, "auto", 4) == 0)
+		return opt_client_auto(c, r, arg);
 	copy = xstrdup(arg);
 	if ((slash = strchr(copy, '/')) == NULL) {
-		opt_fail(c, r, NULL, arg, "expected I/N");
+		opt_fail(c, r, NULL, arg, "expected I/N or auto[/N]");
 		goto out;
 	}
 	*slash = '\0';
@@ -462,7 +467,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    OPT_E_CHANGED),
 	[OPT_CALL_RATE] = FUNC("call-rate", "X", opt_call_rate,
 	    opt_echo_call_rate),
-	[OPT_CLIENT] = FUNC("client", "I/N", opt_client, opt_echo_client),
+	[OPT_CLIENT] = FUNC("client", "I/N|auto[/N]", opt_client,
+	    opt_echo_client),
 	[OPT_CLOSE_WITH_RESET] = FLAG("close-with-reset", close_with_reset,
 	    OPT_E_SET),
 	[OPT_DEBUG] = NUM("debug", debug, 0, 9, 0, OPT_E_NONE),
@@ -549,6 +555,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    .has_arg = optional_argument, .arg = "yes|no",
 	    .val = { .kind = OPT_K_FUNC, OPT_DEST(ssl_verify) },
 	    .parse = opt_ssl_verify, .echo = OPT_E_SET },
+	[OPT_START_AT] = FUNC_TO("start-at", "TIME", start_at_raw,
+	    opt_start_at, OPT_E_NONZERO),
 	[OPT_THINK_TIMEOUT] = SECS("think-timeout", think_timeout),
 	[OPT_TIMEOUT] = SECS("timeout", timeout),
 	[OPT_TLS_SERVER_NAME] = STR("tls-server-name", "S", OPT_K_WORD,
@@ -591,6 +599,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_BURST_LENGTH, OPT_WSET, OPT_PERIODIC_STATS,
 	OPT_WLOG, OPT_BODY, OPT_BODY_FILE, OPT_MYADDR,
 	OPT_HLOG, OPT_INTERVAL,
-	OPT_MAX_LATENESS,
+	OPT_MAX_LATENESS, OPT_START_AT,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);

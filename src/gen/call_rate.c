@@ -32,8 +32,8 @@ struct call_rate {
 	struct bus	*bus;
 	const struct rate_spec *spec;
 	unsigned	 client_id;
+	unsigned	 num_clients;
 	struct rate_gen	 rate;
-	uint64_t	 due;		/* intended time of the next arrival */
 	struct call_pool pool;
 	gen_done_cb	*done;
 	void		*done_arg;
@@ -41,8 +41,8 @@ struct call_rate {
 };
 
 /*
- * Arrival.  The schedule has already moved on to the next one when this
- * runs, so the intended time of this one is what `due' kept.
+ * Arrival, meant for the time the schedule kept in `due' (it has already
+ * moved on to the next one when this runs).
  *
  * Each request is counted once by the schedule collector (sched_stat.h,
  * `requests'): BUS_ARRIVAL here, when the workload takes it in, so its
@@ -58,9 +58,8 @@ call_rate_tick(void *arg, uint64_t now)
 {
 	struct call_rate *g = arg;
 	union bus_arg a;
-	uint64_t intended = g->due;
+	uint64_t intended = g->rate.due;
 
-	g->due = g->rate.next;
 	if (!call_pool_wants(&g->pool))
 		return -1;
 	a.i = (long)intended;
@@ -189,6 +188,7 @@ call_rate_init(void **state, const struct gen_env *env, char *err,
 	g->bus = env->bus;
 	g->spec = cfg->rate;
 	g->client_id = cfg->client_id;
+	g->num_clients = cfg->num_clients;
 	g->done = env->done;
 	g->done_arg = env->done_arg;
 	call_pool_init(&g->pool, cfg->max_conns > 0 ? cfg->max_conns :
@@ -206,10 +206,9 @@ call_rate_start(void *state, uint64_t now)
 {
 	struct call_rate *g = state;
 
-	/* The first arrival is now; rate_gen_start ticks it. */
-	g->due = now;
+	/* The first arrival is now (or --client's offset later). */
 	rate_gen_start(&g->rate, g->core->loop, g->spec, g->client_id,
-	    call_rate_tick, g, now);
+	    g->num_clients, call_rate_tick, g, now);
 }
 
 static void

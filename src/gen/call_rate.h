@@ -25,7 +25,8 @@ struct call_rate_config {
 					   generator */
 	uint64_t	 total;		/* requests; 0: no limit */
 	unsigned	 max_conns;	/* 0: CALL_RATE_DEFAULT_CONNS */
-	unsigned	 client_id;	/* --client: seeds the schedule */
+	unsigned	 client_id;	/* --client I/N: seeds the schedule */
+	unsigned	 num_clients;	/* and shifts it (rate.h) */
 };
 
 /*

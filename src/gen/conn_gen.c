@@ -145,8 +145,8 @@ conn_gen_init(void **state, const struct gen_env *env, char *err,
 	g->core = env->core;
 	g->cfg = *cfg;
 	workload_init(&g->wl, env->core->loop, env->bus, cfg->rate,
-	    cfg->client_id, cfg->num_conns, conn_gen_create, g, env->done,
-	    env->done_arg);
+	    cfg->client_id, cfg->num_clients, cfg->num_conns, conn_gen_create,
+	    g, env->done, env->done_arg);
 	bus_subscribe(env->bus, BUS_CONN_FAILED, conn_gen_event, g);
 	bus_subscribe(env->bus, BUS_CONN_CONNECTED, conn_gen_event, g);
 	bus_subscribe(env->bus, BUS_CALL_DESTROYED, conn_gen_event, g);

@@ -18,7 +18,8 @@ struct conn_gen_config {
 	uint64_t	 num_calls;	/* per connection */
 	uint64_t	 burst_len;	/* calls pipelined at once */
 	const struct rate_spec *rate;	/* must outlive the generator */
-	unsigned	 client_id;	/* --client: seeds the schedule */
+	unsigned	 client_id;	/* --client I/N: seeds the schedule */
+	unsigned	 num_clients;	/* and shifts it (rate.h) */
 };
 
 /*

@@ -294,21 +294,43 @@ rate_gen_fire(struct timer *t, uint64_t now)
 		timer_add(loop_timers(g->loop), &g->timer, g->next);
 }
 
+uint64_t
+rate_spec_offset(const struct rate_spec *s, unsigned client_id,
+    unsigned num_clients)
+{
+	uint64_t iat;
+
+	if (s->dist != RATE_DETERMINISTIC || s->mean_iat <= 0 ||
+	    num_clients < 2 || client_id >= num_clients)
+		return 0;
+	/* iat * I / N without overflow: I and N are below 2^32. */
+	iat = clock_from_sec(s->mean_iat);
+	return iat / num_clients * client_id +
+	    iat % num_clients * client_id / num_clients;
+}
+
 void
 rate_gen_start(struct rate_gen *g, struct loop *l,
-    const struct rate_spec *spec, unsigned client_id, rate_tick_cb *tick,
-    void *arg, uint64_t now)
+    const struct rate_spec *spec, unsigned client_id, unsigned num_clients,
+    rate_tick_cb *tick, void *arg, uint64_t now)
 {
+	uint64_t offset = rate_spec_offset(spec, client_id, num_clients);
+
 	g->spec = spec;
 	rate_state_init(&g->state, client_id);
 	g->loop = l;
 	g->tick = tick;
 	g->arg = arg;
-	g->next = now;
-	g->due = now;
+	g->next = rate_add_ns(now, offset);
+	g->due = g->next;
 	g->running = 1;
 	timer_init(&g->timer, rate_gen_fire);
 
+	/* Shifted: the first arrival, like the others, is the timer's. */
+	if (offset > 0) {
+		timer_add(loop_timers(l), &g->timer, g->next);
+		return;
+	}
 	if (spec->mean_iat > 0) {
 		rate_gen_advance(g);
 		timer_add(loop_timers(l), &g->timer, g->next);

@@ -84,15 +84,29 @@ struct rate_gen {
 };
 
 /*
+ * The first arrival's delay for client `client_id' of `num_clients'
+ * (--client I/N), in ns: I/(N*rate) seconds with a fixed interval (--rate,
+ * --period d), so that N clients started together make one even stream
+ * rather than N arrivals at once every interval.  0 for every other
+ * schedule: uniform and exponential intervals are drawn from a seed of
+ * each client's own, so their arrivals do not coincide, and a variable
+ * schedule's rates change at times an offset would blur.
+ */
+uint64_t rate_spec_offset(const struct rate_spec *s, unsigned client_id,
+	    unsigned num_clients);
+
+/*
  * Starts generating: the first arrival happens now (tick is called before
- * this returns), later ones on the absolute schedule next += iat, so late
- * timer firings catch up and never drift.  With a sequential spec only the
- * first tick happens here; the workload calls rate_gen_next() each time an
- * arrival finishes.
+ * this returns), or, when rate_spec_offset() shifts this client, from the
+ * timer at now plus the offset; later ones on the absolute schedule next
+ * += iat, so late timer firings catch up and never drift.  With a
+ * sequential spec only the first tick happens here; the workload calls
+ * rate_gen_next() each time an arrival finishes.
  */
 void	rate_gen_start(struct rate_gen *g, struct loop *l,
 	    const struct rate_spec *spec, unsigned client_id,
-	    rate_tick_cb *tick, void *arg, uint64_t now);
+	    unsigned num_clients, rate_tick_cb *tick, void *arg,
+	    uint64_t now);
 
 /* Sequential mode: runs the next tick now (no-op if stopped or paced). */
 void	rate_gen_next(struct rate_gen *g, uint64_t now);

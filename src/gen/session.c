@@ -475,8 +475,8 @@ session_gen_init(struct session_gen *g, struct core *core,
 	g->ops = ops;
 	g->ops_arg = ops_arg;
 	workload_init(&g->wl, core->loop, core->bus, g->cfg.rate,
-	    g->cfg.client_id, g->cfg.nsess, session_create, g, done,
-	    done_arg);
+	    g->cfg.client_id, g->cfg.num_clients, g->cfg.nsess,
+	    session_create, g, done, done_arg);
 	for (i = 0; i < nitems(evs); i++)
 		if ((evs[i] != BUS_CALL_RECV_HDR &&
 		    evs[i] != BUS_CALL_DESTROYED) || cfg->cookies)

@@ -48,7 +48,8 @@ struct session;
 struct session_config {
 	uint64_t	 nsess;		/* sessions to create */
 	const struct rate_spec *rate;	/* must outlive the generator */
-	unsigned	 client_id;
+	unsigned	 client_id;	/* --client I/N: seeds the schedule */
+	unsigned	 num_clients;	/* and shifts it (rate.h) */
 	unsigned	 max_conns;	/* per session; 0: 4 */
 	unsigned	 max_piped;	/* per conn; 0: 32 (1 in HTTP/1.0) */
 	int		 http_minor;	/* the run's HTTP/1.x */

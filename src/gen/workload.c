@@ -86,8 +86,8 @@ workload_finish(struct workload *w, uint64_t now)
 
 void
 workload_init(struct workload *w, struct loop *loop, struct bus *bus,
-    const struct rate_spec *spec, unsigned client_id, uint64_t total,
-    workload_create_cb *create, void *arg, gen_done_cb *done,
+    const struct rate_spec *spec, unsigned client_id, unsigned num_clients,
+    uint64_t total, workload_create_cb *create, void *arg, gen_done_cb *done,
     void *done_arg)
 {
 	memset(w, 0, sizeof(*w));
@@ -95,6 +95,7 @@ workload_init(struct workload *w, struct loop *loop, struct bus *bus,
 	w->bus = bus;
 	w->spec = spec;
 	w->client_id = client_id;
+	w->num_clients = num_clients;
 	w->total = total;
 	w->create = create;
 	w->arg = arg;
@@ -112,7 +113,7 @@ workload_start(struct workload *w, uint64_t now)
 		return;
 	}
 	rate_gen_start(&w->rate, w->loop, w->spec, w->client_id,
-	    workload_tick, w, now);
+	    w->num_clients, workload_tick, w, now);
 }
 
 void

@@ -42,7 +42,8 @@ struct workload {
 	struct loop	*loop;
 	struct bus	*bus;		/* the arrivals go there */
 	const struct rate_spec *spec;
-	unsigned	 client_id;
+	unsigned	 client_id;	/* --client I/N: seeds and offsets */
+	unsigned	 num_clients;	/* the schedule (rate.h) */
 	uint64_t	 total;		/* units to create */
 	workload_create_cb *create;
 	void		*arg;
@@ -61,9 +62,9 @@ struct workload {
 
 /* Prepares it; `spec' must outlive it. */
 void	workload_init(struct workload *w, struct loop *loop, struct bus *bus,
-	    const struct rate_spec *spec, unsigned client_id, uint64_t total,
-	    workload_create_cb *create, void *arg, gen_done_cb *done,
-	    void *done_arg);
+	    const struct rate_spec *spec, unsigned client_id,
+	    unsigned num_clients, uint64_t total, workload_create_cb *create,
+	    void *arg, gen_done_cb *done, void *done_arg);
 
 /* Creates the first unit and starts the schedule (total 0: done now). */
 void	workload_start(struct workload *w, uint64_t now);

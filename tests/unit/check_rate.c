@@ -409,7 +409,7 @@ START_TEST(gen_paced_on_loop)
 	rate_spec_set_rate(&s, 1000);
 	step = clock_from_sec(0.001);
 	start = clock_now();
-	rate_gen_start(&g, l, &s, 0, record_tick, &t, start);
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, start);
 	ck_assert_int_eq(t.n, 1);
 	ck_assert_uint_eq(t.now[0], start);
 	ck_assert_int_eq(loop_run(l), 0);
@@ -441,7 +441,7 @@ START_TEST(gen_catch_up)
 	rate_spec_set_rate(&s, 1000);
 	step = clock_from_sec(0.001);
 	start = clock_now();
-	rate_gen_start(&g, l, &s, 0, record_tick, &t, start);
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, start);
 	ck_assert(timer_is_armed(&g.timer));
 	ck_assert_uint_eq(timer_expire(&g.timer), start + step);
 
@@ -486,7 +486,7 @@ START_TEST(gen_catch_up_exponential)
 		want++;
 		sched += clock_from_sec(rate_next_iat(&st, &s));
 	}
-	rate_gen_start(&g, l, &s, 3, record_tick, &t, start);
+	rate_gen_start(&g, l, &s, 3, 1, record_tick, &t, start);
 	timer_wheel_run(loop_timers(l), late);
 	ck_assert_int_eq(t.n, want);
 	ck_assert_uint_eq(g.next, sched);
@@ -507,7 +507,7 @@ START_TEST(gen_sequential)
 	t.g = &g;
 	t.done_at = 3;
 	rate_spec_set_rate(&s, 0);
-	rate_gen_start(&g, l, &s, 0, record_tick, &t, 100);
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, 100);
 	ck_assert_int_eq(t.n, 1);
 	ck_assert(!timer_is_armed(&g.timer));
 	ck_assert_uint_eq(timer_wheel_count(loop_timers(l)), 0);
@@ -534,7 +534,7 @@ START_TEST(gen_next_ignored_when_paced)
 	memset(&t, 0, sizeof(t));
 	t.g = &g;
 	rate_spec_set_rate(&s, 10);
-	rate_gen_start(&g, l, &s, 0, record_tick, &t, clock_now());
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, clock_now());
 	rate_gen_next(&g, clock_now());
 	ck_assert_int_eq(t.n, 1);
 	rate_gen_stop(&g);
@@ -556,7 +556,7 @@ START_TEST(gen_done_at_start)
 	t.g = &g;
 	t.done_at = 1;
 	rate_spec_set_rate(&s, 1000);
-	rate_gen_start(&g, l, &s, 0, record_tick, &t, clock_now());
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, clock_now());
 	ck_assert_int_eq(t.n, 1);
 	ck_assert_int_eq(g.running, 0);
 	ck_assert(!timer_is_armed(&g.timer));
@@ -579,7 +579,7 @@ START_TEST(gen_stop_inside_tick)
 	t.stop_at = 3;
 	rate_spec_set_rate(&s, 1000);
 	start = clock_now();
-	rate_gen_start(&g, l, &s, 0, record_tick, &t, start);
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, start);
 	timer_wheel_run(loop_timers(l), start + clock_from_sec(1.0));
 	ck_assert_int_eq(t.n, 3);
 	ck_assert_int_eq(g.running, 0);
@@ -590,14 +590,14 @@ START_TEST(gen_stop_inside_tick)
 	memset(&t, 0, sizeof(t));
 	t.g = &g;
 	t.stop_at = 1;
-	rate_gen_start(&g, l, &s, 0, record_tick, &t, start);
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, start);
 	ck_assert_int_eq(g.running, 0);
 	ck_assert_uint_eq(timer_wheel_count(loop_timers(l)), 0);
 	memset(&t, 0, sizeof(t));
 	t.g = &g;
 	t.stop_at = 2;
 	rate_spec_set_rate(&s, 0);
-	rate_gen_start(&g, l, &s, 0, record_tick, &t, start);
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, start);
 	rate_gen_next(&g, start);
 	rate_gen_next(&g, start);
 	ck_assert_int_eq(t.n, 2);

@@ -103,8 +103,8 @@ fix_init(struct fix *f, double rate, uint64_t total)
 	f->bus = bus_new();
 	bus_subscribe(f->bus, BUS_ARRIVAL, fix_event, f);
 	bus_subscribe(f->bus, BUS_ARRIVAL_MISSED, fix_event, f);
-	workload_init(&f->wl, f->loop, f->bus, &f->spec, 0, total, fix_create, f,
-	    fix_done, f);
+	workload_init(&f->wl, f->loop, f->bus, &f->spec, 0, 1, total,
+	    fix_create, f, fix_done, f);
 }
 
 static void
