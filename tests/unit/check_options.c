@@ -35,9 +35,13 @@ struct run {
 	char			*err;
 };
 
-/* Runs options_parse() on "httperf" + args (NULL-terminated). */
+/*
+ * Runs options_parse_env() on "httperf" + args (NULL-terminated) with
+ * environment `env' (NULL: options_parse(), which has none).
+ */
 static void
-run_parse(struct run *r, const char *argv0, const char *const *args)
+run_parse_env(struct run *r, const char *argv0, const char *const *args,
+    char *const *env)
 {
 	char *argv[MAXARGS + 2];
 	FILE *fo, *fe;
@@ -54,9 +58,18 @@ run_parse(struct run *r, const char *argv0, const char *const *args)
 	fe = open_memstream(&r->err, &elen);
 	ck_assert_ptr_nonnull(fo);
 	ck_assert_ptr_nonnull(fe);
-	r->st = options_parse(&r->o, argc, argv, fo, fe);
+	if (env != NULL)
+		r->st = options_parse_env(&r->o, argc, argv, env, fo, fe);
+	else
+		r->st = options_parse(&r->o, argc, argv, fo, fe);
 	fclose(fo);
 	fclose(fe);
+}
+
+static void
+run_parse(struct run *r, const char *argv0, const char *const *args)
+{
+	run_parse_env(r, argv0, args, NULL);
 }
 
 static void
@@ -2079,6 +2092,313 @@ START_TEST(test_table)
 }
 END_TEST
 
+/* ---- --client auto[/N]: the launcher's environment. ---- */
+
+struct auto_case {
+	const char	*env[8];	/* NULL-terminated */
+	const char	*arg;		/* --client's argument */
+	unsigned	 id, n;		/* when err is NULL */
+	const char	*err;		/* the exact error line */
+};
+
+static const struct auto_case auto_cases[] = {
+	/* Every variable, alone. */
+	{ { "JOB_COMPLETION_INDEX=3", NULL }, "auto/8", 3, 8, NULL },
+	{ { "JOB_COMPLETION_INDEX=0", NULL }, "auto/1", 0, 1, NULL },
+	{ { "PSSH_NODENUM=2", "PSSH_NUMNODES=5", NULL }, "auto", 2, 5,
+	    NULL },
+	{ { "SLURM_PROCID=0", "SLURM_NTASKS=16", NULL }, "auto", 0, 16,
+	    NULL },
+	{ { "OMPI_COMM_WORLD_RANK=6", "OMPI_COMM_WORLD_SIZE=7", NULL },
+	    "auto", 6, 7, NULL },
+	/* PARALLEL_SEQ counts from 1. */
+	{ { "PARALLEL_SEQ=1", NULL }, "auto/4", 0, 4, NULL },
+	{ { "PARALLEL_SEQ=4", NULL }, "auto/4", 3, 4, NULL },
+	/* A count in the environment and /N agree. */
+	{ { "SLURM_PROCID=1", "SLURM_NTASKS=4", NULL }, "auto/4", 1, 4,
+	    NULL },
+	/* /N stands in for a count the launcher did not export. */
+	{ { "PSSH_NODENUM=1", NULL }, "auto/3", 1, 3, NULL },
+	/* Precedence: the first variable set of the list wins. */
+	{ { "PARALLEL_SEQ=2", "OMPI_COMM_WORLD_RANK=3",
+	    "OMPI_COMM_WORLD_SIZE=9", "SLURM_PROCID=4", "SLURM_NTASKS=9",
+	    "PSSH_NODENUM=5", "PSSH_NUMNODES=9", "JOB_COMPLETION_INDEX=6" },
+	    "auto/9", 6, 9, NULL },
+	{ { "PARALLEL_SEQ=2", "OMPI_COMM_WORLD_RANK=3",
+	    "OMPI_COMM_WORLD_SIZE=9", "SLURM_PROCID=4", "SLURM_NTASKS=9",
+	    "PSSH_NODENUM=5", "PSSH_NUMNODES=9", NULL }, "auto", 5, 9, NULL },
+	{ { "PARALLEL_SEQ=2", "OMPI_COMM_WORLD_RANK=3",
+	    "OMPI_COMM_WORLD_SIZE=9", "SLURM_PROCID=4", "SLURM_NTASKS=9",
+	    NULL }, "auto", 4, 9, NULL },
+	{ { "PARALLEL_SEQ=2", "OMPI_COMM_WORLD_RANK=3",
+	    "OMPI_COMM_WORLD_SIZE=9", NULL }, "auto", 3, 9, NULL },
+	/* An empty variable is not set; names are matched whole. */
+	{ { "JOB_COMPLETION_INDEX=", "SLURM_PROCIDX=7", "PARALLEL_SEQ=2",
+	    NULL }, "auto/2", 1, 2, NULL },
+	/* Errors. */
+	{ { "HOME=/root", NULL }, "auto", 0, 0, "httperf: --client: none of "
+	    "JOB_COMPLETION_INDEX, PSSH_NODENUM, SLURM_PROCID, "
+	    "OMPI_COMM_WORLD_RANK or PARALLEL_SEQ is set ('auto')\n" },
+	{ { NULL }, "auto/4", 0, 0, "httperf: --client: none of "
+	    "JOB_COMPLETION_INDEX, PSSH_NODENUM, SLURM_PROCID, "
+	    "OMPI_COMM_WORLD_RANK or PARALLEL_SEQ is set ('auto/4')\n" },
+	{ { "SLURM_PROCID=x", "SLURM_NTASKS=4", NULL }, "auto", 0, 0,
+	    "httperf: --client: SLURM_PROCID: not a number ('x')\n" },
+	{ { "SLURM_PROCID=1", "SLURM_NTASKS=4a", NULL }, "auto", 0, 0,
+	    "httperf: --client: SLURM_NTASKS: unexpected characters after "
+	    "the number ('4a')\n" },
+	{ { "OMPI_COMM_WORLD_RANK=-1", "OMPI_COMM_WORLD_SIZE=2", NULL },
+	    "auto", 0, 0, "httperf: --client: OMPI_COMM_WORLD_RANK: must not "
+	    "be negative ('-1')\n" },
+	{ { "PSSH_NODENUM=0", "PSSH_NUMNODES=0", NULL }, "auto", 0, 0,
+	    "httperf: --client: PSSH_NUMNODES: must be between 1 and "
+	    "4294967295 ('0')\n" },
+	{ { "PARALLEL_SEQ=0", NULL }, "auto/2", 0, 0, "httperf: --client: "
+	    "PARALLEL_SEQ: must be between 1 and 4294967295 ('0')\n" },
+	{ { "JOB_COMPLETION_INDEX=4294967296", NULL }, "auto/2", 0, 0,
+	    "httperf: --client: JOB_COMPLETION_INDEX: must be between 0 and "
+	    "4294967295 ('4294967296')\n" },
+	/* I >= N. */
+	{ { "SLURM_PROCID=4", "SLURM_NTASKS=4", NULL }, "auto", 0, 0,
+	    "httperf: --client: SLURM_PROCID=4 makes client id 4, not less "
+	    "than the number of clients 4 ('auto')\n" },
+	{ { "PARALLEL_SEQ=5", NULL }, "auto/4", 0, 0, "httperf: --client: "
+	    "PARALLEL_SEQ=5 makes client id 4, not less than the number of "
+	    "clients 4 ('auto/4')\n" },
+	{ { "JOB_COMPLETION_INDEX=2", NULL }, "auto/2", 0, 0,
+	    "httperf: --client: JOB_COMPLETION_INDEX=2 makes client id 2, not "
+	    "less than the number of clients 2 ('auto/2')\n" },
+	/* N missing where it must be given. */
+	{ { "JOB_COMPLETION_INDEX=0", NULL }, "auto", 0, 0,
+	    "httperf: --client: JOB_COMPLETION_INDEX gives no number of "
+	    "clients: use auto/N ('auto')\n" },
+	{ { "PARALLEL_SEQ=1", NULL }, "auto", 0, 0, "httperf: --client: "
+	    "PARALLEL_SEQ gives no number of clients: use auto/N ('auto')\n" },
+	{ { "PSSH_NODENUM=0", NULL }, "auto", 0, 0, "httperf: --client: "
+	    "PSSH_NODENUM is set but PSSH_NUMNODES is not: use auto/N "
+	    "('auto')\n" },
+	/* /N and the environment's count disagree. */
+	{ { "SLURM_PROCID=1", "SLURM_NTASKS=4", NULL }, "auto/3", 0, 0,
+	    "httperf: --client: SLURM_NTASKS=4 disagrees with the number of "
+	    "clients given ('auto/3')\n" },
+	/* A bad /N, before the environment is looked at. */
+	{ { "SLURM_PROCID=1", "SLURM_NTASKS=4", NULL }, "auto/0", 0, 0,
+	    "httperf: --client: must be between 1 and 4294967295 "
+	    "('auto/0')\n" },
+	{ { "SLURM_PROCID=1", "SLURM_NTASKS=4", NULL }, "auto/", 0, 0,
+	    "httperf: --client: empty number ('auto/')\n" },
+	{ { "SLURM_PROCID=1", "SLURM_NTASKS=4", NULL }, "automatic", 0, 0,
+	    "httperf: --client: expected I/N or auto[/N] ('automatic')\n" },
+};
+
+START_TEST(test_client_auto)
+{
+	const struct auto_case *a = &auto_cases[_i];
+	const char *args[] = { "--client", a->arg, NULL };
+	struct run r;
+
+	run_parse_env(&r, NULL, args, (char *const *)a->env);
+	if (a->err == NULL) {
+		ck_assert_msg(r.st == OPTIONS_RUN, "row %d: %s", _i, r.err);
+		ck_assert_str_eq(r.err, "");
+		ck_assert_uint_eq(r.o.client_id, a->id);
+		ck_assert_uint_eq(r.o.num_clients, a->n);
+	} else {
+		ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+		ck_assert_str_eq(r.out, "");
+		ck_assert_str_eq(r.err, a->err);
+	}
+	run_free(&r);
+}
+END_TEST
+
+/* Without an environment (options_parse()) auto finds nothing. */
+START_TEST(test_client_auto_no_env)
+{
+	static const char *const args[] = { "--client", "auto/2", NULL };
+	struct run r;
+
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+	ck_assert_ptr_nonnull(strstr(r.err, "none of JOB_COMPLETION_INDEX"));
+	run_free(&r);
+}
+END_TEST
+
+/* The echo line and the JSON show the resolved I/N, as if typed. */
+START_TEST(test_client_auto_echo)
+{
+	static const char *const env[] = { "SLURM_PROCID=2",
+	    "SLURM_NTASKS=3", NULL };
+	static const char *const args[] = { "--client", "auto", NULL };
+	static const char *const typed[] = { "--client", "2/3", NULL };
+	struct run r, t;
+	char *e, *et;
+
+	run_parse_env(&r, NULL, args, (char *const *)env);
+	run_parse(&t, NULL, typed);
+	ck_assert_int_eq(r.st, OPTIONS_RUN);
+	ck_assert_int_eq(t.st, OPTIONS_RUN);
+	e = echo_of(&r.o);
+	et = echo_of(&t.o);
+	ck_assert_str_eq(e, et);
+	ck_assert_ptr_nonnull(strstr(e, " --client=2/3 "));
+	free(e);
+	free(et);
+	run_free(&r);
+	run_free(&t);
+}
+END_TEST
+
+/* ---- --start-at TIME: epoch seconds or RFC 3339. ---- */
+
+struct time_case {
+	const char	*s;
+	uint64_t	 ns;		/* when why is NULL */
+	const char	*why;		/* the message's problem */
+};
+
+#define NS(sec, frac)	((uint64_t)(sec) * UINT64_C(1000000000) + (frac))
+
+static const struct time_case time_cases[] = {
+	{ "0", 0, NULL },
+	{ "1764000000", NS(1764000000, 0), NULL },
+	{ "1764000000.25", NS(1764000000, 250000000), NULL },
+	{ "1764000000.000000001", NS(1764000000, 1), NULL },
+	/* Digits past the nanosecond are dropped. */
+	{ "1764000000.1234567899", NS(1764000000, 123456789), NULL },
+	{ "1970-01-01T00:00:00Z", 0, NULL },
+	{ "2026-11-24T03:00:00Z", NS(1795489200, 0), NULL },
+	{ "2026-11-24t03:00:00z", NS(1795489200, 0), NULL },
+	{ "2026-11-24 03:00:00Z", NS(1795489200, 0), NULL },
+	{ "2026-11-24T04:00:00+01:00", NS(1795489200, 0), NULL },
+	{ "2026-11-23T21:30:00-05:30", NS(1795489200, 0), NULL },
+	{ "2026-11-24T03:00:00.5Z", NS(1795489200, 500000000), NULL },
+	{ "2026-11-24T03:00:00.123456789+00:00", NS(1795489200, 123456789),
+	    NULL },
+	/* Leap days: 2024 and 2000 have one, 2100 and 2025 do not. */
+	{ "2024-02-29T00:00:00Z", NS(1709164800, 0), NULL },
+	{ "2024-03-01T00:00:00Z", NS(1709251200, 0), NULL },
+	{ "2000-02-29T12:00:00Z", NS(951825600, 0), NULL },
+	{ "2025-02-29T00:00:00Z", 0, "day out of range for the month" },
+	{ "2100-02-29T00:00:00Z", 0, "day out of range for the month" },
+	{ "2024-12-31T23:59:59Z", NS(1735689599, 0), NULL },
+	{ "2262-04-11T23:47:15Z", NS(9223372035, 0), NULL },
+	/* Out of range. */
+	{ "1969-12-31T23:59:59Z", 0, "before 1970" },
+	{ "1970-01-01T00:30:00+01:00", 0, "before 1970" },
+	{ "2262-04-11T23:47:16Z", 0, "too far in the future (after 2262)" },
+	{ "9999-12-31T23:59:59Z", 0, "too far in the future (after 2262)" },
+	{ "9223372036", 0, "too far in the future (after 2262)" },
+	{ "99999999999999999999999", 0,
+	    "too far in the future (after 2262)" },
+	{ "2026-13-01T00:00:00Z", 0, "month out of range" },
+	{ "2026-00-01T00:00:00Z", 0, "month out of range" },
+	{ "2026-04-31T00:00:00Z", 0, "day out of range for the month" },
+	{ "2026-04-00T00:00:00Z", 0, "day out of range for the month" },
+	{ "2026-04-01T24:00:00Z", 0, "hour out of range" },
+	{ "2026-04-01T00:60:00Z", 0, "minute out of range" },
+	{ "2026-06-30T23:59:60Z", 0, "second out of range (no leap seconds)" },
+	{ "2026-04-01T00:00:00+24:00", 0, "time zone offset out of range" },
+	{ "2026-04-01T00:00:00+01:60", 0, "time zone offset out of range" },
+	/* Bad forms. */
+	{ "2026-11-24T03:00:00", 0, "missing time zone (Z or +HH:MM)" },
+	{ "2026-11-24", 0, "expected an RFC 3339 date-time "
+	    "(YYYY-MM-DDTHH:MM:SS[.F]Z or +HH:MM)" },
+	{ "2026-11-24T03:00Z", 0, "expected an RFC 3339 date-time "
+	    "(YYYY-MM-DDTHH:MM:SS[.F]Z or +HH:MM)" },
+	{ "2026-1-24T03:00:00Z", 0, "expected an RFC 3339 date-time "
+	    "(YYYY-MM-DDTHH:MM:SS[.F]Z or +HH:MM)" },
+	{ "2026-11-24T03:00:00.Z", 0, "expected an RFC 3339 date-time "
+	    "(YYYY-MM-DDTHH:MM:SS[.F]Z or +HH:MM)" },
+	{ "2026-11-24T03:00:00+0100", 0, "expected an RFC 3339 date-time "
+	    "(YYYY-MM-DDTHH:MM:SS[.F]Z or +HH:MM)" },
+	{ "2026-11-24T03:00:00Zx", 0, "expected an RFC 3339 date-time "
+	    "(YYYY-MM-DDTHH:MM:SS[.F]Z or +HH:MM)" },
+	{ "2026-11-24X03:00:00Z", 0, "expected an RFC 3339 date-time "
+	    "(YYYY-MM-DDTHH:MM:SS[.F]Z or +HH:MM)" },
+	{ "now", 0, "expected seconds since the epoch or an RFC 3339 "
+	    "date-time" },
+	{ "", 0, "expected seconds since the epoch or an RFC 3339 "
+	    "date-time" },
+	{ "-5", 0, "expected seconds since the epoch or an RFC 3339 "
+	    "date-time" },
+	{ " 1764000000", 0, "expected seconds since the epoch or an RFC 3339 "
+	    "date-time" },
+	{ "1764000000.", 0, "expected seconds since the epoch or an RFC 3339 "
+	    "date-time" },
+	{ ".5", 0, "expected seconds since the epoch or an RFC 3339 "
+	    "date-time" },
+	{ "1e9", 0, "expected seconds since the epoch or an RFC 3339 "
+	    "date-time" },
+	{ "1764000000s", 0, "expected seconds since the epoch or an RFC 3339 "
+	    "date-time" },
+};
+
+START_TEST(test_parse_time)
+{
+	const struct time_case *t = &time_cases[_i];
+	const char *why = NULL;
+	uint64_t ns = 42;
+	int rv;
+
+	rv = opt_parse_time(t->s, &ns, &why);
+	if (t->why == NULL) {
+		ck_assert_msg(rv == 0, "row %d (%s): %s", _i, t->s, why);
+		ck_assert_msg(ns == t->ns, "row %d (%s): %ju", _i, t->s,
+		    (uintmax_t)ns);
+	} else {
+		ck_assert_msg(rv == -1, "row %d (%s): accepted", _i, t->s);
+		ck_assert_str_eq(why, t->why);
+	}
+}
+END_TEST
+
+/* The option: stored, echoed as given, one exact line when refused. */
+START_TEST(test_start_at)
+{
+	static const char *const good[] = { "--start-at",
+	    "2026-11-24T04:00:00.25+01:00", NULL };
+	static const char *const bad[] = { "--start-at", "2026-02-29T00:00:00Z",
+	    NULL };
+	static const char *const merge[] = { "--merge", "--start-at", "0",
+	    "f.json", NULL };
+	struct run r;
+	char *e;
+
+	run_parse(&r, NULL, good);
+	ck_assert_int_eq(r.st, OPTIONS_RUN);
+	ck_assert_uint_eq(r.o.start_at, NS(1795489200, 250000000));
+	ck_assert_str_eq(r.o.start_at_raw, "2026-11-24T04:00:00.25+01:00");
+	e = echo_of(&r.o);
+	ck_assert_msg(strstr(e, " --start-at=2026-11-24T04:00:00.25+01:00\n") !=
+	    NULL, "%s", e);
+	free(e);
+	run_free(&r);
+
+	run_parse(&r, NULL, bad);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+	ck_assert_str_eq(r.err, "httperf: --start-at: day out of range for "
+	    "the month ('2026-02-29T00:00:00Z')\n");
+	run_free(&r);
+
+	run_parse(&r, NULL, merge);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+	ck_assert_str_eq(r.err, "httperf: --start-at: cannot be used with "
+	    "--merge\n");
+	run_free(&r);
+
+	/* Not given: no instant, nothing in the echo line. */
+	run_parse(&r, NULL, merge + 4);
+	ck_assert_int_eq(r.st, OPTIONS_RUN);
+	ck_assert_ptr_null(r.o.start_at_raw);
+	e = echo_of(&r.o);
+	ck_assert_ptr_null(strstr(e, "start-at"));
+	free(e);
+	run_free(&r);
+}
+END_TEST
+
 static Suite *
 options_suite(void)
 {
@@ -2103,6 +2423,14 @@ options_suite(void)
 	tcase_add_test(tc, test_tls_conflict_once);
 	tcase_add_test(tc, test_tls_version_name);
 	tcase_add_test(tc, test_table);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("scale");
+	tcase_add_loop_test(tc, test_client_auto, 0, (int)nitems(auto_cases));
+	tcase_add_test(tc, test_client_auto_no_env);
+	tcase_add_test(tc, test_client_auto_echo);
+	tcase_add_loop_test(tc, test_parse_time, 0, (int)nitems(time_cases));
+	tcase_add_test(tc, test_start_at);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("files");

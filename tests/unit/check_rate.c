@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -426,6 +427,103 @@ START_TEST(gen_paced_on_loop)
 }
 END_TEST
 
+/*
+ * --client I/N with a fixed interval: client I's first arrival is I/(N *
+ * rate) after the start, so the four clients of N = 4 at 1000/s each,
+ * started at the same instant, together make one even stream at 4000/s:
+ * the wheel run to every 250 us step finds exactly one arrival due, of
+ * client k mod 4, meant for that step.
+ */
+START_TEST(gen_client_offset_even_stream)
+{
+	struct loop *l = make_loop();
+	struct rate_spec s;
+	struct rate_gen g[4];
+	struct ticks t[4];
+	uint64_t start, quarter;
+	int i, k, who;
+
+	rate_spec_set_rate(&s, 1000);
+	quarter = clock_from_sec(0.001) / 4;
+	ck_assert_uint_eq(quarter, 250000);
+	start = clock_now();
+	for (i = 0; i < 4; i++) {
+		memset(&t[i], 0, sizeof(t[i]));
+		t[i].g = &g[i];
+		ck_assert_uint_eq(rate_spec_offset(&s, (unsigned)i, 4),
+		    (uint64_t)i * quarter);
+		rate_gen_start(&g[i], l, &s, (unsigned)i, 4, record_tick,
+		    &t[i], start);
+		/* Client 0 makes its first arrival at once, the others
+		   leave theirs to the timer. */
+		ck_assert_int_eq(t[i].n, i == 0 ? 1 : 0);
+		ck_assert_uint_eq(timer_expire(&g[i].timer),
+		    start + (uint64_t)(i == 0 ? 4 : i) * quarter);
+	}
+	for (k = 0; k < 40; k++) {
+		timer_wheel_run(loop_timers(l), start + (uint64_t)k * quarter);
+		ck_assert_uint_eq(t[0].n + t[1].n + t[2].n + t[3].n,
+		    (uint64_t)k + 1);
+		who = k % 4;
+		ck_assert_uint_eq(t[who].now[t[who].n - 1],
+		    start + (uint64_t)k * quarter);
+		/* The arrival's place on the schedule is the step. */
+		ck_assert_uint_eq(g[who].due, start + (uint64_t)k * quarter);
+		ck_assert_int_eq(t[who].n, k / 4 + 1);
+	}
+	for (i = 0; i < 4; i++)
+		rate_gen_stop(&g[i]);
+	loop_free(l);
+}
+END_TEST
+
+/*
+ * Only a fixed interval is shifted: N = 1, client 0, sequential, and the
+ * drawn or variable schedules start at once.  The offset of a huge
+ * interval and id does not overflow.
+ */
+START_TEST(gen_client_offset_only_fixed)
+{
+	static const char *const unshifted[] = { "u0.001,0.003", "e0.002",
+	    "v0.001,1,0.002,1" };
+	struct loop *l = make_loop();
+	struct rate_spec s;
+	struct rate_gen g;
+	struct ticks t;
+	uint64_t iat;
+	size_t i;
+
+	rate_spec_set_rate(&s, 1000);
+	ck_assert_uint_eq(rate_spec_offset(&s, 0, 1), 0);
+	ck_assert_uint_eq(rate_spec_offset(&s, 0, 4), 0);
+	ck_assert_uint_eq(rate_spec_offset(&s, 4, 4), 0);
+	ck_assert_uint_eq(rate_spec_offset(&s, 1, 3), 333333);
+	parse_ok(&s, "d0.002");
+	ck_assert_uint_eq(rate_spec_offset(&s, 3, 4), 1500000);
+	rate_spec_set_rate(&s, 0);
+	ck_assert_uint_eq(rate_spec_offset(&s, 3, 4), 0);
+	/* About 1e18 ns: iat * I overflows 64 bits; 128 bits tell. */
+	rate_spec_set_rate(&s, 1e-9);
+	iat = clock_from_sec(s.mean_iat);
+	ck_assert_uint_gt(iat, UINT64_C(999999999000000000));
+	ck_assert_uint_eq(rate_spec_offset(&s, UINT_MAX - 1, UINT_MAX),
+	    (uint64_t)((unsigned __int128)iat * (UINT_MAX - 1) / UINT_MAX));
+	ck_assert_uint_eq(rate_spec_offset(&s, 12345, 99991),
+	    (uint64_t)((unsigned __int128)iat * 12345 / 99991));
+	for (i = 0; i < nitems(unshifted); i++) {
+		parse_ok(&s, unshifted[i]);
+		ck_assert_uint_eq(rate_spec_offset(&s, 3, 4), 0);
+		memset(&t, 0, sizeof(t));
+		t.g = &g;
+		rate_gen_start(&g, l, &s, 3, 4, record_tick, &t, 1000);
+		ck_assert_int_eq(t.n, 1);
+		ck_assert_uint_eq(t.now[0], 1000);
+		rate_gen_stop(&g);
+	}
+	loop_free(l);
+}
+END_TEST
+
 /* A timer run far too late produces exactly the overdue ticks. */
 START_TEST(gen_catch_up)
 {
@@ -631,6 +729,8 @@ rate_suite(void)
 	tc = tcase_create("gen");
 	tcase_add_test(tc, gen_paced_on_loop);
 	tcase_add_test(tc, gen_catch_up);
+	tcase_add_test(tc, gen_client_offset_even_stream);
+	tcase_add_test(tc, gen_client_offset_only_fixed);
 	tcase_add_test(tc, gen_catch_up_exponential);
 	tcase_add_test(tc, gen_sequential);
 	tcase_add_test(tc, gen_next_ignored_when_paced);
