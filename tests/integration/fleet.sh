@@ -105,10 +105,9 @@ ok "namespaces: a server and $N clients on a bridge, 10.77.0.0/24 only"
 # itself takes I from PARALLEL_SEQ.
 cat > "$F_DIR/job.sh" <<'JOB'
 #!/bin/sh
-sleep "$(date +%s.%N | awk -v at="$F_AT" '{ printf "%.3f", at - $1 }')"
 exec ip netns exec "$1" "$HP" --server "$F_SRV" --port "$F_PORT" \
     --uri "$F_URI" --num-conns "$F_CONNS" --num-calls "$F_CALLS" \
-    --rate "$F_RATE" --client "$((PARALLEL_SEQ - 1))/$F_N" \
+    --rate "$F_RATE" --client "auto/$F_N" --start-at "$F_AT" \
     --json "$F_DIR/c$PARALLEL_SEQ.json" > "$F_DIR/c$PARALLEL_SEQ.out" 2>&1
 JOB
 F_CONNS=50
@@ -154,6 +153,10 @@ fleet() {
 		[ "$(jv "$f" client.id)" = $((i - 1)) ] ||
 		    fail "$1: job $i ran as client $(jv "$f" client.id)"
 		[ "$(jv "$f" client.count)" = $N ] || fail "$1: job $i: client count"
+		# A fixed --rate: client I's first arrival is I/(N*rate) s
+		# after the common start, so the four are one even stream.
+		[ "$(jv "$f" stats.sched.first_ns)" = $(((i - 1) * 1000000000 / (N * F_RATE))) ] ||
+		    fail "$1: client $((i - 1)): first arrival at $(jv "$f" stats.sched.first_ns) ns"
 		ids="$ids${ids:+, }$((i - 1))"
 	done
 	# Every client started within 50 ms of the others.
