@@ -14,15 +14,21 @@
 # parallel is missing; in CI (CI=true or HTTPERF_STRICT=1) a missing
 # parallel fails.  Namespaces, links and every process in them are
 # removed on every way out.
+# shellcheck source=tests/integration/lib.sh
 . "$TESTLIB"
 
-command -v python3 >/dev/null 2>&1 || skip "python3 is missing"
-if ! command -v parallel >/dev/null 2>&1; then
+# need PROGRAM WHAT: PROGRAM is missing: fails in CI (CI=true or
+# HTTPERF_STRICT=1), where everything the tests need is installed, and
+# skips elsewhere.
+need() {
+	command -v "$1" >/dev/null 2>&1 && return 0
 	if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
-		fail "GNU parallel is missing (Debian: parallel)"
+		fail "$2 is missing"
 	fi
-	skip "GNU parallel is missing (Debian: parallel)"
-fi
+	skip "$2 is missing"
+}
+need parallel "GNU parallel (Debian: parallel)"
+need python3 "python3"
 [ "$(id -u)" = 0 ] || skip "not root: cannot create network namespaces"
 command -v ip >/dev/null 2>&1 || skip "ip (iproute2) is missing"
 
@@ -55,6 +61,7 @@ fleet_down() {
 	done
 	F_MADE=""
 }
+# shellcheck disable=SC2154 # f_rc is set in the trap itself
 trap 'f_rc=$?; fleet_down; (exit $f_rc); t_cleanup' EXIT
 
 # f_ip ARGS: ip, bounded; on failure the namespaces cannot be made here.
@@ -98,7 +105,11 @@ for h in "${F_NS}s" $(seq -f "${F_NS}c%g" 1 $N); do
 		sleep 0.05
 	done
 done
-ip -n "${F_NS}c1" route | grep -q '^default' && fail "a client namespace has a default route"
+for h in "${F_NS}b" "${F_NS}s" $(seq -f "${F_NS}c%g" 1 $N); do
+	if ip -n "$h" route show default | grep -q .; then
+		fail "namespace $h has a default route"
+	fi
+done
 ok "namespaces: a server and $N clients on a bridge, 10.77.0.0/24 only"
 
 # One client, as GNU parallel runs it: $1 is its namespace; httperf
