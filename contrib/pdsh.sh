@@ -70,14 +70,14 @@ pdsh -S -R exec -w "$hosts" $RSH "$HTTPERF" "$@" --client "%n/$n" \
     --start-at "$start" --json - > "$dir/pdsh.out" 2> "$dir/pdsh.err"
 
 # "host: line": each host's JSON (stdout) and report (stderr) apart.
-split() {
+demux() {
 	awk -v d="$dir" -v x="$2" '{
 		i = index($0, ": ")
 		print substr($0, i + 2) > (d "/" substr($0, 1, i - 1) x)
 	}' "$1"
 }
-split "$dir/pdsh.out" .json
-split "$dir/pdsh.err" .txt
+demux "$dir/pdsh.out" .json
+demux "$dir/pdsh.err" .txt
 rm -f "$dir/pdsh.out" "$dir/pdsh.err"
 
 "${HTTPERF_LOCAL:-httperf}" --merge "$dir"/*.json --json "$dir/merged.json" |
