@@ -228,9 +228,94 @@ opt_name_of(int val, char *buf, size_t len)
 	return buf;
 }
 
+/* Optimal string alignment distance, row by row (three rows kept). */
+size_t
+opt_distance(const char *a, size_t alen, const char *b, size_t blen,
+    int prefix, size_t cap)
+{
+	size_t d[3][OPT_NAME_MAX + 1];
+	size_t *c, *p, *pp, best, i, j, v;
+
+	if (alen > OPT_NAME_MAX || blen > OPT_NAME_MAX)
+		return cap;
+	for (j = 0; j <= blen; j++)
+		d[0][j] = j;
+	for (i = 1; i <= alen; i++) {
+		c = d[i % 3];
+		p = d[(i - 1) % 3];
+		pp = d[(i + 1) % 3];	/* row i - 2 */
+		c[0] = i;
+		for (j = 1; j <= blen; j++) {
+			v = p[j - 1] + (a[i - 1] != b[j - 1]);
+			if (p[j] + 1 < v)
+				v = p[j] + 1;
+			if (c[j - 1] + 1 < v)
+				v = c[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			c[j] = v;
+		}
+	}
+	c = d[alen % 3];
+	best = c[blen];
+	for (j = 0; prefix && j < blen; j++)
+		if (c[j] < best)
+			best = c[j];
+	return best < cap ? best : cap;
+}
+
+/*
+ * Appends " (did you mean --x?)" to the message about the unknown long
+ * option `name' (len bytes): the options nearest to it by edit distance
+ * to their name or to a prefix of it (a mistyped abbreviation); when
+ * some are that near by their whole name, only those.  Only when the
+ * distance is at most 2 and at most a third of the length, so that a
+ * word far from every option gets no guess, and when at most three
+ * options are equally near.
+ */
+static void
+opt_did_you_mean(const struct opt_ctx *c, const char *name, size_t len)
+{
+	unsigned char pick[OPT_NOPTS];
+	size_t pd[OPT_NOPTS], fd[OPT_NOPTS];
+	size_t best = SIZE_MAX, i, n, k;
+	int whole = 0;
+
+	for (i = 0; i < OPT_NOPTS; i++) {
+		pd[i] = opt_distance(name, len, opt_table[i].name,
+		    strlen(opt_table[i].name), 1, 3);
+		fd[i] = opt_distance(name, len, opt_table[i].name,
+		    strlen(opt_table[i].name), 0, 3);
+		if (pd[i] < best)
+			best = pd[i];
+	}
+	if (best > 2 || best * 3 > len)
+		return;
+	for (i = 0; i < OPT_NOPTS; i++)
+		whole |= pd[i] == best && fd[i] == best;
+	for (i = n = 0; i < OPT_NOPTS; i++) {
+		pick[i] = pd[i] == best && (!whole || fd[i] == best);
+		n += pick[i];
+	}
+	if (n > 3)
+		return;
+	fputs(" (did you mean ", c->err);
+	for (i = k = 0; i < OPT_NOPTS; i++) {
+		if (!pick[i])
+			continue;
+		if (k > 0)
+			fputs(k + 1 < n ? ", " : " or ", c->err);
+		fprintf(c->err, "--%s", opt_table[i].name);
+		k++;
+	}
+	fputs("?)", c->err);
+}
+
 /*
  * Explains a long option getopt_long() rejected without telling us which:
- * it is either unknown or an abbreviation of more than one option.
+ * it is either unknown or an abbreviation of more than one option.  An
+ * unknown one gets a hint at the nearest options.
  */
 static int
 opt_fail_unknown(const struct opt_ctx *c, const char *elem)
@@ -256,8 +341,11 @@ opt_fail_unknown(const struct opt_ctx *c, const char *elem)
 		opt_put_escape_char(c->err, (unsigned char)name[i]);
 	if (nmatch > 1)
 		fprintf(c->err, ": ambiguous abbreviation (%s)\n", names);
-	else
-		fputs(": unknown option\n", c->err);
+	else {
+		fputs(": unknown option", c->err);
+		opt_did_you_mean(c, name, len);
+		putc('\n', c->err);
+	}
 	return -1;
 }
 
@@ -486,9 +574,12 @@ options_echo(const struct options *o, FILE *out)
 	putc('\n', out);
 }
 
-/* Lists every option of opt_table, wrapped at 79 columns like 0.9.0. */
-void
-options_usage(const char *prog, FILE *out)
+/*
+ * The synopsis of 0.9.0: every option of opt_table, wrapped at 79
+ * columns.  Scripts grep it, so it stays first and unchanged in form.
+ */
+static void
+opt_synopsis(const char *prog, FILE *out)
 {
 	char item[96];
 	size_t i, col, len;
@@ -517,4 +608,62 @@ options_usage(const char *prog, FILE *out)
 		col += len;
 	}
 	putc('\n', out);
+}
+
+/* Returns the short option of row `id', or 0 if it has none. */
+static int
+opt_short_of(size_t id)
+{
+	const char *p;
+
+	for (p = OPT_SHORT; *p != '\0'; p++)
+		if (*p != ':' && opt_id_of(*p) == (int)id)
+			return *p;
+	return 0;
+}
+
+/*
+ * One option of --help: "  -d, --debug N" or "      --name ARG", then
+ * its description at OPT_HELP_COL, or on a line of its own at that
+ * column when the option's part reaches it.
+ */
+static void
+opt_help_row(const struct opt_row *r, int sh, FILE *out)
+{
+	int col;
+
+	if (sh != 0)
+		col = fprintf(out, "  -%c, --%s", sh, r->name);
+	else
+		col = fprintf(out, "      --%s", r->name);
+	if (r->has_arg == optional_argument)
+		col += fprintf(out, "[=%s]", r->arg);
+	else if (r->arg != NULL)
+		col += fprintf(out, " %s", r->arg);
+	if (col + 2 > OPT_HELP_COL) {
+		putc('\n', out);
+		col = 0;
+	}
+	fprintf(out, "%*s%s\n", OPT_HELP_COL - col, "", r->help);
+}
+
+/*
+ * The --help text: the synopsis, then every option with its description
+ * under the heading of its group, in table order within the group.
+ */
+void
+options_usage(const char *prog, FILE *out)
+{
+	size_t g, i;
+
+	opt_synopsis(prog, out);
+	for (g = 1; g < OPT_G_NGROUPS; g++) {
+		fprintf(out, "\n%s\n", opt_group_title[g]);
+		for (i = 0; i < nitems(opt_table); i++)
+			if (opt_table[i].group == (enum opt_group)g)
+				opt_help_row(&opt_table[i], opt_short_of(i),
+				    out);
+	}
+	fputs("\nThe long options may be abbreviated.  Details: httperf(1) "
+	    "(man httperf).\n", out);
 }

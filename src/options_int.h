@@ -10,8 +10,9 @@
  * body and headers) have a function in their row.  The rules between
  * options are a table of their own (options_check.c).
  *
- * Adding an option: one enum opt_id entry (in --help order), one row,
- * and its place in opt_echo_order[] if the echo line shows it.
+ * Adding an option: one enum opt_id entry (in --help order), one row
+ * (with its --help group and one-line description), and its place in
+ * opt_echo_order[] if the echo line shows it.
  *
  * Only src/options*.c include this header.
  */
@@ -144,6 +145,29 @@ enum opt_echo {
 	OPT_E_FUNC,	/* the row's echo function */
 };
 
+/*
+ * The headings --help lists the options under, in their order; a row
+ * goes where a user would look for it.
+ */
+enum opt_group {
+	OPT_G_NONE,	/* no group: not allowed (the unit test checks) */
+	OPT_G_TARGET,	/* what to ask of which server */
+	OPT_G_WORKLOAD,	/* how many requests, at what rate, in what shape */
+	OPT_G_TIMING,	/* time limits and the start time */
+	OPT_G_TLS,
+	OPT_G_OUTPUT,	/* what is printed or written, and where */
+	OPT_G_SCALING,	/* the client's ports, addresses and buffers, and
+			   a fleet of clients */
+	OPT_G_NGROUPS
+};
+
+/* The heading of each group in --help. */
+extern const char *const opt_group_title[OPT_G_NGROUPS];
+
+/* --help's description column; a description fits in 79 columns. */
+#define OPT_HELP_COL	28
+#define OPT_HELP_WIDTH	79
+
 /* The most values an OPT_K_FIELDS row has (--wsess N1,N2,X). */
 #define OPT_MAXFIELDS	3
 
@@ -180,6 +204,10 @@ struct opt_row {
 	const char	*def_str;	/* default of a string, or NULL */
 	enum opt_echo	 echo;
 	opt_echo_fn	*echo_fn;	/* OPT_E_FUNC */
+	enum opt_group	 group;		/* its heading in --help */
+	const char	*help;		/* its line in --help: lower case,
+					   no full stop, at most
+					   OPT_HELP_WIDTH - OPT_HELP_COL */
 };
 
 extern const struct opt_row opt_table[OPT_NOPTS];
@@ -296,6 +324,16 @@ int	opt_parse_time(const char *s, uint64_t *ns, const char **why);
  * (options_check.c).  Returns 0 or -1 after one message.
  */
 int	opt_check(const struct opt_ctx *c);
+
+/*
+ * Returns the edit distance (Damerau: a swap of two neighbours counts
+ * one) between a[0..alen) and b[0..blen), or, with `prefix', between
+ * `a' and the closest prefix of `b'.  Counts stop at `cap': the result
+ * is min(distance, cap).  Used by the did-you-mean hint.
+ */
+#define OPT_NAME_MAX	32	/* longer names are never near */
+size_t	opt_distance(const char *a, size_t alen, const char *b, size_t blen,
+	    int prefix, size_t cap);
 
 /* Puts the --add-header-file lines after everything --add-header gave. */
 void	opt_append_header_file(struct opt_ctx *c);

@@ -425,151 +425,220 @@ _Static_assert(nitems(wsess_fields) <= OPT_MAXFIELDS &&
  * Row makers for the common shapes: a flag; a number ("N"); a time in
  * seconds ("X", echoed when not 0); a string of kind k; comma-separated
  * fields; an option with a parse function (FUNC: and an echo function;
- * FUNC_TO: and a field that echo rule e prints).
+ * FUNC_TO: and a field that echo rule e prints).  Each ends with the
+ * row's --help group and one-line description.
  */
-#define FLAG(n, f, e)	{ .name = n, .has_arg = no_argument,		\
-	.val = { .kind = OPT_K_FLAG, OPT_DEST(f) }, .echo = e }
-#define NUM(n, f, lo, hi, d, e) { .name = n,				\
+#define FLAG(n, f, e, g, h) { .name = n, .has_arg = no_argument,	\
+	.val = { .kind = OPT_K_FLAG, OPT_DEST(f) }, .echo = e,		\
+	.group = g, .help = h }
+#define NUM(n, f, lo, hi, d, e, g, h) { .name = n,			\
 	.has_arg = required_argument, .arg = "N",			\
 	.val = { .kind = OPT_K_UINT, OPT_DEST(f), .min = lo,		\
-	.max = hi }, .def = d, .echo = e }
-#define SECS(n, f)	{ .name = n, .has_arg = required_argument,	\
+	.max = hi }, .def = d, .echo = e, .group = g, .help = h }
+#define SECS(n, f, g, h) { .name = n, .has_arg = required_argument,	\
 	.arg = "X", .val = { .kind = OPT_K_SECONDS, OPT_DEST(f) },	\
-	.echo = OPT_E_NONZERO }
-#define STR(n, a, k, f, d, e) { .name = n,				\
+	.echo = OPT_E_NONZERO, .group = g, .help = h }
+#define STR(n, a, k, f, d, e, g, h) { .name = n,			\
 	.has_arg = required_argument, .arg = a,				\
-	.val = { .kind = k, OPT_DEST(f) }, .def_str = d, .echo = e }
-#define FIELDS(n, a, fl) { .name = n,					\
+	.val = { .kind = k, OPT_DEST(f) }, .def_str = d, .echo = e,	\
+	.group = g, .help = h }
+#define FIELDS(n, a, fl, g, h) { .name = n,				\
 	.has_arg = required_argument, .arg = a,				\
 	.val = { .kind = OPT_K_FIELDS }, .fields = fl,			\
-	.nfields = nitems(fl), .echo = OPT_E_NONZERO }
-#define FUNC(n, a, fn, efn) { .name = n,				\
+	.nfields = nitems(fl), .echo = OPT_E_NONZERO, .group = g,	\
+	.help = h }
+#define FUNC(n, a, fn, efn, g, h) { .name = n,				\
 	.has_arg = required_argument, .arg = a,				\
 	.val = { .kind = OPT_K_FUNC }, .parse = fn,			\
-	.echo = OPT_E_FUNC, .echo_fn = efn }
-#define FUNC_TO(n, a, f, fn, e) { .name = n,				\
+	.echo = OPT_E_FUNC, .echo_fn = efn, .group = g, .help = h }
+#define FUNC_TO(n, a, f, fn, e, g, h) { .name = n,			\
 	.has_arg = required_argument, .arg = a,				\
 	.val = { .kind = OPT_K_FUNC, OPT_DEST(f) }, .parse = fn,	\
-	.echo = e }
+	.echo = e, .group = g, .help = h }
+
+/* Short names for the groups, to keep the rows on few lines. */
+#define TARGET		OPT_G_TARGET
+#define WORKLOAD	OPT_G_WORKLOAD
+#define TIMING		OPT_G_TIMING
+#define TLS		OPT_G_TLS
+#define OUTPUT		OPT_G_OUTPUT
+#define SCALING		OPT_G_SCALING
+
+const char *const opt_group_title[OPT_G_NGROUPS] = {
+	[OPT_G_TARGET] = "Target and request:",
+	[OPT_G_WORKLOAD] = "Workload:",
+	[OPT_G_TIMING] = "Timing:",
+	[OPT_G_TLS] = "TLS:",
+	[OPT_G_OUTPUT] = "Output:",
+	[OPT_G_SCALING] = "Scaling (client ports, addresses, buffers; "
+	    "several clients):",
+};
 
 /* Socket buffer sizes are handed to setsockopt() as an int. */
 #define BUF_MAX		2147483647ULL
 
 const struct opt_row opt_table[OPT_NOPTS] = {
 	[OPT_ADD_HEADER] = FUNC("add-header", "S", opt_add_header,
-	    opt_echo_add_header),
+	    opt_echo_add_header, TARGET,
+	    "append S (with its \\n) to every request's headers"),
 	[OPT_ADD_HEADER_FILE] = FUNC_TO("add-header-file", "F",
-	    add_header_file, opt_add_header_file, OPT_E_QUOTED),
-	[OPT_BODY] = FUNC_TO("body", "S", body_raw, opt_body, OPT_E_QUOTED),
+	    add_header_file, opt_add_header_file, OPT_E_QUOTED, TARGET,
+	    "append the header lines of file F to every request"),
+	[OPT_BODY] = FUNC_TO("body", "S", body_raw, opt_body, OPT_E_QUOTED,
+	    TARGET, "send S as the body of every request"),
 	[OPT_BODY_FILE] = FUNC_TO("body-file", "F", body_file, opt_body_file,
-	    OPT_E_NONZERO),
+	    OPT_E_NONZERO, TARGET, "send file F as the body of every request"),
 	[OPT_BURST_LENGTH] = NUM("burst-length", burst_len, 1, UINT64_MAX, 1,
-	    OPT_E_CHANGED),
+	    OPT_E_CHANGED, WORKLOAD,
+	    "send the calls in bursts of N pipelined requests"),
 	[OPT_CALL_RATE] = FUNC("call-rate", "X", opt_call_rate,
-	    opt_echo_call_rate),
+	    opt_echo_call_rate, WORKLOAD,
+	    "send X requests per second over a connection pool"),
 	[OPT_CLIENT] = FUNC("client", "I/N|auto[/N]", opt_client,
-	    opt_echo_client),
+	    opt_echo_client, SCALING,
+	    "be client I of N (auto: ask the launcher)"),
 	[OPT_CLOSE_WITH_RESET] = FLAG("close-with-reset", close_with_reset,
-	    OPT_E_SET),
-	[OPT_DEBUG] = NUM("debug", debug, 0, 9, 0, OPT_E_NONE),
+	    OPT_E_SET, SCALING, "close with a TCP reset (no TIME_WAIT here)"),
+	[OPT_DEBUG] = NUM("debug", debug, 0, 9, 0, OPT_E_NONE, OUTPUT,
+	    "print debugging lines, more as N grows (0-9)"),
 	[OPT_FAILURE_STATUS] = NUM("failure-status", failure_status, 100,
-	    599, 0, OPT_E_NONZERO),
-	[OPT_HELP] = { .name = "help", .has_arg = no_argument },
+	    599, 0, OPT_E_NONZERO, WORKLOAD,
+	    "count status N as a failure of its session"),
+	[OPT_HELP] = { .name = "help", .has_arg = no_argument,
+	    .group = OUTPUT, .help = "print this help and exit" },
 	[OPT_HLOG] = STR("hlog", "F", OPT_K_PATH, hlog_file, NULL,
-	    OPT_E_NONZERO),
-	[OPT_HOG] = FLAG("hog", hog, OPT_E_SET),
+	    OPT_E_NONZERO, OUTPUT,
+	    "write an HdrHistogram interval log to file F"),
+	[OPT_HOG] = FLAG("hog", hog, OPT_E_SET, SCALING,
+	    "use local ports 1024-65535, not the kernel's range"),
 	[OPT_HTTP_VERSION] = { .name = "http-version",
 	    .has_arg = required_argument, .arg = "S",
 	    .val = { .kind = OPT_K_FUNC, OPT_DEST(http_minor) },
 	    .parse = opt_http_version, .def = 1, .echo = OPT_E_FUNC,
-	    .echo_fn = opt_echo_http_version },
+	    .echo_fn = opt_echo_http_version, .group = TARGET,
+	    .help = "speak HTTP 1.0 or 1.1 (the default)" },
 	[OPT_INTERVAL] = FUNC_TO("interval", "S", interval, opt_interval,
-	    OPT_E_NONZERO),
+	    OPT_E_NONZERO, OUTPUT, "print a progress line every S seconds"),
 	[OPT_JSON] = STR("json", "F", OPT_K_PATH, json_file, NULL,
-	    OPT_E_NONE),
+	    OPT_E_NONE, OUTPUT,
+	    "write the result as JSON to file F (- for stdout)"),
 	[OPT_MAX_CONNECTIONS] = NUM("max-connections", max_connections, 1,
-	    UINT_MAX, 0, OPT_E_NONZERO),
+	    UINT_MAX, 0, OPT_E_NONZERO, WORKLOAD,
+	    "connections per session, or in the --call-rate pool"),
 	[OPT_MAX_LATENESS] = FUNC("max-lateness", "MS", opt_max_lateness,
-	    opt_echo_max_lateness),
+	    opt_echo_max_lateness, TIMING,
+	    "lateness threshold; exit 3 if the client lags"),
 	[OPT_MAX_PIPED_CALLS] = NUM("max-piped-calls", max_piped, 1,
-	    UINT_MAX, 0, OPT_E_NONZERO),
+	    UINT_MAX, 0, OPT_E_NONZERO, WORKLOAD,
+	    "unanswered calls per connection of a session"),
 	[OPT_MAX_RETRIES] = NUM("max-retries", max_retries, 0,
-	    OPTIONS_MAX_RETRIES_MAX, OPTIONS_MAX_RETRIES, OPT_E_CHANGED),
-	[OPT_MERGE] = FLAG("merge", merge, OPT_E_NONE),
+	    OPTIONS_MAX_RETRIES_MAX, OPTIONS_MAX_RETRIES, OPT_E_CHANGED,
+	    WORKLOAD, "retries per session with --retry-on-failure"),
+	[OPT_MERGE] = FLAG("merge", merge, OPT_E_NONE, SCALING,
+	    "combine the --json files named as arguments"),
 	[OPT_METHOD] = STR("method", "S", OPT_K_TOKEN, method, NULL,
-	    OPT_E_NONZERO),
-	[OPT_MYADDR] = FUNC("myaddr", "S", opt_myaddr, opt_echo_myaddr),
-	[OPT_NO_HOST_HDR] = FLAG("no-host-hdr", no_host_hdr, OPT_E_NONE),
+	    OPT_E_NONZERO, TARGET, "request method S (default GET)"),
+	[OPT_MYADDR] = FUNC("myaddr", "S", opt_myaddr, opt_echo_myaddr,
+	    SCALING, "send from local address S (may be repeated)"),
+	[OPT_NO_HOST_HDR] = FLAG("no-host-hdr", no_host_hdr, OPT_E_NONE,
+	    TARGET, "leave out the Host header"),
 	[OPT_NUM_CALLS] = NUM("num-calls", num_calls, 1, UINT64_MAX, 1,
-	    OPT_E_CONNS),
+	    OPT_E_CONNS, WORKLOAD, "calls on every connection (default 1)"),
 	[OPT_NUM_CONNS] = NUM("num-conns", num_conns, 1, UINT64_MAX, 1,
-	    OPT_E_CONNS),
+	    OPT_E_CONNS, WORKLOAD, "connections in all (default 1)"),
 	/* --rate's echo prints the rate, whichever of the two gave it. */
 	[OPT_PERIOD] = { .name = "period", .has_arg = required_argument,
 	    .arg = "[d|u|e]T1[,T2]|vT1,D1[,T2,D2...]",
-	    .val = { .kind = OPT_K_FUNC }, .parse = opt_period },
+	    .val = { .kind = OPT_K_FUNC }, .parse = opt_period,
+	    .group = WORKLOAD,
+	    .help = "time between starts: fixed, uniform, exp, varying" },
 	[OPT_PERIODIC_STATS] = FLAG("periodic-stats", periodic_stats,
-	    OPT_E_SET),
-	[OPT_PORT] = NUM("port", port, 1, 65535, 80, OPT_E_ALWAYS),
+	    OPT_E_SET, OUTPUT, "print the reply counts by status every second"),
+	[OPT_PORT] = NUM("port", port, 1, 65535, 80, OPT_E_ALWAYS, TARGET,
+	    "server port (default 80, or 443 with --ssl)"),
 	[OPT_PRINT_REPLY] = { .name = "print-reply",
 	    .has_arg = optional_argument, .arg = "header|body",
 	    .val = { .kind = OPT_K_FUNC, OPT_DEST(print_reply) },
 	    .parse = opt_print, .echo = OPT_E_FUNC,
-	    .echo_fn = opt_echo_print },
+	    .echo_fn = opt_echo_print, .group = OUTPUT,
+	    .help = "print every reply (or its header or body)" },
 	[OPT_PRINT_REQUEST] = { .name = "print-request",
 	    .has_arg = optional_argument, .arg = "header|body",
 	    .val = { .kind = OPT_K_FUNC, OPT_DEST(print_request) },
 	    .parse = opt_print, .echo = OPT_E_FUNC,
-	    .echo_fn = opt_echo_print },
-	[OPT_RATE] = FUNC("rate", "X", opt_rate, opt_echo_rate),
+	    .echo_fn = opt_echo_print, .group = OUTPUT,
+	    .help = "print every request (or its header or body)" },
+	[OPT_RATE] = FUNC("rate", "X", opt_rate, opt_echo_rate, WORKLOAD,
+	    "start X connections (or sessions) per second"),
 	[OPT_RECV_BUFFER] = NUM("recv-buffer", recv_buffer, 1, BUF_MAX,
-	    16384, OPT_E_ALWAYS),
+	    16384, OPT_E_ALWAYS, SCALING,
+	    "socket receive buffer in bytes (default 16384)"),
 	[OPT_RETRY_ON_FAILURE] = FLAG("retry-on-failure", retry_on_failure,
-	    OPT_E_SET),
-	[OPT_RUNTIME] = SECS("runtime", runtime),
+	    OPT_E_SET, WORKLOAD, "retry a session's failed calls"),
+	[OPT_RUNTIME] = SECS("runtime", runtime, TIMING,
+	    "end the test after X seconds"),
 	[OPT_SEND_BUFFER] = NUM("send-buffer", send_buffer, 1, BUF_MAX,
-	    4096, OPT_E_ALWAYS),
+	    4096, OPT_E_ALWAYS, SCALING,
+	    "socket send buffer in bytes (default 4096)"),
 	[OPT_SERVER] = STR("server", "S", OPT_K_WORD, server, "localhost",
-	    OPT_E_ALWAYS),
+	    OPT_E_ALWAYS, TARGET, "server name or address (default localhost)"),
 	[OPT_SERVER_NAME] = STR("server-name", "S", OPT_K_WORD, server_name,
-	    NULL, OPT_E_NONZERO),
+	    NULL, OPT_E_NONZERO, TARGET, "send S as the Host header"),
 	[OPT_SESSION_COOKIES] = FLAG("session-cookies", session_cookies,
-	    OPT_E_SET),
-	[OPT_SSL] = FLAG("ssl", ssl, OPT_E_SET),
+	    OPT_E_SET, WORKLOAD, "sessions send back the cookies they got"),
+	[OPT_SSL] = FLAG("ssl", ssl, OPT_E_SET, TLS,
+	    "speak TLS (default port 443)"),
 	[OPT_SSL_CA_FILE] = STR("ssl-ca-file", "F", OPT_K_PATH, ssl_ca_file,
-	    NULL, OPT_E_NONZERO),
+	    NULL, OPT_E_NONZERO, TLS, "trust the CA certificates of PEM file F"),
 	[OPT_SSL_CA_PATH] = STR("ssl-ca-path", "D", OPT_K_PATH, ssl_ca_path,
-	    NULL, OPT_E_NONZERO),
+	    NULL, OPT_E_NONZERO, TLS,
+	    "trust the CA certificates of directory D"),
 	[OPT_SSL_CERTIFICATE] = STR("ssl-certificate", "F", OPT_K_PATH,
-	    ssl_certificate, NULL, OPT_E_NONZERO),
+	    ssl_certificate, NULL, OPT_E_NONZERO, TLS,
+	    "present the client certificate of PEM file F"),
 	[OPT_SSL_CIPHERS] = STR("ssl-ciphers", "L", OPT_K_TEXT, ssl_ciphers,
-	    NULL, OPT_E_NONZERO),
+	    NULL, OPT_E_NONZERO, TLS, "cipher list L for TLS 1.2 and below"),
 	[OPT_SSL_CIPHERSUITES] = STR("ssl-ciphersuites", "L", OPT_K_TEXT,
-	    ssl_ciphersuites, NULL, OPT_E_NONZERO),
+	    ssl_ciphersuites, NULL, OPT_E_NONZERO, TLS,
+	    "cipher suites L for TLS 1.3"),
 	[OPT_SSL_KEY] = STR("ssl-key", "F", OPT_K_PATH, ssl_key, NULL,
-	    OPT_E_NONZERO),
-	[OPT_SSL_NO_REUSE] = FLAG("ssl-no-reuse", ssl_no_reuse, OPT_E_SET),
+	    OPT_E_NONZERO, TLS, "the client certificate's key (PEM file F)"),
+	[OPT_SSL_NO_REUSE] = FLAG("ssl-no-reuse", ssl_no_reuse, OPT_E_SET,
+	    TLS, "full handshake on every connection"),
 	[OPT_SSL_PROTOCOL] = FUNC("ssl-protocol", "S", opt_ssl_protocol,
-	    opt_echo_ssl_protocol),
+	    opt_echo_ssl_protocol, TLS,
+	    "only TLS version S (auto, TLSv1.2, TLSv1.3...)"),
 	[OPT_SSL_VERIFY] = { .name = "ssl-verify",
 	    .has_arg = optional_argument, .arg = "yes|no",
 	    .val = { .kind = OPT_K_FUNC, OPT_DEST(ssl_verify) },
-	    .parse = opt_ssl_verify, .echo = OPT_E_SET },
+	    .parse = opt_ssl_verify, .echo = OPT_E_SET, .group = TLS,
+	    .help = "check the server's certificate" },
 	[OPT_START_AT] = FUNC_TO("start-at", "TIME", start_at_raw,
-	    opt_start_at, OPT_E_NONZERO),
-	[OPT_THINK_TIMEOUT] = SECS("think-timeout", think_timeout),
-	[OPT_TIMEOUT] = SECS("timeout", timeout),
+	    opt_start_at, OPT_E_NONZERO, TIMING,
+	    "start at TIME (epoch seconds or RFC 3339)"),
+	[OPT_THINK_TIMEOUT] = SECS("think-timeout", think_timeout, TIMING,
+	    "X more seconds for the first byte of a reply"),
+	[OPT_TIMEOUT] = SECS("timeout", timeout, TIMING,
+	    "fail a connection idle for X seconds"),
 	[OPT_TLS_SERVER_NAME] = STR("tls-server-name", "S", OPT_K_WORD,
-	    tls_server_name, NULL, OPT_E_NONZERO),
-	[OPT_URI] = STR("uri", "S", OPT_K_WORD, uri, "/", OPT_E_ALWAYS),
+	    tls_server_name, NULL, OPT_E_NONZERO, TLS,
+	    "TLS server name (SNI) S"),
+	[OPT_URI] = STR("uri", "S", OPT_K_WORD, uri, "/", OPT_E_ALWAYS,
+	    TARGET, "request URI S (default /)"),
 	[OPT_VERBOSE] = { .name = "verbose", .has_arg = no_argument,
 	    .val = { .kind = OPT_K_COUNT, OPT_DEST(verbose) },
-	    .echo = OPT_E_SET },
-	[OPT_VERSION] = { .name = "version", .has_arg = no_argument },
-	[OPT_WLOG] = FUNC("wlog", "y|n,F", opt_wlog, opt_echo_wlog),
-	[OPT_WSESS] = FIELDS("wsess", "N1,N2,X", wsess_fields),
-	[OPT_WSESSLOG] = FIELDS("wsesslog", "N,X,F", wsesslog_fields),
-	[OPT_WSET] = FIELDS("wset", "N,X", wset_fields),
+	    .echo = OPT_E_SET, .group = OUTPUT,
+	    .help = "print more (may be repeated)" },
+	[OPT_VERSION] = { .name = "version", .has_arg = no_argument,
+	    .group = OUTPUT, .help = "print the version and exit" },
+	[OPT_WLOG] = FUNC("wlog", "y|n,F", opt_wlog, opt_echo_wlog, WORKLOAD,
+	    "take the URIs from file F (y: over and over)"),
+	[OPT_WSESS] = FIELDS("wsess", "N1,N2,X", wsess_fields, WORKLOAD,
+	    "N1 sessions of N2 calls, X seconds think time"),
+	[OPT_WSESSLOG] = FIELDS("wsesslog", "N,X,F", wsesslog_fields,
+	    WORKLOAD, "N sessions from file F, X seconds think time"),
+	[OPT_WSET] = FIELDS("wset", "N,X", wset_fields, WORKLOAD,
+	    "URIs from a working set of N files, miss rate X"),
 };
 
 /*

@@ -1146,6 +1146,82 @@ START_TEST(test_ambiguous_lists)
 }
 END_TEST
 
+/* ---- Did you mean: the nearest options to an unknown one. ---- */
+
+static const struct {
+	const char	*arg;
+	const char	*err;	/* the whole message */
+} near_cases[] = {
+	/* A whole name with a typo: missing, extra, wrong, swapped. */
+	{ "--numconns", "httperf: --numconns: unknown option "
+	    "(did you mean --num-conns?)\n" },
+	{ "--num-connz=5", "httperf: --num-connz: unknown option "
+	    "(did you mean --num-conns?)\n" },
+	{ "--timout", "httperf: --timout: unknown option "
+	    "(did you mean --timeout?)\n" },
+	{ "--versoin", "httperf: --versoin: unknown option "
+	    "(did you mean --version?)\n" },
+	{ "--ssl-cafile=ca.pem", "httperf: --ssl-cafile: unknown option "
+	    "(did you mean --ssl-ca-file?)\n" },
+	{ "--Num-Conns", "httperf: --Num-Conns: unknown option "
+	    "(did you mean --num-conns?)\n" },
+	/* A mistyped abbreviation: near a prefix. */
+	{ "--nm-con", "httperf: --nm-con: unknown option "
+	    "(did you mean --num-conns?)\n" },
+	{ "--prnt-re", "httperf: --prnt-re: unknown option "
+	    "(did you mean --print-reply or --print-request?)\n" },
+	/* A whole name wins over a prefix just as near. */
+	{ "--rte", "httperf: --rte: unknown option (did you mean --rate?)\n" },
+	/* Too far, or too short to guess: no hint. */
+	{ "--bogus", "httperf: --bogus: unknown option\n" },
+	{ "--x", "httperf: --x: unknown option\n" },
+	{ "--sslv3", "httperf: --sslv3: unknown option\n" },
+	{ "--wsesspage=1,2,3", "httperf: --wsesspage: unknown option\n" },
+	{ "--ssl-cipherz-list", "httperf: --ssl-cipherz-list: unknown "
+	    "option\n" },
+	/* Ambiguous abbreviations list their options, as before. */
+	{ "--num-c=1", "httperf: --num-c: ambiguous abbreviation "
+	    "(--num-calls, --num-conns)\n" },
+	/* The name is escaped, the hint still given. */
+	{ "--timeou\001", "httperf: --timeou\\x01: unknown option "
+	    "(did you mean --timeout?)\n" },
+};
+
+START_TEST(test_did_you_mean)
+{
+	const char *args[] = { near_cases[_i].arg, NULL };
+	struct run r;
+
+	run_parse(&r, NULL, args);
+	ck_assert_int_eq(r.st, OPTIONS_EXIT_ERR);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_eq(r.err, near_cases[_i].err);
+	run_free(&r);
+}
+END_TEST
+
+/* The distance: edits, swaps, the prefix mode and the cap. */
+START_TEST(test_distance)
+{
+#define D(a, b, p, cap)	opt_distance(a, strlen(a), b, strlen(b), p, cap)
+	ck_assert_uint_eq(D("rate", "rate", 0, 9), 0);
+	ck_assert_uint_eq(D("rat", "rate", 0, 9), 1);
+	ck_assert_uint_eq(D("rtae", "rate", 0, 9), 1);
+	ck_assert_uint_eq(D("rxte", "rate", 0, 9), 1);
+	ck_assert_uint_eq(D("", "rate", 0, 9), 4);
+	ck_assert_uint_eq(D("rate", "", 0, 9), 4);
+	ck_assert_uint_eq(D("kitten", "sitting", 0, 9), 3);
+	ck_assert_uint_eq(D("kitten", "sitting", 0, 2), 2);
+	ck_assert_uint_eq(D("nm-con", "num-conns", 0, 9), 3);
+	ck_assert_uint_eq(D("nm-con", "num-conns", 1, 9), 1);
+	ck_assert_uint_eq(D("num", "num-conns", 1, 9), 0);
+	/* Longer than any name: never near. */
+	ck_assert_uint_eq(D("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "a", 0, 7),
+	    7);
+#undef D
+}
+END_TEST
+
 /* ---- --add-header: all occurrences kept, in order. ---- */
 
 START_TEST(test_add_header_all)
@@ -1575,15 +1651,89 @@ START_TEST(test_help)
 		ck_assert_msg(strstr(r.out, want) != NULL, "%s missing",
 		    all_long[i]);
 	}
-	/* Continuation lines are tab-indented and fit in 80 columns. */
-	for (p = r.out; *p != '\0'; p = nl + 1) {
+	/*
+	 * The synopsis, up to the first empty line: continuation lines are
+	 * tab-indented and fit in 80 columns.  Then every line (tabs
+	 * counted as 8 columns) fits in 79.
+	 */
+	for (p = r.out; *p != '\n'; p = nl + 1) {
 		nl = strchr(p, '\n');
 		ck_assert_ptr_nonnull(nl);
 		if (p != r.out)
 			ck_assert_int_eq(*p, '\t');
 		ck_assert_int_le(nl - p + (p != r.out ? 7 : 0), 79);
 	}
+	for (; *p != '\0'; p = nl + 1) {
+		nl = strchr(p, '\n');
+		ck_assert_ptr_nonnull(nl);
+		ck_assert_ptr_null(memchr(p, '\t', (size_t)(nl - p)));
+		ck_assert_msg(nl - p <= 79, "too wide: %.*s", (int)(nl - p),
+		    p);
+	}
 	run_free(&r);
+}
+END_TEST
+
+/*
+ * After the synopsis, every option of the table has exactly one row,
+ * "      --name..." or "  -c, --name...", under the heading of its
+ * group; the headings come in order, each once.
+ */
+START_TEST(test_help_groups)
+{
+	char *out, *p, *nl, *row, want[64];
+	const char *body;
+	size_t i, g, len, n;
+	FILE *f;
+
+	f = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(f);
+	options_usage("httperf", f);
+	fclose(f);
+	body = strstr(out, "\n\n");
+	ck_assert_ptr_nonnull(body);
+	for (i = 0; i < OPT_NOPTS; i++) {
+		n = 0;
+		row = NULL;
+		snprintf(want, sizeof(want), "--%s", opt_table[i].name);
+		for (p = strchr(body, '\n') + 1; *p != '\0'; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (strncmp(p, "  ", 2) != 0 || p[6] != '-')
+				continue;
+			if (strncmp(p + 6, want, strlen(want)) == 0 &&
+			    strchr(" [\n", p[6 + strlen(want)]) != NULL) {
+				n++;
+				row = p;
+			}
+		}
+		ck_assert_msg(n == 1, "%s: %zu rows in --help", want, n);
+		/* Under its own heading: the last heading before it. */
+		for (g = OPT_G_NGROUPS - 1; g > 0; g--) {
+			char *h = strstr(body, opt_group_title[g]);
+
+			ck_assert_ptr_nonnull(h);
+			if (h < row)
+				break;
+		}
+		ck_assert_msg(g == opt_table[i].group,
+		    "%s under group %zu, not %d", want, g,
+		    (int)opt_table[i].group);
+	}
+	for (g = 2; g < OPT_G_NGROUPS; g++)
+		ck_assert(strstr(body, opt_group_title[g - 1]) <
+		    strstr(body, opt_group_title[g]));
+	/* The short options are shown with their long ones. */
+	ck_assert_ptr_nonnull(strstr(body, "\n  -d, --debug N "));
+	ck_assert_ptr_nonnull(strstr(body, "\n  -h, --help "));
+	ck_assert_ptr_nonnull(strstr(body, "\n  -n, --periodic-stats "));
+	ck_assert_ptr_nonnull(strstr(body, "\n  -v, --verbose "));
+	ck_assert_ptr_nonnull(strstr(body, "\n  -V, --version "));
+	/* A long synopsis puts the description on a line of its own. */
+	ck_assert_ptr_nonnull(strstr(body, "\n      --print-reply[=header|"
+	    "body]\n                            print every reply"));
+	ck_assert_ptr_nonnull(strstr(body, "\n      --num-conns N         "
+	    "connections in all (default 1)\n"));
+	free(out);
 }
 END_TEST
 
@@ -2084,6 +2234,17 @@ START_TEST(test_table)
 			ck_assert_int_eq(r->val.type, OPT_T_STR);
 		ck_assert_msg((r->echo == OPT_E_FUNC) == (r->echo_fn != NULL),
 		    "--%s: echo rule and function disagree", r->name);
+		/* A --help group and a one-line description. */
+		ck_assert_msg(r->group > OPT_G_NONE &&
+		    r->group < OPT_G_NGROUPS, "--%s: no --help group",
+		    r->name);
+		ck_assert_msg(r->help != NULL && r->help[0] != '\0',
+		    "--%s: no --help description", r->name);
+		ck_assert_msg(strlen(r->help) <= OPT_HELP_WIDTH - OPT_HELP_COL,
+		    "--%s: --help description too long", r->name);
+		ck_assert_msg(strchr(r->help, '\n') == NULL &&
+		    r->help[strlen(r->help) - 1] != '.',
+		    "--%s: --help description not one phrase", r->name);
 		for (j = n = 0; j < opt_echo_norder; j++)
 			n += opt_echo_order[j] == (enum opt_id)i;
 		ck_assert_msg(n == (r->echo != OPT_E_NONE ? 1u : 0u),
@@ -2411,6 +2572,8 @@ options_suite(void)
 	tcase_add_loop_test(tc, test_good, 0, (int)nitems(good_cases));
 	tcase_add_loop_test(tc, test_bad, 0, (int)nitems(bad_cases));
 	tcase_add_test(tc, test_ambiguous_lists);
+	tcase_add_loop_test(tc, test_did_you_mean, 0, (int)nitems(near_cases));
+	tcase_add_test(tc, test_distance);
 	tcase_add_test(tc, test_add_header_all);
 	tcase_add_test(tc, test_add_header_warn);
 	tcase_add_test(tc, test_reentrant);
@@ -2454,6 +2617,7 @@ options_suite(void)
 	tcase_add_test(tc, test_echo_rerun);
 	tcase_add_loop_test(tc, test_help, 0, (int)nitems(help_forms));
 	tcase_add_test(tc, test_help_forms);
+	tcase_add_test(tc, test_help_groups);
 	tcase_add_test(tc, test_version);
 	suite_add_tcase(s, tc);
 	return s;
