@@ -4,7 +4,9 @@
 # must document, as an .Fl entry, every long option that `httperf --help'
 # prints, must not describe in an option entry (.It Fl -name) an option
 # that --help does not know, and must have the sections that the option
-# entries point to.  Needs HTTPERF (the built binary) and MANPAGE
+# entries point to.  --help itself must fit 80 columns and describe, in
+# its grouped rows, each option once: those of its synopsis and of the
+# page's entries.  Needs HTTPERF (the built binary) and MANPAGE
 # (man/httperf.1) in the environment, as automake's test harness sets them.
 # Exit status: 0 pass, 1 fail, 77 skip (no formatter to lint with).
 
@@ -68,7 +70,24 @@ sed -n 's/^\.It .*Fl -\([a-z0-9][a-z0-9-]*\).*/--\1/p' "$MANPAGE" |
 stale=$(comm -13 "$tmp/opts" "$tmp/entries" | tr '\n' ' ')
 [ -z "$stale" ] || fail "documented in $MANPAGE but not in --help: $stale"
 
-# 4. The sections that the option entries refer to with .Sx exist.
+# 4. --help fits 80 columns (tabs to the next multiple of 8), and its
+# option rows ("  -c, --name ..." or "      --name ...", under the group
+# headings) list exactly the options of its synopsis and of the page.
+wide=$(expand "$tmp/help" | awk 'length($0) > 80 { print NR": "$0 }')
+[ -z "$wide" ] || fail "--help is wider than 80 columns: $wide"
+sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z0-9-]*\).*/\2/p' "$tmp/help" |
+    sort >"$tmp/rows"
+[ -s "$tmp/rows" ] || fail "--help has no option rows"
+dup=$(uniq -d "$tmp/rows" | tr '\n' ' ')
+[ -z "$dup" ] || fail "--help lists these options twice: $dup"
+sed -n '1,/^$/p' "$tmp/help" | tr -c 'a-z0-9-' '\n' | grep '^--[a-z]' |
+    sort -u >"$tmp/synopsis"
+diff=$(comm -3 "$tmp/synopsis" "$tmp/rows" | tr -d '\t' | tr '\n' ' ')
+[ -z "$diff" ] || fail "--help's synopsis and option rows differ: $diff"
+diff=$(comm -3 "$tmp/entries" "$tmp/rows" | tr -d '\t' | tr '\n' ' ')
+[ -z "$diff" ] || fail "--help's option rows and the page's entries differ: $diff"
+
+# 5. The sections that the option entries refer to with .Sx exist.
 for sec in 'OPTIONS' 'OUTPUT' 'SESSION WORKLOADS' 'URI SOURCES' \
     'REQUEST BODIES' 'SOURCE ADDRESSES' 'TRACING' 'TLS' \
     'DIFFERENCES FROM HTTPERF 0.9.0'; do
