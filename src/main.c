@@ -19,6 +19,7 @@
 #include <sys/time.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -596,7 +597,8 @@ static int
 run_start_at(const struct options *o, int wait)
 {
 	struct timespec ts;
-	uint64_t now;
+	sigset_t block, old;
+	uint64_t now, left;
 	int e;
 
 	if (o->start_at_raw == NULL)
@@ -608,16 +610,36 @@ run_start_at(const struct options *o, int wait)
 		    o->start_at_raw);
 		return -1;
 	}
-	ts.tv_sec = (time_t)(o->start_at / CLOCK_NS_PER_SEC);
-	ts.tv_nsec = (long)(o->start_at % CLOCK_NS_PER_SEC);
-	while (wait && !interrupted && (e = clock_nanosleep(CLOCK_REALTIME,
-	    TIMER_ABSTIME, &ts, NULL)) != 0)
-		if (e != EINTR) {
+	if (!wait)
+		return 0;
+	/*
+	 * The signals stay blocked but inside ppoll(), which lets them in
+	 * atomically: one that comes between the check of `interrupted'
+	 * and the sleep is not lost (it ends the sleep at once).  The wall
+	 * clock is read again after each wake-up, at least every second,
+	 * so a clock step moves the start with it.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	while (!interrupted && (now = clock_wall_now()) < o->start_at) {
+		left = o->start_at - now;
+		if (left > CLOCK_NS_PER_SEC)
+			left = CLOCK_NS_PER_SEC;
+		ts.tv_sec = (time_t)(left / CLOCK_NS_PER_SEC);
+		ts.tv_nsec = (long)(left % CLOCK_NS_PER_SEC);
+		if (ppoll(NULL, 0, &ts, &old) == -1 && errno != EINTR) {
+			e = errno;
+			sigprocmask(SIG_SETMASK, &old, NULL);
 			fprintf(stderr, "%s: --start-at: %s\n", o->prog,
 			    strerror(e));
 			return -1;
 		}
-	if (wait && interrupted) {
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (interrupted) {
 		fprintf(stderr, "%s: --start-at: interrupted before the test "
 		    "started\n", o->prog);
 		return -1;
