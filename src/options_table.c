@@ -521,6 +521,7 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    .val = { .kind = OPT_K_FUNC, OPT_DEST(print_request) },
 	    .parse = opt_print, .echo = OPT_E_FUNC,
 	    .echo_fn = opt_echo_print },
+	[OPT_QUIET] = FLAG("quiet", quiet, OPT_E_SET),
 	[OPT_RATE] = FUNC("rate", "X", opt_rate, opt_echo_rate),
 	[OPT_RECV_BUFFER] = NUM("recv-buffer", recv_buffer, 1, BUF_MAX,
 	    16384, OPT_E_ALWAYS),
@@ -599,6 +600,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_BURST_LENGTH, OPT_WSET, OPT_PERIODIC_STATS,
 	OPT_WLOG, OPT_BODY, OPT_BODY_FILE, OPT_MYADDR,
 	OPT_HLOG, OPT_INTERVAL,
-	OPT_MAX_LATENESS, OPT_START_AT,
+	OPT_MAX_LATENESS, OPT_START_AT, OPT_QUIET,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);
