@@ -277,17 +277,22 @@ run_cfg_interval(struct run *r, union run_cfg *u)
 /*
  * The progress line (stat/progress.h): only on a terminal that knows
  * the erase to the end of a line, and only when nothing else writes on
- * the terminal while the test runs (--interval's lines, --periodic-stats,
- * --print-reply and --print-request go there too).
+ * a terminal while the test runs: --interval's lines go to standard
+ * error; -v's, --periodic-stats' and the traces' to the report's stream,
+ * which matters when that is a terminal too.
  */
 static int
 run_want_progress(const struct options *o)
 {
 	const char *term = getenv("TERM");
+	int lines = o->verbose > 0 || o->periodic_stats || run_want_print(o);
+	int json_out = o->json_file != NULL && strcmp(o->json_file, "-") == 0;
 
-	return !o->quiet && o->interval == 0 && !o->periodic_stats &&
-	    !run_want_print(o) && isatty(STDERR_FILENO) && term != NULL &&
-	    *term != '\0' && strcmp(term, "dumb") != 0;
+	if (o->quiet || o->interval > 0 || !isatty(STDERR_FILENO) ||
+	    term == NULL || *term == '\0' || strcmp(term, "dumb") == 0)
+		return 0;
+	/* With --json -, the report goes to standard error. */
+	return !lines || (!json_out && !isatty(STDOUT_FILENO));
 }
 
 /* Its end: the workload's total, --runtime, or whichever comes first. */

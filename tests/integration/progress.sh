@@ -87,9 +87,11 @@ expect_counts 10 10 10
 cmp -s "$OUT.err" /dev/null || fail "stderr not empty: $(cat -v "$OUT.err")"
 ok "nothing when the standard error is not a terminal"
 
-# 4. --quiet, TERM=dumb, --interval: no CR but those of line ends, no ESC.
-for how in quiet dumb interval; do
+# 4. --quiet, TERM=dumb, --interval, and -v with its lines on the
+# terminal: no CR but those of line ends, no ESC.
+for how in quiet dumb verbose interval; do
 	case $how in
+	verbose) cmd="exec $HP $ARGS --rate 20 --num-conns 10 -v" ;;
 	quiet)	cmd="exec $HP $ARGS --rate 20 --num-conns 10 --quiet" ;;
 	dumb)	cmd="TERM=dumb exec $HP $ARGS --rate 20 --num-conns 10" ;;
 	interval) cmd="exec $HP $ARGS --rate 20 --num-conns 30 --interval 0.5" ;;
@@ -107,7 +109,15 @@ for how in quiet dumb interval; do
 done
 [ "$(grep -c '^\[[0-9.]* s\] arrivals ' "$OUT")" -ge 2 ] ||
     fail "--interval: its lines are missing"
-ok "--quiet, TERM=dumb and --interval: no progress line"
+ok "--quiet, TERM=dumb, -v on the terminal and --interval: no progress line"
+
+# -v with the report (and its lines) in a file: the progress line is back.
+pty "$T_DIR/t4" "exec $HP $ARGS --rate 20 --num-conns 10 -v > $OUT"
+expect_rc 0
+expect_classic
+grep -Eq '^(~[^~@]*@\[K)+~@\[K$' "$T_DIR/t4" ||
+    fail "-v, report in a file: no progress line: $(cat "$T_DIR/t4")"
+ok "-v with the report in a file: progress line"
 
 # 5. --runtime: the bar and the time left come from the deadline.
 pty "$T_DIR/t5" "exec $HP $ARGS --rate 10 --num-conns 1000 --runtime 1.5 \
