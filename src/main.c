@@ -49,6 +49,7 @@
 #include "stat/collector.h"
 #include "stat/interval.h"
 #include "stat/print.h"
+#include "stat/progress.h"
 #include "stat/sched_stat.h"
 #include "stat/sess_stat.h"
 #include "stat/tls_stat.h"
@@ -63,6 +64,9 @@ extern char **environ;
 
 /* Set by the SIGINT (SIGTERM, SIGHUP) handler, read once per loop turn. */
 static volatile sig_atomic_t interrupted;
+
+/* The run draws the progress line: a second signal erases it. */
+static volatile sig_atomic_t progress_on;
 
 /* A module of this run: its state, if the run has it. */
 struct run_mod {
@@ -98,8 +102,13 @@ struct run {
 static void
 on_sigint(int sig)
 {
-	if (interrupted)
+	/* The progress line's erase, without stdio (the collector's
+	   stop never comes). */
+	if (interrupted) {
+		if (progress_on)
+			(void)!write(STDERR_FILENO, "\r\033[K", 4);
 		_exit(1);
+	}
 	interrupted = 1;
 }
 
@@ -179,6 +188,7 @@ union run_cfg {
 	struct interval_config	 interval;
 	struct call_rate_config	 crate;
 	struct sched_stat_config sched;
+	struct progress_config	 progress;
 };
 
 /* Says whether the options give the run this module. */
@@ -263,6 +273,53 @@ run_cfg_interval(struct run *r, union run_cfg *u)
 	u->interval.lines = o->interval > 0 ? stderr : NULL;
 	u->interval.periodic = o->periodic_stats;
 	u->interval.target_rate = rate_spec_rate(&o->rate);
+}
+
+/*
+ * The progress line (stat/progress.h): only on a terminal that knows
+ * the erase to the end of a line, and only when nothing else writes on
+ * a terminal while the test runs: --interval's lines go to standard
+ * error; -v's, --periodic-stats' and the traces' to the report's stream,
+ * which matters when that is a terminal too.
+ */
+static int
+run_want_progress(const struct options *o)
+{
+	const char *term = getenv("TERM");
+	int lines = o->verbose > 0 || o->periodic_stats || run_want_print(o);
+	int json_out = o->json_file != NULL && strcmp(o->json_file, "-") == 0;
+
+	if (o->quiet || o->interval > 0 || !isatty(STDERR_FILENO) ||
+	    term == NULL || *term == '\0' || strcmp(term, "dumb") == 0)
+		return 0;
+	/* With --json -, the report goes to standard error. */
+	return !lines || (!json_out && !isatty(STDOUT_FILENO));
+}
+
+/* Its end: the workload's total, --runtime, or whichever comes first. */
+static void
+run_cfg_progress(struct run *r, union run_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->progress.tty = stderr;
+	u->progress.fd = STDERR_FILENO;
+	u->progress.target_rate = rate_spec_rate(&o->rate);
+	u->progress.runtime = setup_ns(o->runtime);
+	if (o->wsess_n > 0) {
+		u->progress.unit = PROGRESS_U_SESSIONS;
+		u->progress.total = o->wsess_n;
+	} else if (o->wsesslog_n > 0) {
+		u->progress.unit = PROGRESS_U_SESSIONS;
+		u->progress.total = o->wsesslog_n;
+	} else if (o->call_rate > 0) {
+		u->progress.unit = PROGRESS_U_ARRIVALS;
+		u->progress.total = o->num_calls;
+	} else {
+		u->progress.unit = PROGRESS_U_CONNS;
+		u->progress.total = o->num_conns;
+	}
+	progress_on = 1;
 }
 
 static int
@@ -403,6 +460,7 @@ static const struct run_stat {
 	{ &print_collector, run_want_print, run_cfg_print },
 	{ &interval_collector, run_want_interval, run_cfg_interval },
 	{ &sched_stat_collector, run_want_sched, run_cfg_sched },
+	{ &progress_collector, run_want_progress, run_cfg_progress },
 };
 
 /*

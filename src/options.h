@@ -96,6 +96,7 @@ struct options {
 	const char	*hlog_file;	/* --hlog F, or NULL */
 	double		 interval;	/* --interval S, 0: not given (1 s) */
 	int		 periodic_stats; /* --periodic-stats (-n) */
+	int		 quiet;		/* --quiet: no progress line */
 
 	/* Tracing: PRINT_* bits of stat/print.h, 0 when off. */
 	int		 print_request;

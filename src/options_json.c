@@ -21,7 +21,7 @@
 const char *const options_merge_may_differ[] = {
 	"client", "json", "hlog", "interval", "periodic-stats", "verbose",
 	"debug", "print-reply", "print-request", "myaddr", "max-lateness",
-	"start-at", NULL
+	"start-at", "quiet", NULL
 };
 
 /* One value of a row, by its kind. */

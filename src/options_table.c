@@ -569,6 +569,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    .parse = opt_print, .echo = OPT_E_FUNC,
 	    .echo_fn = opt_echo_print, .group = OUTPUT,
 	    .help = "print every request (or its header or body)" },
+	[OPT_QUIET] = FLAG("quiet", quiet, OPT_E_SET, OUTPUT,
+	    "no live progress line on the terminal"),
 	[OPT_RATE] = FUNC("rate", "X", opt_rate, opt_echo_rate, WORKLOAD,
 	    "start X connections (or sessions) per second"),
 	[OPT_RECV_BUFFER] = NUM("recv-buffer", recv_buffer, 1, BUF_MAX,
@@ -671,6 +673,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_BURST_LENGTH, OPT_WSET, OPT_PERIODIC_STATS,
 	OPT_WLOG, OPT_BODY, OPT_BODY_FILE, OPT_MYADDR,
 	OPT_HLOG, OPT_INTERVAL,
-	OPT_MAX_LATENESS, OPT_START_AT,
+	OPT_MAX_LATENESS, OPT_START_AT, OPT_QUIET,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);

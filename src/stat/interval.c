@@ -112,6 +112,35 @@ pct_ms(const struct hdr *h, double p)
 	return (double)hdr_value_at_percentile(h, p) / NS_PER_MSEC;
 }
 
+uint64_t
+interval_replies(const struct interval_counts *c)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 1; i < nitems(c->replies); i++)
+		n += c->replies[i];
+	return n;
+}
+
+uint64_t
+interval_errors(const struct interval_counts *c)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < nitems(c->errors); i++)
+		n += c->errors[i];
+	return n;
+}
+
+/* Whether anything ends the intervals: else no timer is needed. */
+static int
+interval_flushes(const struct interval *iv)
+{
+	return iv->hlog != NULL || iv->lines != NULL || iv->flush != NULL;
+}
+
 /* The --interval line of the interval that ends at `end'. */
 static void
 interval_line(struct interval *iv, uint64_t end)
@@ -120,13 +149,8 @@ interval_line(struct interval *iv, uint64_t end)
 	const struct hdr *reply = iv->h[INTERVAL_H_REPLY];
 	const struct hdr *late = iv->h[INTERVAL_H_LATENESS];
 	double len = (double)(end - iv->mark) / (double)NS_PER_SEC;
-	uint64_t replies = 0, errors = 0;
-	size_t i;
+	uint64_t replies = interval_replies(c), errors = interval_errors(c);
 
-	for (i = 1; i < nitems(c->replies); i++)
-		replies += c->replies[i];
-	for (i = 0; i < nitems(c->errors); i++)
-		errors += c->errors[i];
 	fputc('[', iv->lines);
 	put_sec3(iv->lines, end - iv->start);
 	fputs(" s] ", iv->lines);
@@ -172,6 +196,8 @@ interval_flush(struct interval *iv, uint64_t end)
 	}
 	if (iv->lines != NULL)
 		interval_line(iv, end);
+	if (iv->flush != NULL)
+		iv->flush(iv->flush_arg, iv, end);
 	for (i = 0; i < INTERVAL_NHIST; i++)
 		hdr_reset(iv->h[i]);
 	memset(&iv->c, 0, sizeof(iv->c));
@@ -308,6 +334,8 @@ interval_init(struct interval *iv, struct bus *bus,
 	iv->periodic = cfg->periodic;
 	iv->target_rate = cfg->target_rate;
 	iv->period = cfg->period != 0 ? cfg->period : INTERVAL_DEFAULT_NS;
+	iv->flush = cfg->flush;
+	iv->flush_arg = cfg->flush_arg;
 	if (cfg->hlog != NULL) {
 		if ((iv->hlog = fopen(cfg->hlog, "w")) == NULL) {
 			interval_hlog_err(cfg->hlog, errno, err, errlen);
@@ -336,7 +364,7 @@ interval_start(struct interval *iv, uint64_t now, uint64_t wall)
 		if (fflush(iv->hlog) != 0)
 			iv->hlog_errno = errno != 0 ? errno : EIO;
 	}
-	if (iv->hlog != NULL || iv->lines != NULL)
+	if (interval_flushes(iv))
 		timer_add(iv->wheel, &iv->timer, now + iv->period);
 	if (iv->periodic)
 		timer_add(iv->wheel, &iv->ptimer, now + PERIODIC_NS);
@@ -352,7 +380,7 @@ interval_stop(struct interval *iv, uint64_t now, char *err, size_t errlen)
 		return 0;
 	timer_cancel(&iv->timer);
 	timer_cancel(&iv->ptimer);
-	if (iv->hlog != NULL || iv->lines != NULL)
+	if (interval_flushes(iv))
 		interval_flush(iv, now);
 	iv->running = 0;
 	if ((f = iv->hlog) != NULL) {

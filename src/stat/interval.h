@@ -38,6 +38,15 @@ struct hdr;
 /* The default interval: 1 s. */
 #define INTERVAL_DEFAULT_NS	UINT64_C(1000000000)
 
+struct interval;
+
+/*
+ * Called when an interval ends at `end', before its counts and
+ * histograms are reset, for a collector built on this one (progress.c).
+ */
+typedef void interval_flush_fn(void *arg, const struct interval *iv,
+    uint64_t end);
+
 /* Its settings (collector_env.cfg). */
 struct interval_config {
 	uint64_t	 period;	/* ns per interval, 0: the default */
@@ -48,6 +57,9 @@ struct interval_config {
 					   the report stream */
 	double		 target_rate;	/* the schedule's arrivals per
 					   second, 0: no schedule */
+	interval_flush_fn *flush;	/* called at each interval's end,
+					   or NULL */
+	void		*flush_arg;
 };
 
 /* The histograms, in the order of the hlog's lines. */
@@ -80,6 +92,8 @@ struct interval {
 	int		 periodic;
 	double		 target_rate;
 	uint64_t	 period;	/* ns */
+	interval_flush_fn *flush;
+	void		*flush_arg;
 
 	uint64_t	 start;		/* the test's start (ns) */
 	uint64_t	 mark;		/* the current interval's start */
@@ -126,6 +140,10 @@ void	interval_flush(struct interval *iv, uint64_t end);
  */
 int	interval_stop(struct interval *iv, uint64_t now, char *err,
 	    size_t errlen);
+
+/* The replies (of every status class) and the errors of `c'. */
+uint64_t interval_replies(const struct interval_counts *c);
+uint64_t interval_errors(const struct interval_counts *c);
 
 /* Frees it (closes the hlog).  Harmless after a failed init. */
 void	interval_fini(struct interval *iv);

@@ -121,6 +121,7 @@ START_TEST(test_defaults)
 	ck_assert_str_eq(r.err, "");
 	ck_assert_str_eq(r.o.prog, "httperf");
 	ck_assert_int_eq(r.o.verbose, 0);
+	ck_assert_int_eq(r.o.quiet, 0);
 	ck_assert_int_eq(r.o.debug, 0);
 	ck_assert_str_eq(r.o.server, "localhost");
 	ck_assert_ptr_null(r.o.server_name);
@@ -253,6 +254,9 @@ static const struct good_case good_cases[] = {
 	{ { "-vn", NULL }, F_INT, OFF(periodic_stats), .u = 1 },
 	{ { "-nv", NULL }, F_INT, OFF(verbose), .u = 1 },
 	{ { "--periodic", NULL }, F_INT, OFF(periodic_stats), .u = 1 },
+	{ { "--quiet", NULL }, F_INT, OFF(quiet), .u = 1 },
+	{ { "--qu", NULL }, F_INT, OFF(quiet), .u = 1 },
+	{ { "--quiet", "--quiet", NULL }, F_INT, OFF(quiet), .u = 1 },
 	{ { "--http-version", "1.0", NULL }, F_INT, OFF(http_minor), .u = 0 },
 	{ { "--http-version=1.1", NULL }, F_INT, OFF(http_minor), .u = 1 },
 	{ { "--method", "HEAD", NULL }, F_STR, OFF(method), .s = "HEAD" },
@@ -780,6 +784,8 @@ static const struct bad_case bad_cases[] = {
 	{ { "--periodic-stats=1", NULL },
 	    "--periodic-stats: takes no argument" },
 	{ { "-n1", NULL }, "-1: unknown option" },
+	{ { "--quiet=1", NULL }, "--quiet: takes no argument" },
+	{ { "-q", NULL }, "-q: unknown option" },
 	{ { "--session-cookiess", NULL }, "unknown option" },
 	/* --wsess N1,N2,X. */
 	{ { "--wsess", NULL }, "--wsess: missing argument" },
@@ -1447,6 +1453,12 @@ static const struct echo_case echo_cases[] = {
 	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
 	    "--num-calls=1 --wset=3,0.500 --periodic-stats --body='x' "
 	    "--hlog=a.hlog --interval=0.25\n" },
+	/* --quiet: echoed as --verbose is, after everything. */
+	{ NULL, { "--quiet", "-v", "--max-lateness", "2.5", "--rate", "50",
+	    NULL },
+	    "httperf --verbose --client=0/1 --server=localhost --port=80 "
+	    "--uri=/ --rate=50 --send-buffer=4096 --recv-buffer=16384 "
+	    "--num-conns=1 --num-calls=1 --max-lateness=2.5 --quiet\n" },
 	/* --wset comes after --burst-length, with or without sessions. */
 	{ NULL, { "--uri", "/wset1024", "--wset", "1024,0.25",
 	    "--num-conns", "20", "--burst-length", "3", NULL },
@@ -1622,7 +1634,8 @@ static const char *const all_long[] = {
 	"max-piped-calls",
 	"max-retries",
 	"method", "myaddr", "no-host-hdr", "num-calls", "num-conns",
-	"period", "periodic-stats", "port", "print-reply", "print-request", "rate",
+	"period", "periodic-stats", "port", "print-reply", "print-request",
+	"quiet", "rate",
 	"recv-buffer", "retry-on-failure", "runtime", "send-buffer",
 	"server", "server-name", "session-cookies", "ssl", "ssl-ca-file",
 	"ssl-ca-path", "ssl-certificate", "ssl-ciphers", "ssl-ciphersuites",

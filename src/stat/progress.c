@@ -1,0 +1,425 @@
+/*
+ * The progress collector (see progress.h): a live line on a terminal,
+ * from the per-second counts of an interval collector of its own.
+ */
+#include "config.h"
+
+#include <sys/ioctl.h>
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bus.h"
+#include "core/clock.h"
+#include "core/core.h"
+#include "core/loop.h"
+#include "stat/collector.h"
+#include "stat/hdr.h"
+#include "stat/interval.h"
+#include "stat/progress.h"
+#include "util.h"
+
+#define NS_PER_SEC	UINT64_C(1000000000)
+#define PROGRESS_STEP	(NS_PER_SEC / PROGRESS_HZ)
+
+/* The bar's width: the room left, within these bounds. */
+#define BAR_MIN		10
+#define BAR_MAX		40
+/* Below this much room for the bar, the numbers are written short. */
+#define BAR_LONG_MIN	20
+
+/* Back to the line's start; erase to its end. */
+#define CR		"\r"
+#define EL		"\033[K"
+
+struct progress {
+	struct interval	 iv;		/* the seconds' counts */
+	struct timer_wheel *wheel;
+	struct timer	 timer;		/* the next redraw */
+	FILE		*tty;
+	int		 fd;
+	enum progress_unit unit;
+	uint64_t	 total;
+	uint64_t	 runtime;
+	double		 target;
+
+	uint64_t	 start;
+	int		 running;
+	int		 drawn;		/* a line is on the terminal */
+	uint64_t	 done;		/* units */
+	uint64_t	 replies;	/* of the seconds ended */
+	uint64_t	 errors;
+	int		 have_last;	/* a second has ended */
+	double		 rate;		/* of the last second */
+	int		 have_p99;
+	double		 p99;		/* ms, of the last second */
+};
+
+/* Appends to a line being built; what does not fit is dropped. */
+struct line {
+	char	*p;
+	size_t	 size;
+	size_t	 len;
+};
+
+static void
+line_add(struct line *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+line_add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (l->len + 1 >= l->size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(l->p + l->len, l->size - l->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		l->p[l->len] = '\0';
+	else if ((size_t)n >= l->size - l->len)
+		l->len = l->size - 1;
+	else
+		l->len += (size_t)n;
+}
+
+/* "M:SS" or "H:MM:SS"; up: rounded up to the second, else down. */
+static void
+put_dur(char *buf, size_t size, uint64_t ns, int up)
+{
+	uint64_t s = ns / NS_PER_SEC;
+
+	if (up && ns % NS_PER_SEC != 0)
+		s++;
+	if (s >= 3600)
+		snprintf(buf, size, "%llu:%02u:%02u",
+		    (unsigned long long)(s / 3600), (unsigned)(s / 60 % 60),
+		    (unsigned)(s % 60));
+	else
+		snprintf(buf, size, "%u:%02u", (unsigned)(s / 60),
+		    (unsigned)(s % 60));
+}
+
+/* A time in ms with 3 significant digits or more. */
+static void
+put_ms(char *buf, size_t size, double ms)
+{
+	if (ms < 10)
+		snprintf(buf, size, "%.2f", ms);
+	else if (ms < 100)
+		snprintf(buf, size, "%.1f", ms);
+	else
+		snprintf(buf, size, "%.0f", ms);
+}
+
+/* The numbers after the bar, with words or short. */
+static void
+put_tail(struct line *l, const struct progress_view *v, int shortly)
+{
+	char ms[32];
+
+	if (v->have_p99)
+		put_ms(ms, sizeof(ms), v->p99);
+	else
+		snprintf(ms, sizeof(ms), "-");
+	if (shortly) {
+		line_add(l, " %.1f", v->rate);
+		if (v->target > 0)
+			line_add(l, "/%.1f", v->target);
+		line_add(l, "/s %llu rep %llu err p99 %s%s",
+		    (unsigned long long)v->replies,
+		    (unsigned long long)v->errors, ms,
+		    v->have_p99 ? "ms" : "");
+		return;
+	}
+	line_add(l, "  rate %.1f/s", v->rate);
+	if (v->target > 0)
+		line_add(l, " of %.1f/s", v->target);
+	line_add(l, "  replies %llu  errors %llu  p99 %s%s",
+	    (unsigned long long)v->replies, (unsigned long long)v->errors,
+	    ms, v->have_p99 ? " ms" : "");
+}
+
+size_t
+progress_format(char *buf, size_t size, const struct progress_view *v,
+    unsigned width)
+{
+	char head[32], mid[64], left[32], tl[PROGRESS_LINE_MAX],
+	    ts[PROGRESS_LINE_MAX];
+	struct line ltl = { tl, sizeof(tl), 0 }, lts = { ts, sizeof(ts), 0 };
+	struct line out = { buf, size, 0 };
+	const char *tail;
+	size_t w, fixed, bar = 0, fill, i;
+	double frac;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	w = width > 0 ? width - 1 : 0;
+	if (w > size - 1)
+		w = size - 1;
+	put_dur(head, sizeof(head), v->elapsed, 0);
+	mid[0] = '\0';
+	frac = v->frac < 0 ? 0 : v->frac > 1 ? 1 : v->frac;
+	if (v->known) {
+		if (v->have_left)
+			put_dur(left, sizeof(left), v->left, 1);
+		else
+			snprintf(left, sizeof(left), "-:--");
+		snprintf(mid, sizeof(mid), " %3u%% ETA %s",
+		    (unsigned)(frac * 100), left);
+	}
+	put_tail(&ltl, v, 0);
+	put_tail(&lts, v, 1);
+	/* The bar is " [" BAR "]" between the time and the percentage. */
+	fixed = strlen(head) + strlen(mid) + 3;
+	tail = tl;
+	if (v->known && fixed + ltl.len + BAR_LONG_MIN <= w)
+		bar = w - fixed - ltl.len;
+	else if (v->known && fixed + lts.len + BAR_MIN <= w) {
+		tail = ts;
+		bar = w - fixed - lts.len;
+	} else if (strlen(head) + strlen(mid) + ltl.len > w)
+		tail = ts;
+	if (bar > BAR_MAX)
+		bar = BAR_MAX;
+	line_add(&out, "%s", head);
+	if (bar > 0) {
+		fill = (size_t)(frac * (double)bar);
+		line_add(&out, " [");
+		for (i = 0; i < bar; i++)
+			line_add(&out, "%c", i < fill ? '#' : '-');
+		line_add(&out, "]");
+	}
+	line_add(&out, "%s%s", mid, tail);
+	if (out.len > w) {
+		out.len = w;
+		buf[w] = '\0';
+	}
+	return out.len;
+}
+
+unsigned
+progress_width(int fd)
+{
+	struct winsize ws;
+
+	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return PROGRESS_WIDTH_DEFAULT;
+}
+
+/* What the schedule (or, without one, the connections) made. */
+static uint64_t
+progress_made(const struct progress *p, const struct interval_counts *c)
+{
+	return p->target > 0 ? c->arrivals : c->conns;
+}
+
+/* A second ended: keep what the line shows of it. */
+static void
+progress_second(void *arg, const struct interval *iv, uint64_t end)
+{
+	struct progress *p = arg;
+	const struct hdr *h = iv->h[INTERVAL_H_REPLY];
+
+	p->replies += interval_replies(&iv->c);
+	p->errors += interval_errors(&iv->c);
+	p->rate = (double)progress_made(p, &iv->c) /
+	    ((double)(end - iv->mark) / (double)NS_PER_SEC);
+	p->have_p99 = hdr_count(h) > 0;
+	if (p->have_p99)
+		p->p99 = (double)hdr_value_at_percentile(h, 99.0) / 1e6;
+	p->have_last = 1;
+}
+
+/* The numbers at `now'. */
+static void
+progress_view(const struct progress *p, uint64_t now,
+    struct progress_view *v)
+{
+	const struct interval *iv = &p->iv;
+	const struct hdr *h = iv->h[INTERVAL_H_REPLY];
+	uint64_t el = now - p->start, left;
+	double f;
+
+	memset(v, 0, sizeof(*v));
+	v->elapsed = el;
+	v->target = p->target;
+	v->replies = p->replies + interval_replies(&iv->c);
+	v->errors = p->errors + interval_errors(&iv->c);
+	if (p->have_last) {
+		v->rate = p->rate;
+		v->have_p99 = p->have_p99;
+		v->p99 = p->p99;
+	} else {
+		/* The first second, so far. */
+		if (now > iv->mark)
+			v->rate = (double)progress_made(p, &iv->c) /
+			    ((double)(now - iv->mark) / (double)NS_PER_SEC);
+		v->have_p99 = hdr_count(h) > 0;
+		if (v->have_p99)
+			v->p99 = (double)hdr_value_at_percentile(h, 99.0) /
+			    1e6;
+	}
+	/* The end comes with the first of the total and the runtime. */
+	if (p->total > 0) {
+		v->known = 1;
+		v->frac = p->done >= p->total ? 1 :
+		    (double)p->done / (double)p->total;
+		if (p->done > 0) {
+			v->have_left = 1;
+			v->left = p->done >= p->total ? 0 :
+			    (uint64_t)((double)el * (double)(p->total -
+			    p->done) / (double)p->done);
+		}
+	}
+	if (p->runtime > 0) {
+		f = el >= p->runtime ? 1 : (double)el / (double)p->runtime;
+		left = el >= p->runtime ? 0 : p->runtime - el;
+		if (!v->known || f > v->frac)
+			v->frac = f;
+		if (!v->have_left || left < v->left)
+			v->left = left;
+		v->known = 1;
+		v->have_left = 1;
+	}
+}
+
+static void
+progress_draw(struct progress *p, uint64_t now)
+{
+	struct progress_view v;
+	char line[PROGRESS_LINE_MAX];
+
+	progress_view(p, now, &v);
+	progress_format(line, sizeof(line), &v, progress_width(p->fd));
+	fputs(CR, p->tty);
+	fputs(line, p->tty);
+	fputs(EL, p->tty);
+	fflush(p->tty);
+	p->drawn = 1;
+}
+
+/* The next redraw, on an absolute schedule from the start. */
+static void
+progress_fired(struct timer *t, uint64_t now)
+{
+	struct progress *p = containerof(t, struct progress, timer);
+	uint64_t k = (now - p->start) / PROGRESS_STEP + 1;
+
+	progress_draw(p, now);
+	timer_add(p->wheel, &p->timer, p->start + k * PROGRESS_STEP);
+}
+
+static void
+progress_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
+    uint64_t now)
+{
+	struct progress *p = ctx;
+
+	if (!p->running)
+		return;
+	switch (ev) {
+	case BUS_ARRIVAL_MISSED:
+		if (arg.i > 0)
+			p->done += (uint64_t)arg.i;
+		break;
+	default:
+		p->done++;
+		break;
+	}
+}
+
+static int
+progress_init(void **state, const struct collector_env *env, char *err,
+    size_t errlen)
+{
+	const struct progress_config *cfg = env->cfg;
+	struct interval_config ic;
+	struct progress *p = xcalloc(1, sizeof(*p));
+
+	p->wheel = loop_timers(env->core->loop);
+	p->tty = cfg->tty;
+	p->fd = cfg->fd;
+	p->unit = cfg->unit;
+	p->total = cfg->unit != PROGRESS_U_NONE ? cfg->total : 0;
+	p->runtime = cfg->runtime;
+	p->target = cfg->target_rate;
+	memset(&ic, 0, sizeof(ic));
+	ic.period = NS_PER_SEC;
+	ic.target_rate = cfg->target_rate;
+	ic.flush = progress_second;
+	ic.flush_arg = p;
+	if (interval_init(&p->iv, env->bus, p->wheel, env->out, &ic, err,
+	    errlen) == -1) {
+		free(p);
+		return -1;
+	}
+	timer_init(&p->timer, progress_fired);
+	switch (p->unit) {
+	case PROGRESS_U_CONNS:
+		bus_subscribe(env->bus, BUS_CONN_DESTROYED, progress_event, p);
+		break;
+	case PROGRESS_U_SESSIONS:
+		bus_subscribe(env->bus, BUS_SESS_DESTROYED, progress_event, p);
+		break;
+	case PROGRESS_U_ARRIVALS:
+		bus_subscribe(env->bus, BUS_ARRIVAL, progress_event, p);
+		bus_subscribe(env->bus, BUS_ARRIVAL_MISSED, progress_event, p);
+		break;
+	default:
+		break;
+	}
+	*state = p;
+	return 0;
+}
+
+static void
+progress_start(void *state, uint64_t now)
+{
+	struct progress *p = state;
+
+	p->start = now;
+	p->running = 1;
+	interval_start(&p->iv, now, clock_wall_now());
+	timer_add(p->wheel, &p->timer, now + PROGRESS_STEP);
+}
+
+/* Erases the line before the report (the stop comes first). */
+static int
+progress_stop(void *state, uint64_t now, char *err, size_t errlen)
+{
+	struct progress *p = state;
+
+	timer_cancel(&p->timer);
+	p->running = 0;
+	(void)interval_stop(&p->iv, now, err, errlen);
+	if (p->drawn) {
+		fputs(CR EL, p->tty);
+		fflush(p->tty);
+		p->drawn = 0;
+	}
+	return 0;
+}
+
+static void
+progress_fini(void *state)
+{
+	struct progress *p = state;
+
+	timer_cancel(&p->timer);
+	interval_fini(&p->iv);
+	free(p);
+}
+
+const struct collector progress_collector = {
+	.name = "progress",
+	.init = progress_init,
+	.start = progress_start,
+	.stop = progress_stop,
+	.fini = progress_fini,
+};

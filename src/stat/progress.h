@@ -1,0 +1,87 @@
+/*
+ * The progress collector: one line on a terminal, redrawn while the test
+ * runs, for the person watching it.  It shows the time elapsed; when the
+ * end is known (a total of connections, sessions or calls, or
+ * --runtime) a bar and the time left; the achieved rate (of the last
+ * second) against the schedule's; the replies and errors so far; and the
+ * p99 reply time of the last second.  It is drawn at most
+ * PROGRESS_HZ times a second on an absolute schedule from the test's
+ * start, with a carriage return and an erase to the end of the line, and
+ * erased at the stop, before the report.  It is built on the interval
+ * collector (interval.h): that keeps the counts and histograms of each
+ * second; this one only draws.
+ *
+ * main.c gives it a run only when the stream is a terminal and nothing
+ * else writes there while the test runs; it never checks that itself.
+ */
+#ifndef HTTPERF_STAT_PROGRESS_H
+#define HTTPERF_STAT_PROGRESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Redraws per second, at most. */
+#define PROGRESS_HZ		4
+
+/* The longest line drawn, whatever the terminal's width. */
+#define PROGRESS_LINE_MAX	256
+
+/* The width assumed when the terminal does not say. */
+#define PROGRESS_WIDTH_DEFAULT	80
+
+/* What the total counts, when the end is a number of units. */
+enum progress_unit {
+	PROGRESS_U_NONE,	/* no total: --runtime or nothing */
+	PROGRESS_U_CONNS,	/* connections destroyed (--num-conns) */
+	PROGRESS_U_SESSIONS,	/* sessions destroyed (--wsess, --wsesslog) */
+	PROGRESS_U_ARRIVALS,	/* arrivals made or missed (--call-rate's
+				   calls) */
+};
+
+/* Its settings (collector_env.cfg). */
+struct progress_config {
+	FILE		*tty;		/* where the line goes (stderr) */
+	int		 fd;		/* its descriptor, for the width */
+	double		 target_rate;	/* the schedule's arrivals per
+					   second, 0: no schedule */
+	enum progress_unit unit;
+	uint64_t	 total;		/* units in the test, 0: unknown */
+	uint64_t	 runtime;	/* --runtime in ns, 0: none */
+};
+
+/* The numbers of one line, for progress_format(). */
+struct progress_view {
+	uint64_t	 elapsed;	/* ns since the start */
+	int		 known;		/* the end is known: frac is set */
+	double		 frac;		/* done, 0 to 1 */
+	int		 have_left;	/* left is an estimate */
+	uint64_t	 left;		/* ns left */
+	double		 rate;		/* achieved per second */
+	double		 target;	/* the schedule's, 0: none */
+	uint64_t	 replies;
+	uint64_t	 errors;
+	int		 have_p99;	/* a reply came in the last second */
+	double		 p99;		/* its p99 reply time, ms */
+};
+
+/*
+ * Writes the line of `v' for a terminal `width' columns wide into buf (of
+ * `size' bytes, NUL-terminated): at most width - 1 characters, so that
+ * the cursor never wraps, and no control character.  The bar takes the
+ * room the numbers leave, from 10 to 40 columns; when the numbers leave
+ * less, they are written short; what still does not fit is cut.
+ * Returns the line's length.
+ */
+size_t	progress_format(char *buf, size_t size, const struct progress_view *v,
+	    unsigned width);
+
+/* The width of the terminal on `fd', or PROGRESS_WIDTH_DEFAULT. */
+unsigned progress_width(int fd);
+
+struct collector;
+
+/* The collector (stat/collector.h).  Settings: progress_config. */
+extern const struct collector progress_collector;
+
+#endif
