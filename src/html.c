@@ -606,6 +606,8 @@ plot_write(struct ctx *c, struct plot *pl)
 				fputs("0%", f);
 			else if (i == 1)
 				fputs("90%", f);
+			else if (i == 2)
+				fputs("99%", f);
 			else {
 				fputs("99.", f);
 				for (k = 2; k < i; k++)
@@ -752,7 +754,9 @@ pct_decades(uint64_t maxcount)
 
 	if (maxcount <= 100000)
 		return 4;
-	d = (int)ceil(log10((double)maxcount));
+	/* The last whole decade the count reaches: a tail beyond it ends
+	   at the axis' edge, at the maximum. */
+	d = (int)floor(log10((double)maxcount));
 	return d < 5 ? 5 : d > 9 ? 9 : d;
 }
 
