@@ -39,6 +39,7 @@
 #include "gen/uri_wset.h"
 #include "gen/wsess.h"
 #include "gen/wsesslog.h"
+#include "html_out.h"
 #include "jsonw.h"
 #include "merge.h"
 #include "net/sock.h"
@@ -95,6 +96,7 @@ struct run {
 	FILE		*out;		/* the report: stdout, or stderr
 					   with --json - */
 	FILE		*json;		/* --json's stream, or NULL */
+	FILE		*html;		/* --html's file, or NULL */
 	uint64_t	 wall_start;	/* ns since the epoch */
 	uint64_t	 cut_at;	/* a signal ended the run then; 0: not */
 };
@@ -256,11 +258,15 @@ run_cfg_print(struct run *r, union run_cfg *u)
 	u->print.reply_flags = r->o->print_reply;
 }
 
-/* --hlog, --interval, --periodic-stats (stat/interval.h). */
+/*
+ * --hlog, --interval, --periodic-stats (stat/interval.h), and the
+ * per-interval records of the --json document and the --html page.
+ */
 static int
 run_want_interval(const struct options *o)
 {
-	return o->hlog_file != NULL || o->interval > 0 || o->periodic_stats;
+	return o->hlog_file != NULL || o->interval > 0 ||
+	    o->periodic_stats || o->json_file != NULL || o->html_file != NULL;
 }
 
 static void
@@ -273,6 +279,7 @@ run_cfg_interval(struct run *r, union run_cfg *u)
 	u->interval.lines = o->interval > 0 ? stderr : NULL;
 	u->interval.periodic = o->periodic_stats;
 	u->interval.target_rate = rate_spec_rate(&o->rate);
+	u->interval.record = o->json_file != NULL || o->html_file != NULL;
 }
 
 /*
@@ -728,6 +735,9 @@ run_setup(struct run *r)
 			return -1;
 		}
 	}
+	if (o->html_file != NULL &&
+	    (r->html = html_open(o->prog, o->html_file)) == NULL)
+		return -1;
 	memset(&cfg, 0, sizeof(cfg));
 	if (setup_addresses(&r->setup, o, &cfg, err, sizeof(err)) == -1)
 		return -1;
@@ -787,11 +797,11 @@ run_report(struct run *r, const struct collector_run *cr)
 }
 
 /*
- * Writes the --json document: the head, the options, and each
- * collector's part under "stats".  Returns 0, or -1 after a message.
+ * Writes the result document to f: the head, the options, and each
+ * collector's part under "stats".  Returns jsonw_finish()'s answer.
  */
 static int
-run_json(struct run *r, const struct collector_run *cr)
+run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 {
 	const struct options *o = r->o;
 	struct result_head h;
@@ -799,15 +809,15 @@ run_json(struct run *r, const struct collector_run *cr)
 	char host[HOST_NAME_MAX + 1], *echo = NULL;
 	size_t i, len = 0;
 	unsigned id = o->client_id;
-	FILE *f;
+	FILE *ef;
 	int rv;
 
 	if (gethostname(host, sizeof(host)) == -1)
 		snprintf(host, sizeof(host), "unknown");
 	host[sizeof(host) - 1] = '\0';
-	if ((f = open_memstream(&echo, &len)) != NULL) {
-		options_echo(o, f);
-		fclose(f);
+	if ((ef = open_memstream(&echo, &len)) != NULL) {
+		options_echo(o, ef);
+		fclose(ef);
 	}
 	if (echo != NULL && len > 0 && echo[len - 1] == '\n')
 		echo[--len] = '\0';
@@ -819,7 +829,7 @@ run_json(struct run *r, const struct collector_run *cr)
 	h.nids = 1;
 	h.host = host;
 	h.echo = echo != NULL ? echo : "";
-	jsonw_init(&w, r->json);
+	jsonw_init(&w, f);
 	jsonw_obj_begin(&w);
 	result_write_head(&w, &h);
 	jsonw_key(&w, "options");
@@ -835,6 +845,16 @@ run_json(struct run *r, const struct collector_run *cr)
 	jsonw_obj_end(&w);
 	rv = jsonw_finish(&w);
 	free(echo);
+	return rv;
+}
+
+/* Writes the --json document.  Returns 0, or -1 after a message. */
+static int
+run_json(struct run *r, const struct collector_run *cr)
+{
+	const struct options *o = r->o;
+	int rv = run_json_doc(r, cr, r->json);
+
 	if (r->json != stdout) {
 		if (fclose(r->json) != 0)
 			rv = -1;
@@ -844,6 +864,35 @@ run_json(struct run *r, const struct collector_run *cr)
 		fprintf(stderr, "%s: --json: cannot write %s\n", o->prog,
 		    strcmp(o->json_file, "-") == 0 ? "to the standard output" :
 		    o->json_file);
+	return rv;
+}
+
+/*
+ * Writes the --html page, drawn from the result document (made in
+ * memory, as --json would write it).  Returns 0, or -1 after a message.
+ */
+static int
+run_html(struct run *r, const struct collector_run *cr)
+{
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *f = r->html, *mf;
+	int rv = -1;
+
+	r->html = NULL;
+	if ((mf = open_memstream(&doc, &len)) != NULL) {
+		rv = run_json_doc(r, cr, mf);
+		if (fclose(mf) != 0)
+			rv = -1;
+	}
+	if (rv == 0)
+		rv = html_output(r->o->prog, f, r->o->html_file, doc, len,
+		    NULL, 0);
+	else {
+		fprintf(stderr, "%s: --html: out of memory\n", r->o->prog);
+		fclose(f);
+	}
+	free(doc);
 	return rv;
 }
 
@@ -940,6 +989,8 @@ run_test(struct run *r)
 	warned = run_warn(r, &cr);
 	if (r->json != NULL && run_json(r, &cr) == -1)
 		rv = -1;
+	if (r->html != NULL && run_html(r, &cr) == -1)
+		rv = -1;
 	if (rv == 0 && warned && o->max_lateness_given)
 		rv = 3;
 	return rv;
@@ -976,6 +1027,8 @@ run_teardown(struct run *r, uint64_t now)
 	setup_free(&r->setup);
 	if (r->json != NULL && r->json != stdout)
 		fclose(r->json);
+	if (r->html != NULL)
+		fclose(r->html);
 }
 
 int

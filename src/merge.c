@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
+#include "html_out.h"
 #include "jsonr.h"
 #include "jsonw.h"
 #include "merge.h"
@@ -396,12 +398,6 @@ rd_min_max(struct mrd *r, uint64_t n, uint64_t had, const char *pmin,
 static void
 rd_basic(struct mrd *r)
 {
-	static const char *const status[] = { "1xx", "2xx", "3xx", "4xx",
-	    "5xx" };
-	static const char *const err[BASIC_ERR_COUNT] = {
-		"client-timo", "socket-timo", "connrefused", "connreset",
-		"fd-unavail", "addrunavail", "ftab-full", "other",
-	};
 	struct basic *b = &r->m->basic;
 	struct basic_totals *t = &b->t;
 	char field[160];
@@ -435,9 +431,9 @@ rd_basic(struct mrd *r)
 	add_u64(r, B "requests.cut", &t->cut);
 	add_u64(r, B "requests.unsent_bytes", &t->unsent_bytes);
 
-	for (i = 0; i < nitems(status); i++) {
+	for (i = 0; i < BASIC_NSTATUS; i++) {
 		snprintf(field, sizeof(field), B "replies.status.%s",
-		    status[i]);
+		    basic_status_name[i]);
 		add_u64(r, field, &t->replies[i + 1]);
 	}
 	rd_samples(r, B "replies.rate_per_s", &r->m->rr_sum);
@@ -452,7 +448,8 @@ rd_basic(struct mrd *r)
 	r->m->cpu_sys += rd_num(r, B "cpu.system_s");
 	add_u64(r, B "net.bytes", &b->net_bytes);
 	for (i = 0; i < BASIC_ERR_COUNT; i++) {
-		snprintf(field, sizeof(field), B "errors.%s", err[i]);
+		snprintf(field, sizeof(field), B "errors.%s",
+		    basic_err_name[i]);
 		add_u64(r, field, &t->errors[i]);
 	}
 	/* The histograms: exactly the phases the first file has. */
@@ -642,6 +639,266 @@ rd_sched(struct mrd *r)
 #undef SC
 }
 
+/* The interval histograms' member names, by enum interval_rec_hist. */
+static const char *const iv_hist_key[INTERVAL_NREC] = {
+	[INTERVAL_R_REPLY] = "reply",
+	[INTERVAL_R_CORRECTED] = "reply_corrected",
+	[INTERVAL_R_LATENESS] = "lateness",
+};
+
+/*
+ * Checks histogram `key' of interval `iv' (number i): an encoding that
+ * decodes, to the settings of the others, with the count it claims.
+ * Returns the decoded histogram (the caller frees it), or NULL after a
+ * message.
+ */
+static struct hdr *
+rd_iv_hist(struct mrd *r, const struct jv *iv, size_t i, int k)
+{
+	struct merge *m = r->m;
+	const struct jv *o = jv_get(iv, iv_hist_key[k]);
+	char field[160];
+	const char *enc;
+	struct hdr *h;
+	uint64_t count;
+	size_t len;
+	int e;
+
+	snprintf(field, sizeof(field), "stats.interval.intervals[%zu].%s",
+	    i, iv_hist_key[k]);
+	if ((enc = jv_str(jv_get(o, "hdr"), &len)) == NULL ||
+	    jv_u64(jv_get(o, "count"), &count) == -1) {
+		mfail(r, field, "missing, or no count and hdr");
+		return NULL;
+	}
+	if ((e = hdr_decode(enc, len, &h)) != 0) {
+		mfail(r, field, "%s", hdr_strerror(e));
+		return NULL;
+	}
+	if (hdr_count(h) != count) {
+		mfail(r, field, "count does not match the encoding");
+		hdr_free(h);
+		return NULL;
+	}
+	if (m->iv_acc[k] == NULL &&
+	    (m->iv_acc[k] = hdr_new(hdr_lowest(h), hdr_highest(h),
+	    hdr_digits(h))) == NULL) {
+		mfail(r, field, "out of memory");
+		hdr_free(h);
+		return NULL;
+	}
+	if (!hdr_same_settings(m->iv_acc[k], h)) {
+		mfail(r, field, "histogram settings differ from the other "
+		    "intervals'");
+		hdr_free(h);
+		return NULL;
+	}
+	return h;
+}
+
+/*
+ * stats.interval: the period and the schedule as the first file's,
+ * every interval complete and in time order.  The intervals themselves
+ * are added up in merge_finish(), when the merge's start is known.
+ */
+static void
+rd_interval(struct mrd *r)
+{
+	static const char *const counts[] = { "start_ns", "length_ns",
+	    "arrivals", "missed", "conns" };
+	struct merge *m = r->m;
+	const struct jv *arr, *iv;
+	char field[160];
+	uint64_t period, v, prev = 0;
+	double target;
+	size_t i, k;
+	int sched;
+	struct hdr *h;
+
+#define IV	"stats.interval."
+	period = rd_u64(r, IV "period_ns");
+	target = rd_num(r, IV "target_rate_per_s");
+	arr = rd(r, IV "intervals");
+	if (r->failed)
+		return;
+	if (period == 0) {
+		mfail(r, IV "period_ns", "is 0");
+		return;
+	}
+	if (jv_type(arr) != JV_ARR) {
+		mfail(r, IV "intervals", "missing or not an array");
+		return;
+	}
+	sched = target > 0;
+	if (r->first) {
+		m->iv_period = period;
+		m->iv_sched = sched;
+	} else if (period != m->iv_period) {
+		mfail(r, IV "period_ns", "%llu differs from %s's %llu "
+		    "(--interval)", (unsigned long long)period, m->first,
+		    (unsigned long long)m->iv_period);
+		return;
+	} else if (sched != m->iv_sched) {
+		mfail(r, IV "target_rate_per_s", "a schedule in one of this "
+		    "file and %s only", m->first);
+		return;
+	}
+	for (i = 0; i < jv_len(arr) && !r->failed; i++) {
+		iv = jv_at(arr, i);
+		for (k = 0; k < nitems(counts); k++) {
+			snprintf(field, sizeof(field), IV "intervals[%zu].%s",
+			    i, counts[k]);
+			if (jv_u64(jv_get(iv, counts[k]), &v) == -1) {
+				mfail(r, field, "missing or not an unsigned "
+				    "integer");
+				break;
+			}
+			if (k == 0 && (v < prev || v > INT64_MAX)) {
+				mfail(r, field, "out of order or too large");
+				break;
+			}
+			if (k == 0)
+				prev = v;
+		}
+		for (k = 0; k < BASIC_NSTATUS && !r->failed; k++)
+			if (jv_u64(jv_get(jv_get(iv, "replies"),
+			    basic_status_name[k]), &v) == -1) {
+				snprintf(field, sizeof(field),
+				    IV "intervals[%zu].replies.%s", i,
+				    basic_status_name[k]);
+				mfail(r, field, "missing or not an unsigned "
+				    "integer");
+			}
+		for (k = 0; k < BASIC_ERR_COUNT && !r->failed; k++)
+			if (jv_u64(jv_get(jv_get(iv, "errors"),
+			    basic_err_name[k]), &v) == -1) {
+				snprintf(field, sizeof(field),
+				    IV "intervals[%zu].errors.%s", i,
+				    basic_err_name[k]);
+				mfail(r, field, "missing or not an unsigned "
+				    "integer");
+			}
+		for (k = 0; k < INTERVAL_NREC && !r->failed; k++) {
+			if (k != INTERVAL_R_REPLY && !sched)
+				continue;
+			if ((h = rd_iv_hist(r, iv, i, (int)k)) != NULL)
+				hdr_free(h);
+		}
+	}
+	if (r->failed)
+		return;
+	m->iv_target += target;
+	m->ivf = xreallocarray(m->ivf, m->nivf + 1, sizeof(*m->ivf));
+	m->ivf[m->nivf].arr = arr;
+	m->ivf[m->nivf].start_ns = rd_u64(r, "start.epoch_ns");
+	m->nivf++;
+#undef IV
+}
+
+/* a += b, stopping at the largest value (the files were checked). */
+static uint64_t
+sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* The merged interval each interval of file f falls in. */
+static uint64_t
+iv_index(const struct merge *m, const struct merge_ivfile *f,
+    const struct jv *iv)
+{
+	uint64_t start = 0;
+
+	(void)jv_u64(jv_get(iv, "start_ns"), &start);
+	return (f->start_ns - m->start_ns + start) / m->iv_period;
+}
+
+/* Adds interval iv of a file into record r (its histograms into acc). */
+static void
+iv_add(struct merge *m, struct interval_rec *rec, const struct jv *iv)
+{
+	const struct jv *o;
+	const char *enc;
+	struct hdr *h;
+	uint64_t v;
+	size_t k, len;
+
+#define ADD(name, field) \
+	if (jv_u64(jv_get(iv, name), &v) == 0) \
+		rec->c.field = sat_add(rec->c.field, v)
+	ADD("arrivals", arrivals);
+	ADD("missed", missed);
+	ADD("conns", conns);
+#undef ADD
+	for (k = 0; k < BASIC_NSTATUS; k++)
+		if (jv_u64(jv_get(jv_get(iv, "replies"),
+		    basic_status_name[k]), &v) == 0)
+			rec->c.replies[k + 1] = sat_add(rec->c.replies[k + 1],
+			    v);
+	for (k = 0; k < BASIC_ERR_COUNT; k++)
+		if (jv_u64(jv_get(jv_get(iv, "errors"), basic_err_name[k]),
+		    &v) == 0)
+			rec->c.errors[k] = sat_add(rec->c.errors[k], v);
+	for (k = 0; k < INTERVAL_NREC; k++) {
+		o = jv_get(iv, iv_hist_key[k]);
+		if (m->iv_acc[k] == NULL || (enc = jv_str(jv_get(o, "hdr"),
+		    &len)) == NULL || hdr_decode(enc, len, &h) != 0)
+			continue;
+		/* Checked by rd_iv_hist(); an overflow past INT64_MAX
+		   values leaves the sum as it was. */
+		(void)hdr_add(m->iv_acc[k], h);
+		hdr_free(h);
+	}
+}
+
+/*
+ * The merged intervals: interval j holds every file's interval that
+ * starts in [j, j + 1) periods after the merge's start (on the wall
+ * clock).  Done merged interval by merged interval, each file's
+ * intervals followed with a cursor, so that only one set of histograms
+ * is ever held.
+ */
+static void
+merge_intervals(struct merge *m)
+{
+	uint64_t d = m->end_ns - m->start_ns, n = 0, j, end;
+	struct interval_rec *rec;
+	size_t f, k, *cur;
+	const struct jv *arr;
+
+	for (f = 0; f < m->nivf; f++) {
+		arr = m->ivf[f].arr;
+		if (jv_len(arr) > 0 && (j = iv_index(m, &m->ivf[f],
+		    jv_at(arr, jv_len(arr) - 1))) + 1 > n)
+			n = j + 1;
+	}
+	if (n == 0)
+		return;
+	m->ivrecs = xcalloc(n, sizeof(*m->ivrecs));
+	m->nivrecs = n;
+	cur = xcalloc(m->nivf, sizeof(*cur));
+	for (j = 0; j < n; j++) {
+		rec = &m->ivrecs[j];
+		for (k = 0; k < INTERVAL_NREC; k++)
+			if (m->iv_acc[k] != NULL)
+				hdr_reset(m->iv_acc[k]);
+		for (f = 0; f < m->nivf; f++) {
+			arr = m->ivf[f].arr;
+			while (cur[f] < jv_len(arr) && iv_index(m, &m->ivf[f],
+			    jv_at(arr, cur[f])) <= j)
+				iv_add(m, rec, jv_at(arr, cur[f]++));
+		}
+		rec->start = j * m->iv_period;
+		end = rec->start + m->iv_period;
+		rec->length = (end < d ? end : d) - (rec->start < d ?
+		    rec->start : d);
+		for (k = 0; k < INTERVAL_NREC; k++)
+			if (m->iv_acc[k] != NULL)
+				interval_sum_of(&rec->h[k], m->iv_acc[k]);
+	}
+	free(cur);
+}
+
 /* The collectors: the same ones in every file, each one known. */
 static void
 rd_stats(struct mrd *r)
@@ -650,7 +907,7 @@ rd_stats(struct mrd *r)
 	struct merge *m = r->m;
 	const char *k;
 	size_t i;
-	int sess, tls, sched;
+	int sess, tls, sched, iv;
 
 	if (jv_type(st) != JV_OBJ) {
 		mfail(r, "stats", "missing or not an object");
@@ -659,7 +916,8 @@ rd_stats(struct mrd *r)
 	for (i = 0; i < jv_len(st); i++) {
 		k = jv_key_at(st, i);
 		if (strcmp(k, "basic") != 0 && strcmp(k, "sess_stat") != 0 &&
-		    strcmp(k, "tls_stat") != 0 && strcmp(k, "sched") != 0) {
+		    strcmp(k, "tls_stat") != 0 && strcmp(k, "sched") != 0 &&
+		    strcmp(k, "interval") != 0) {
 			mfail(r, "stats", "%s: results this version cannot "
 			    "merge", k);
 			return;
@@ -668,14 +926,17 @@ rd_stats(struct mrd *r)
 	sess = jv_get(st, "sess_stat") != NULL;
 	tls = jv_get(st, "tls_stat") != NULL;
 	sched = jv_get(st, "sched") != NULL;
+	iv = jv_get(st, "interval") != NULL;
 	if (r->first) {
 		m->have_sess = sess;
 		m->have_tls = tls;
 		m->have_sched = sched;
+		m->have_interval = iv;
 	} else if (sess != m->have_sess || tls != m->have_tls ||
-	    sched != m->have_sched) {
+	    sched != m->have_sched || iv != m->have_interval) {
 		mfail(r, sess != m->have_sess ? "stats.sess_stat" :
-		    tls != m->have_tls ? "stats.tls_stat" : "stats.sched",
+		    tls != m->have_tls ? "stats.tls_stat" :
+		    sched != m->have_sched ? "stats.sched" : "stats.interval",
 		    "in one of this file and %s only", m->first);
 		return;
 	}
@@ -686,6 +947,8 @@ rd_stats(struct mrd *r)
 		rd_tls(r);
 	if (m->have_sched && !r->failed)
 		rd_sched(r);
+	if (m->have_interval && !r->failed)
+		rd_interval(r);
 }
 
 int
@@ -730,6 +993,8 @@ merge_finish(struct merge *m)
 	stat_samples_free(&m->sess_sum);
 	/* The merged document's schedule times are since its start. */
 	m->sched.start = m->start_ns;
+	if (m->have_interval)
+		merge_intervals(m);
 	for (i = 0; i < m->nhosts; i++)
 		len += strlen(m->hostv[i]) + 1;
 	free(m->hosts);
@@ -850,6 +1115,11 @@ merge_json(struct merge *m, struct jsonw *w, const struct jv *const *docs,
 		jsonw_key(w, "sched");
 		sched_stat_json(&m->sched, w, m->sched_cpu_pct);
 	}
+	if (m->have_interval) {
+		jsonw_key(w, "interval");
+		interval_json_recs(w, m->iv_period, m->iv_target, m->ivrecs,
+		    m->nivrecs);
+	}
 	jsonw_obj_end(w);
 	jsonw_key(w, "merged");
 	jsonw_obj_begin(w);
@@ -871,16 +1141,78 @@ merge_json(struct merge *m, struct jsonw *w, const struct jv *const *docs,
 void
 merge_free(struct merge *m)
 {
+	size_t i;
+
 	basic_fini(&m->basic);
 	sess_stat_fini(&m->sess);
 	tls_stat_fini(&m->tls);
 	sched_stat_fini(&m->sched);
 	stat_samples_free(&m->rr_sum);
 	stat_samples_free(&m->sess_sum);
+	for (i = 0; i < INTERVAL_NREC; i++)
+		hdr_free(m->iv_acc[i]);
+	for (i = 0; i < m->nivrecs; i++)
+		interval_rec_free(&m->ivrecs[i]);
+	free(m->ivrecs);
+	free(m->ivf);
 	free(m->ids);
 	free(m->hosts);
 	free(m->hostv);
 	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * Writes the --html page of the merge to f (and closes it): the merged
+ * document, made in memory, and each file's as a client.  Returns 0, or
+ * -1 after a message.
+ */
+static int
+merge_html(struct merge *m, const struct options *o, FILE *f,
+    struct jv *const *docs, size_t n)
+{
+	struct html_client *cl;
+	struct jsonw w;
+	char *doc = NULL, **labels;
+	const char *host;
+	uint64_t id;
+	size_t i, len = 0, llen;
+	FILE *mf;
+	int rv = -1;
+
+	cl = xcalloc(n, sizeof(*cl));
+	labels = xcalloc(n, sizeof(*labels));
+	for (i = 0; i < n; i++) {
+		if (jv_u64(jv_path(docs[i], "client.id"), &id) == -1)
+			id = i;
+		if ((host = jv_str(jv_get(docs[i], "host"), NULL)) == NULL)
+			host = "?";
+		llen = strlen(host) + 40;
+		labels[i] = xmalloc(llen);
+		snprintf(labels[i], llen, "client %llu (%s)",
+		    (unsigned long long)id, host);
+		cl[i].doc = docs[i];
+		cl[i].label = labels[i];
+	}
+	if ((mf = open_memstream(&doc, &len)) != NULL) {
+		jsonw_init(&w, mf);
+		merge_json(m, &w, (const struct jv *const *)docs,
+		    o->merge_files, n);
+		rv = jsonw_finish(&w);
+		if (fclose(mf) != 0)
+			rv = -1;
+	}
+	if (rv == 0)
+		rv = html_output(o->prog, f, o->html_file, doc, len, cl, n);
+	else {
+		fprintf(stderr, "%s: --html: out of memory\n", o->prog);
+		fclose(f);
+	}
+	free(doc);
+	for (i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	free(cl);
+	return rv;
 }
 
 /* Reads and parses one file; NULL after a message. */
@@ -914,12 +1246,15 @@ merge_main(const struct options *o)
 	struct jv **docs;
 	struct merge m;
 	struct jsonw w;
-	FILE *out, *jf = NULL;
+	FILE *out, *jf = NULL, *hf = NULL;
 	size_t i, n = o->n_merge_files;
 	int status = 1, to_stdout;
 
 	memset(&m, 0, sizeof(m));
 	docs = xcalloc(n, sizeof(*docs));
+	if (o->html_file != NULL &&
+	    (hf = html_open(o->prog, o->html_file)) == NULL)
+		goto out;
 	for (i = 0; i < n; i++)
 		if ((docs[i] = merge_read(o->prog,
 		    o->merge_files[i])) == NULL ||
@@ -957,9 +1292,16 @@ merge_main(const struct options *o)
 		}
 		jf = NULL;
 	}
+	if (hf != NULL) {
+		if (merge_html(&m, o, hf, docs, n) == -1)
+			status = 1;
+		hf = NULL;
+	}
 out:
 	if (jf != NULL && jf != stdout)
 		fclose(jf);
+	if (hf != NULL)
+		fclose(hf);
 	merge_free(&m);
 	for (i = 0; i < n; i++)
 		jv_free(docs[i]);

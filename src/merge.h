@@ -40,6 +40,7 @@
 #include <stdio.h>
 
 #include "stat/basic.h"
+#include "stat/interval.h"
 #include "stat/sched_stat.h"
 #include "stat/sess_stat.h"
 #include "stat/tls_stat.h"
@@ -73,6 +74,20 @@ struct merge {
 	struct stat_samples rr_sum, sess_sum;
 	const char	**hostv;	/* distinct, into the documents */
 	size_t		 nhosts;
+	/* stats.interval: each file's intervals, then (merge_finish())
+	   the merged ones. */
+	int		 have_interval;
+	uint64_t	 iv_period;	/* ns, the same in every file */
+	double		 iv_target;	/* the files' target rates added */
+	int		 iv_sched;	/* the files had a schedule */
+	struct merge_ivfile {
+		const struct jv	*arr;	/* its intervals */
+		uint64_t	 start_ns;	/* its start.epoch_ns */
+	}		*ivf;
+	size_t		 nivf;
+	struct hdr	*iv_acc[INTERVAL_NREC];	/* the first's settings */
+	struct interval_rec *ivrecs;
+	size_t		 nivrecs;
 };
 
 /*

@@ -137,6 +137,7 @@ struct options {
 	   report then goes to the standard error); --merge FILE... (the
 	   result files are the arguments, pointing into argv). */
 	const char	*json_file;
+	const char	*html_file;	/* --html */
 	int		 merge;
 	char *const	*merge_files;
 	size_t		 n_merge_files;

@@ -164,6 +164,7 @@ opt_check(const struct opt_ctx *c)
 	/* --merge runs no test: only its output options go with it. */
 	for (i = 0; c->given[OPT_MERGE] && i < OPT_NOPTS; i++)
 		if (c->given[i] && i != OPT_MERGE && i != OPT_JSON &&
+		    i != OPT_HTML &&
 		    i != OPT_VERBOSE)
 			return opt_fail(c, &opt_table[i], NULL, NULL,
 			    "cannot be used with --merge");

@@ -19,7 +19,7 @@
 #include "util.h"
 
 const char *const options_merge_may_differ[] = {
-	"client", "json", "hlog", "interval", "periodic-stats", "verbose",
+	"client", "json", "html", "hlog", "interval", "periodic-stats", "verbose",
 	"debug", "print-reply", "print-request", "myaddr", "max-lateness",
 	"start-at", "quiet", NULL
 };

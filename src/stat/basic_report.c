@@ -296,8 +296,6 @@ static void
 json_calls(struct jsonw *w, const struct basic_totals *t, double d,
     uint64_t replies, const struct stat_samples *rr)
 {
-	static const char *const status[] = { "1xx", "2xx", "3xx", "4xx",
-	    "5xx" };
 	size_t i;
 
 	jsonw_key(w, "requests");
@@ -319,8 +317,8 @@ json_calls(struct jsonw *w, const struct basic_totals *t, double d,
 	jsonw_ku64(w, "total", replies);
 	jsonw_key(w, "status");
 	jsonw_obj_begin(w);
-	for (i = 0; i < nitems(status); i++)
-		jsonw_ku64(w, status[i], t->replies[i + 1]);
+	for (i = 0; i < BASIC_NSTATUS; i++)
+		jsonw_ku64(w, basic_status_name[i], t->replies[i + 1]);
 	jsonw_obj_end(w);
 	jsonw_key(w, "rate_per_s");
 	stat_json_series(w, &t->reply_rate, rr, basic_ratio(t->reply_rate.sum,
@@ -348,20 +346,25 @@ json_calls(struct jsonw *w, const struct basic_totals *t, double d,
 	jsonw_obj_end(w);
 }
 
+const char *const basic_err_name[BASIC_ERR_COUNT] = {
+	[BASIC_ERR_CLIENT_TIMO] = "client-timo",
+	[BASIC_ERR_SOCKET_TIMO] = "socket-timo",
+	[BASIC_ERR_CONNREFUSED] = "connrefused",
+	[BASIC_ERR_CONNRESET] = "connreset",
+	[BASIC_ERR_FD_UNAVAIL] = "fd-unavail",
+	[BASIC_ERR_ADDRUNAVAIL] = "addrunavail",
+	[BASIC_ERR_FTAB_FULL] = "ftab-full",
+	[BASIC_ERR_OTHER] = "other",
+};
+
+const char *const basic_status_name[BASIC_NSTATUS] = {
+	"1xx", "2xx", "3xx", "4xx", "5xx"
+};
+
 /* The CPU, Net I/O and Errors lines' numbers (print_system()). */
 static void
 json_system(struct jsonw *w, const struct basic_totals *t, double d)
 {
-	static const char *const name[BASIC_ERR_COUNT] = {
-		[BASIC_ERR_CLIENT_TIMO] = "client-timo",
-		[BASIC_ERR_SOCKET_TIMO] = "socket-timo",
-		[BASIC_ERR_CONNREFUSED] = "connrefused",
-		[BASIC_ERR_CONNRESET] = "connreset",
-		[BASIC_ERR_FD_UNAVAIL] = "fd-unavail",
-		[BASIC_ERR_ADDRUNAVAIL] = "addrunavail",
-		[BASIC_ERR_FTAB_FULL] = "ftab-full",
-		[BASIC_ERR_OTHER] = "other",
-	};
 	uint64_t total = 0;
 	int i;
 
@@ -387,7 +390,7 @@ json_system(struct jsonw *w, const struct basic_totals *t, double d)
 		total += t->errors[i];
 	jsonw_ku64(w, "total", total);
 	for (i = 0; i < BASIC_ERR_COUNT; i++)
-		jsonw_ku64(w, name[i], t->errors[i]);
+		jsonw_ku64(w, basic_err_name[i], t->errors[i]);
 	jsonw_obj_end(w);
 }
 

@@ -48,6 +48,13 @@ enum basic_err {
 	BASIC_ERR_COUNT,
 };
 
+/* The classes' names in the --json document ("client-timo", ...). */
+extern const char *const basic_err_name[BASIC_ERR_COUNT];
+/* The status classes' names, "1xx" to "5xx": basic_status_name[0] is
+   1xx. */
+#define BASIC_NSTATUS	5
+extern const char *const basic_status_name[BASIC_NSTATUS];
+
 /* Maps a connection failure's errno to its class (never CLIENT_TIMO). */
 enum basic_err basic_err_class(int err);
 

@@ -17,6 +17,7 @@
 #include "core/conn.h"
 #include "core/core.h"
 #include "core/loop.h"
+#include "jsonw.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/hdr.h"
@@ -138,7 +139,121 @@ interval_errors(const struct interval_counts *c)
 static int
 interval_flushes(const struct interval *iv)
 {
-	return iv->hlog != NULL || iv->lines != NULL || iv->flush != NULL;
+	return iv->hlog != NULL || iv->lines != NULL || iv->flush != NULL ||
+	    iv->record;
+}
+
+void
+interval_sum_of(struct interval_sum *s, const struct hdr *h)
+{
+	size_t len;
+
+	memset(s, 0, sizeof(*s));
+	s->count = hdr_count(h);
+	if (s->count > 0) {
+		s->p50 = hdr_value_at_percentile(h, 50.0);
+		s->p90 = hdr_value_at_percentile(h, 90.0);
+		s->p99 = hdr_value_at_percentile(h, 99.0);
+		s->max = hdr_max(h);
+	}
+	if (hdr_encode(h, &s->hdr, &len) != 0)
+		s->hdr = NULL;
+}
+
+void
+interval_rec_free(struct interval_rec *r)
+{
+	size_t i;
+
+	for (i = 0; i < INTERVAL_NREC; i++) {
+		free(r->h[i].hdr);
+		r->h[i].hdr = NULL;
+	}
+}
+
+/* Keeps the interval that ends at `end' (cfg.record). */
+static void
+interval_keep(struct interval *iv, uint64_t end)
+{
+	struct interval_rec *r;
+
+	if (iv->nrecs == iv->caprecs) {
+		iv->caprecs = iv->caprecs > 0 ? 2 * iv->caprecs : 64;
+		iv->recs = xreallocarray(iv->recs, iv->caprecs,
+		    sizeof(*iv->recs));
+	}
+	r = &iv->recs[iv->nrecs++];
+	memset(r, 0, sizeof(*r));
+	r->start = iv->mark - iv->start;
+	r->length = end - iv->mark;
+	r->c = iv->c;
+	interval_sum_of(&r->h[INTERVAL_R_REPLY], iv->h[INTERVAL_H_REPLY]);
+	if (interval_scheduled(iv)) {
+		interval_sum_of(&r->h[INTERVAL_R_CORRECTED],
+		    iv->h[INTERVAL_H_CORRECTED]);
+		interval_sum_of(&r->h[INTERVAL_R_LATENESS],
+		    iv->h[INTERVAL_H_LATENESS]);
+	}
+}
+
+static void
+interval_json_sum(struct jsonw *w, const char *key,
+    const struct interval_sum *s)
+{
+	jsonw_key(w, key);
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "count", s->count);
+	jsonw_ku64(w, "p50_ns", s->p50);
+	jsonw_ku64(w, "p90_ns", s->p90);
+	jsonw_ku64(w, "p99_ns", s->p99);
+	jsonw_ku64(w, "max_ns", s->max);
+	jsonw_kstr(w, "hdr", s->hdr);
+	jsonw_obj_end(w);
+}
+
+void
+interval_json_recs(struct jsonw *w, uint64_t period, double target,
+    const struct interval_rec *recs, size_t n)
+{
+	static const char *const sum_key[INTERVAL_NREC] = {
+		[INTERVAL_R_REPLY] = "reply",
+		[INTERVAL_R_CORRECTED] = "reply_corrected",
+		[INTERVAL_R_LATENESS] = "lateness",
+	};
+	const struct interval_rec *r;
+	size_t i, k;
+
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "period_ns", period);
+	jsonw_kdouble(w, "target_rate_per_s", target);
+	jsonw_key(w, "intervals");
+	jsonw_arr_begin(w);
+	for (i = 0; i < n; i++) {
+		r = &recs[i];
+		jsonw_obj_begin(w);
+		jsonw_ku64(w, "start_ns", r->start);
+		jsonw_ku64(w, "length_ns", r->length);
+		jsonw_ku64(w, "arrivals", r->c.arrivals);
+		jsonw_ku64(w, "missed", r->c.missed);
+		jsonw_ku64(w, "conns", r->c.conns);
+		jsonw_key(w, "replies");
+		jsonw_obj_begin(w);
+		for (k = 0; k < BASIC_NSTATUS; k++)
+			jsonw_ku64(w, basic_status_name[k],
+			    r->c.replies[k + 1]);
+		jsonw_obj_end(w);
+		jsonw_key(w, "errors");
+		jsonw_obj_begin(w);
+		for (k = 0; k < BASIC_ERR_COUNT; k++)
+			jsonw_ku64(w, basic_err_name[k], r->c.errors[k]);
+		jsonw_obj_end(w);
+		for (k = 0; k < INTERVAL_NREC; k++)
+			if (k == INTERVAL_R_REPLY || target > 0)
+				interval_json_sum(w, sum_key[k], &r->h[k]);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
 }
 
 /* The --interval line of the interval that ends at `end'. */
@@ -198,6 +313,8 @@ interval_flush(struct interval *iv, uint64_t end)
 		interval_line(iv, end);
 	if (iv->flush != NULL)
 		iv->flush(iv->flush_arg, iv, end);
+	if (iv->record)
+		interval_keep(iv, end);
 	for (i = 0; i < INTERVAL_NHIST; i++)
 		hdr_reset(iv->h[i]);
 	memset(&iv->c, 0, sizeof(iv->c));
@@ -336,6 +453,7 @@ interval_init(struct interval *iv, struct bus *bus,
 	iv->period = cfg->period != 0 ? cfg->period : INTERVAL_DEFAULT_NS;
 	iv->flush = cfg->flush;
 	iv->flush_arg = cfg->flush_arg;
+	iv->record = cfg->record;
 	if (cfg->hlog != NULL) {
 		if ((iv->hlog = fopen(cfg->hlog, "w")) == NULL) {
 			interval_hlog_err(cfg->hlog, errno, err, errlen);
@@ -416,6 +534,11 @@ interval_fini(struct interval *iv)
 		hdr_free(iv->h[i]);
 		iv->h[i] = NULL;
 	}
+	for (i = 0; i < iv->nrecs; i++)
+		interval_rec_free(&iv->recs[i]);
+	free(iv->recs);
+	iv->recs = NULL;
+	iv->nrecs = iv->caprecs = 0;
 }
 
 /* The collector interface (stat/collector.h). */
@@ -448,6 +571,17 @@ interval_col_stop(void *state, uint64_t now, char *err, size_t errlen)
 }
 
 static void
+interval_col_json(void *state, struct jsonw *w,
+    const struct collector_run *run)
+{
+	const struct interval *iv = state;
+
+	(void)run;
+	interval_json_recs(w, iv->period, iv->target_rate, iv->recs,
+	    iv->nrecs);
+}
+
+static void
 interval_col_fini(void *state)
 {
 	interval_fini(state);
@@ -459,5 +593,6 @@ const struct collector interval_collector = {
 	.init = interval_col_init,
 	.start = interval_col_start,
 	.stop = interval_col_stop,
+	.json = interval_col_json,
 	.fini = interval_col_fini,
 };

@@ -60,6 +60,8 @@ struct interval_config {
 	interval_flush_fn *flush;	/* called at each interval's end,
 					   or NULL */
 	void		*flush_arg;
+	int		 record;	/* keep every interval for the
+					   --json document (stats.interval) */
 };
 
 /* The histograms, in the order of the hlog's lines. */
@@ -82,6 +84,32 @@ struct interval_counts {
 	uint64_t	 s302;		/* replies with status 302 */
 };
 
+/* The summary of one of an interval's histograms, as recorded. */
+struct interval_sum {
+	uint64_t	 count;
+	uint64_t	 p50, p90, p99, max;	/* ns */
+	char		*hdr;		/* HISTF... (base64), or NULL when
+					   it could not be encoded */
+};
+
+/* The histograms an interval record keeps: reply, corrected, lateness. */
+enum interval_rec_hist {
+	INTERVAL_R_REPLY,
+	INTERVAL_R_CORRECTED,
+	INTERVAL_R_LATENESS,
+	INTERVAL_NREC
+};
+
+/* One interval, kept for the --json document (cfg.record). */
+struct interval_rec {
+	uint64_t	 start;		/* ns since the test's start */
+	uint64_t	 length;	/* ns */
+	struct interval_counts c;
+	struct interval_sum h[INTERVAL_NREC];	/* the corrected and the
+					   lateness ones only with a
+					   schedule */
+};
+
 struct interval {
 	struct timer_wheel *wheel;
 	FILE		*out;		/* --periodic-stats lines */
@@ -94,6 +122,12 @@ struct interval {
 	uint64_t	 period;	/* ns */
 	interval_flush_fn *flush;
 	void		*flush_arg;
+	int		 record;
+
+	/* cfg.record: every interval ended so far (allocated as they
+	   end, never while recording). */
+	struct interval_rec *recs;
+	size_t		 nrecs, caprecs;
 
 	uint64_t	 start;		/* the test's start (ns) */
 	uint64_t	 mark;		/* the current interval's start */
@@ -156,6 +190,23 @@ void	interval_fini(struct interval *iv);
  */
 int	interval_hlog_line(FILE *f, const char *tag, uint64_t start,
 	    uint64_t length, const struct hdr *h);
+
+/*
+ * Summarises h into *s (percentiles, max, count and its encoding, which
+ * s->hdr then owns; NULL if it cannot be encoded).
+ */
+void	interval_sum_of(struct interval_sum *s, const struct hdr *h);
+
+/*
+ * Writes stats.interval of the --json document: the period, the target
+ * rate (0: no schedule) and every record (see the schema).
+ */
+struct jsonw;
+void	interval_json_recs(struct jsonw *w, uint64_t period, double target,
+	    const struct interval_rec *recs, size_t n);
+
+/* Frees the encodings a record holds. */
+void	interval_rec_free(struct interval_rec *r);
 
 /* The tag of histogram `i' in the hlog. */
 const char *interval_tag(enum interval_hist i);

@@ -79,7 +79,7 @@ extra=$(comm -13 "$tmp/help.opts" "$tmp/comp.opts" | tr '\n' ' ')
 expect "--num-calls --num-conns" httperf --num-c
 expect "--num-calls --num-conns" httperf --server h --num-c
 expect "--wsess --wsesslog" httperf --wsess
-expect "--help --hlog --hog --http-version" httperf --h
+expect "--help --hlog --hog --html --http-version" httperf --h
 
 # 3. File arguments, separate or after '=' (bash splits the word there).
 expect "access.log" httperf --body-file acc

@@ -39,6 +39,45 @@ grep -q "^$(jv "$J.json" command_line | sed 's/[][\.*^$]/\\&/g')\$" "$OUT" ||
     fail "command_line is not the echo line"
 ok "--json: validates, numbers as the report"
 
+# iv_check FILE.json: stats.interval's intervals tile the test (each one
+# starts where the one before ended, the last ends at the duration) and
+# add up to the totals: replies, connections, arrivals made, and every
+# histogram's count.
+iv_check() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = d["stats"]; iv = st["interval"]; ivs = iv["intervals"]
+assert len(ivs) > 0, "no intervals"
+t = 0
+for x in ivs:
+    assert x["start_ns"] >= t, ("overlap", x["start_ns"], t)
+    assert 0 < x["length_ns"] <= iv["period_ns"], x["length_ns"]
+    t = x["start_ns"] + x["length_ns"]
+    assert x["reply"]["count"] == sum(x["replies"].values()), "reply count"
+assert t == d["duration_ns"], ("end", t, d["duration_ns"])
+if "merged" not in d:
+    assert sum(x["length_ns"] for x in ivs) == d["duration_ns"], "gaps"
+b = st["basic"]
+def total(k): return sum(x[k] for x in ivs)
+assert sum(sum(x["replies"].values()) for x in ivs) == b["replies"]["total"], "replies"
+assert total("conns") == b["connections"]["total"], "conns"
+assert sum(sum(x["errors"].values()) for x in ivs) <= b["errors"]["total"], "errors"
+if "sched" in st:
+    s = st["sched"]
+    assert iv["target_rate_per_s"] == s["target_rate_per_s"], "target"
+    assert total("arrivals") == s["made"] - s["never_sent_queued"], "arrivals"
+    assert sum(x["lateness"]["count"] for x in ivs) == total("arrivals"), "lateness"
+    assert sum(x["reply_corrected"]["count"] for x in ivs) == b["replies"]["total"], "corrected"
+else:
+    assert iv["target_rate_per_s"] == 0 and all("lateness" not in x for x in ivs)
+print(len(ivs))
+PY
+}
+n=$(iv_check "$J.json") || fail "stats.interval does not add up"
+[ "$(jv "$J.json" stats.interval.period_ns)" = 1000000000 ] || fail "interval period"
+ok "--json: stats.interval: $n intervals tile the test and add up"
+
 # sched_lines FILE.json: the Lateness and Arrivals lines as the report
 # prints them, from the document's stats.sched.
 sched_lines() {
@@ -149,6 +188,26 @@ grep -E '^(Lateness percentiles|Arrivals:)' "$OUT" > "$T_DIR/sched.got"
 cmp -s "$T_DIR/sched.want" "$T_DIR/sched.got" ||
     fail "merged sched lines differ from the document: $(diff "$T_DIR/sched.want" "$T_DIR/sched.got")"
 expect '^Arrivals: 100 scheduled, '
+iv_check "$J.m.json" > /dev/null || fail "merged stats.interval does not add up"
+# Every file's interval lands in the merged one its start falls in.
+python3 - "$J.m.json" "${J}0.json" "${J}1.json" "${J}2.json" "${J}3.json" <<'PY' ||
+import json, sys
+m = json.load(open(sys.argv[1])); p = m["stats"]["interval"]["period_ns"]
+want = {}
+for f in sys.argv[2:]:
+    d = json.load(open(f))
+    off = d["start"]["epoch_ns"] - m["start"]["epoch_ns"]
+    for x in d["stats"]["interval"]["intervals"]:
+        j = (off + x["start_ns"]) // p
+        w = want.setdefault(j, [0, 0, 0])
+        w[0] += x["replies"]["2xx"]; w[1] += x["reply"]["count"]; w[2] += x["lateness"]["count"]
+for j, x in enumerate(m["stats"]["interval"]["intervals"]):
+    assert x["start_ns"] == j * p, x["start_ns"]
+    got = [x["replies"]["2xx"], x["reply"]["count"], x["lateness"]["count"]]
+    assert got == want.get(j, [0, 0, 0]), (j, got, want.get(j))
+assert m["stats"]["interval"]["target_rate_per_s"] == 800
+PY
+    fail "merged intervals are not the files' intervals added up"
 ok "--merge: four --client I/4 runs add up to the server's count"
 
 # Merged files merge again: (0+1) + (2+3) is the same result.
@@ -272,6 +331,24 @@ RC=$?
 expect_rc 1
 grep -q "thr.json: stats.sched.threshold_ns: 2000000 differs from ${J}0.json's 1000000" "$OUT.err" ||
     fail "threshold: $(cat "$OUT.err")"
+python3 - "${J}1.json" "$J.iv.json" "$J.iv2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["stats"]["interval"]["period_ns"] = 500000000
+json.dump(d, open(sys.argv[2], "w"))
+del d["stats"]["interval"]
+json.dump(d, open(sys.argv[3], "w"))
+PY
+"$HP" --merge "${J}0.json" "$J.iv.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+grep -q "iv.json: stats.interval.period_ns: 500000000 differs from ${J}0.json's 1000000000 (--interval)" "$OUT.err" ||
+    fail "interval period: $(cat "$OUT.err")"
+"$HP" --merge "${J}0.json" "$J.iv2.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 1
+grep -q "iv2.json: stats.interval: in one of this file and ${J}0.json only" "$OUT.err" ||
+    fail "interval in one file: $(cat "$OUT.err")"
 "$HP" --merge "${J}0.json" "${J}0.json" > "$OUT" 2> "$OUT.err"
 RC=$?
 expect_rc 1

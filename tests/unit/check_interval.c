@@ -19,6 +19,7 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "core/timer.h"
+#include "jsonw.h"
 #include "stat/hdr.h"
 #include "stat/interval.h"
 
@@ -43,8 +44,8 @@ struct fx {
 };
 
 static void
-fx_init(struct fx *f, double rate, int hlog, int lines, int periodic,
-    uint64_t period)
+fx_init_rec(struct fx *f, double rate, int hlog, int lines, int periodic,
+    uint64_t period, int record)
 {
 	struct interval_config cfg;
 	char err[256];
@@ -72,9 +73,17 @@ fx_init(struct fx *f, double rate, int hlog, int lines, int periodic,
 	cfg.periodic = periodic;
 	cfg.target_rate = rate;
 	cfg.period = period;
+	cfg.record = record;
 	ck_assert_int_eq(interval_init(&f->iv, f->bus, f->wheel, f->out,
 	    &cfg, err, sizeof(err)), 0);
 	interval_start(&f->iv, T0, WALL);
+}
+
+static void
+fx_init(struct fx *f, double rate, int hlog, int lines, int periodic,
+    uint64_t period)
+{
+	fx_init_rec(f, rate, hlog, lines, periodic, period, 0);
 }
 
 /* Stops the collector (at `end') and closes the memory streams. */
@@ -586,6 +595,87 @@ START_TEST(test_hlog_line)
 }
 END_TEST
 
+/* The count of histogram encoding `enc' (which must decode). */
+static uint64_t
+enc_count(const char *enc)
+{
+	struct hdr *d;
+	uint64_t n;
+
+	ck_assert_ptr_nonnull(enc);
+	ck_assert_int_eq(hdr_decode(enc, strlen(enc), &d), 0);
+	n = hdr_count(d);
+	hdr_free(d);
+	return n;
+}
+
+/*
+ * cfg.record alone (no hlog, no lines): the intervals still end on
+ * their schedule and each one is kept, with its counts, its percentiles
+ * and its histograms' encodings; the JSON holds them all.
+ */
+START_TEST(test_record)
+{
+	const struct interval_rec *r;
+	struct jsonw w;
+	struct fx f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *jf;
+
+	fx_init_rec(&f, 50.0, 0, 0, 0, 0, 1);
+	sig(&f, BUS_ARRIVAL, NULL, (long)(T0 + 100 * MS), T0 + 103 * MS);
+	reply(&f, 200, T0 + 100 * MS, T0 + 103 * MS, 10 * MS);
+	reply(&f, 503, 0, T0 + 200 * MS, 30 * MS);
+	sig(&f, BUS_CONN_FAILED, NULL, ECONNRESET, T0 + 300 * MS);
+	timer_wheel_run(f.wheel, T0 + SEC);
+	ck_assert_uint_eq(f.iv.nrecs, 1);
+	sig(&f, BUS_ARRIVAL_MISSED, NULL, 4, T0 + 1200 * MS);
+	reply(&f, 200, 0, T0 + 1300 * MS, 1 * MS);
+	fx_stop(&f, T0 + 1250 * MS + 1);
+	ck_assert_uint_eq(f.iv.nrecs, 2);
+
+	r = &f.iv.recs[0];
+	ck_assert_uint_eq(r->start, 0);
+	ck_assert_uint_eq(r->length, SEC);
+	ck_assert_uint_eq(r->c.arrivals, 1);
+	ck_assert_uint_eq(r->c.replies[2], 1);
+	ck_assert_uint_eq(r->c.replies[5], 1);
+	ck_assert_uint_eq(r->c.errors[BASIC_ERR_CONNRESET], 1);
+	ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].count, 2);
+	/* 10 and 30 ms; the corrected time of the first is 13 ms. */
+	ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].p50 / MS, 10);
+	ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].max / MS, 30);
+	ck_assert_uint_eq(r->h[INTERVAL_R_CORRECTED].max / MS, 30);
+	ck_assert_uint_eq(r->h[INTERVAL_R_CORRECTED].p50 / MS, 13);
+	ck_assert_uint_eq(r->h[INTERVAL_R_LATENESS].count, 1);
+	ck_assert_uint_eq(r->h[INTERVAL_R_LATENESS].max / MS, 3);
+	ck_assert_uint_eq(enc_count(r->h[INTERVAL_R_REPLY].hdr), 2);
+	ck_assert_uint_eq(enc_count(r->h[INTERVAL_R_LATENESS].hdr), 1);
+	r = &f.iv.recs[1];
+	ck_assert_uint_eq(r->start, SEC);
+	ck_assert_uint_eq(r->length, 250 * MS + 1);
+	ck_assert_uint_eq(r->c.missed, 4);
+	ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].count, 1);
+	ck_assert_uint_eq(r->h[INTERVAL_R_LATENESS].count, 0);
+
+	jf = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(jf);
+	jsonw_init(&w, jf);
+	interval_json_recs(&w, f.iv.period, 50.0, f.iv.recs, f.iv.nrecs);
+	ck_assert_int_eq(jsonw_finish(&w), 0);
+	fclose(jf);
+	ck_assert_ptr_nonnull(strstr(buf, "\"period_ns\": 1000000000"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"length_ns\": 250000001"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"5xx\": 1"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"connreset\": 1"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"reply_corrected\""));
+	ck_assert_ptr_nonnull(strstr(buf, "\"missed\": 4"));
+	free(buf);
+	fx_free(&f);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -602,6 +692,7 @@ main(void)
 	tcase_add_test(tc, test_hlog_unwritable);
 	tcase_add_test(tc, test_hlog_full);
 	tcase_add_test(tc, test_hlog_line);
+	tcase_add_test(tc, test_record);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
