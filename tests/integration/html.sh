@@ -1,0 +1,296 @@
+#!/bin/sh
+# --html: the page of a paced fixture run (--call-rate, replies of mixed
+# delays) and of a --merge of two --client I/2 runs holds every plot and
+# exactly the series the result document calls for; headless Chromium
+# loads it with no console message (a CSP violation is one), requests
+# nothing but the file itself, has every series in its DOM, and takes
+# 1280x800 screenshots, kept for a person to look at in
+# tests/integration/html.out/ (HTML_OUT), named in the log.
+. "$TESTLIB"
+
+command -v python3 >/dev/null 2>&1 || skip "python3 is missing"
+strict=0
+if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
+	strict=1
+fi
+CHROMIUM=""
+for c in chromium chromium-browser; do
+	if command -v "$c" >/dev/null 2>&1; then
+		CHROMIUM=$c
+		break
+	fi
+done
+if [ -z "$CHROMIUM" ] && [ $strict = 1 ]; then
+	fail "chromium is missing (Debian: chromium)"
+fi
+
+HOUT=${HTML_OUT:-$(pwd)/tests/integration/html.out}
+rm -rf "$HOUT"
+mkdir -p "$HOUT" || fail "cannot make $HOUT"
+
+# A URI list of delays of 1, 3, 8 and 30 ms, so the latencies vary.
+W=$T_DIR/wlog
+for u in 1 3 1 8 1 3 1 1 30 3 1 8 1 3 1 1 3 8 1 3; do
+	printf '/delay/%s/%s\0' "$u" $((u * 40)) >> "$W"
+done
+
+# series FILE.html: "figure-id series-name points", one a line, sorted.
+series() {
+	python3 - "$1" <<'PY'
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    fig = None
+    out = []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "figure" and a.get("class") == "plot":
+            self.fig = a.get("id", "?")
+        if tag == "polyline" and a.get("class") == "series":
+            n = int(a["data-points"])
+            pts = a.get("points", "").split()
+            if len(pts) != n:
+                print("BAD %s %s: %d points, data-points %d" %
+                    (self.fig, a["data-series"], len(pts), n))
+            self.out.append("%s|%s|%d" % (self.fig, a["data-series"], n))
+    def handle_endtag(self, tag):
+        if tag == "figure":
+            self.fig = None
+p = P()
+p.feed(open(sys.argv[1], encoding="utf-8").read())
+for l in sorted(p.out):
+    print(l)
+PY
+}
+
+# want DOC.json [CLIENT.json LABEL]...: the series the page of DOC must
+# show, worked out from the documents as the design says, as series
+# prints them.
+want() {
+	python3 - "$@" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+cl = [(json.load(open(sys.argv[i])), sys.argv[i + 1])
+    for i in range(2, len(sys.argv), 2)]
+merged = len(cl) > 0
+out = []
+def hcount(d, path):
+    v = d
+    for k in path.split("."):
+        v = v.get(k) if isinstance(v, dict) else None
+    return v.get("count", 0) if isinstance(v, dict) else 0
+def pct(fig, d, path, name):
+    c = hcount(d, path)
+    if c > 0:
+        out.append("plot-%s|%s|%d" % (fig, name, 100 if c > 1 else 1))
+H = "stats.basic.histograms."
+for d, l in cl:
+    pct("pct-reply", d, H + "reply", l)
+pct("pct-reply", doc, H + "reply", "Total" if merged else "Reply time")
+pct("pct-reply", doc, H + "reply_corrected",
+    "Total (corrected)" if merged else "Reply time (corrected)")
+for k, n in (("connection", "Connection"), ("connect", "Connect"),
+    ("tls_handshake", "TLS handshake"), ("first_byte", "First byte"),
+    ("transfer", "Transfer"), ("session", "Session lifetime")):
+    pct("pct-phases", doc, H + k, n)
+for d, l in cl:
+    pct("pct-lateness", d, "stats.sched.lateness", l)
+pct("pct-lateness", doc, "stats.sched.lateness",
+    "Total" if merged else "Lateness")
+def ivs(d):
+    return [i for i in d["stats"]["interval"]["intervals"]
+        if i["length_ns"] > 0]
+iv = ivs(doc)
+target = doc["stats"]["interval"]["target_rate_per_s"]
+def add(fig, name, n):
+    if n > 0:
+        out.append("plot-%s|%s|%d" % (fig, name, n))
+for d, l in cl:
+    add("iv-rate", l, len(ivs(d)))
+    add("iv-latency", l + " p99", sum(1 for i in ivs(d)
+        if i["reply"]["count"] > 0))
+add("iv-rate", "Total achieved" if merged else "Achieved", len(iv))
+if target > 0:
+    add("iv-rate", "Arrivals", len(iv))
+    add("iv-rate", "Target", 2)
+for c in ("1xx", "2xx", "3xx", "4xx", "5xx"):
+    if any(i["replies"][c] > 0 for i in iv):
+        add("iv-status", c, len(iv))
+for c in ("client-timo", "socket-timo", "connrefused", "connreset",
+    "fd-unavail", "addrunavail", "ftab-full", "other"):
+    if any(i["errors"][c] > 0 for i in iv):
+        add("iv-errors", c, len(iv))
+t = "Total " if merged else ""
+nr = sum(1 for i in iv if i["reply"]["count"] > 0)
+add("iv-latency", t + "p99", nr)
+add("iv-latency", t + "p50", nr)
+if target > 0:
+    add("iv-latency", t + "p99 (corrected)",
+        sum(1 for i in iv if i["reply_corrected"]["count"] > 0))
+for l in sorted(out):
+    print(l)
+PY
+}
+
+# check_page NAME DOC.json [CLIENT.json LABEL]...: $HOUT/NAME.html is a
+# whole page of exactly the series wanted, with the plots and the CSP.
+check_page() {
+	p=$HOUT/$1.html
+	shift
+	[ -s "$p" ] || fail "$p: missing or empty"
+	head -n 1 "$p" | grep -qx '<!DOCTYPE html>' || fail "$p: no doctype"
+	tail -n 1 "$p" | grep -qx '</html>' || fail "$p: not whole"
+	grep -q "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">" "$p" ||
+	    fail "$p: no CSP"
+	if grep -qi '<script' "$p"; then
+		fail "$p: has a script"
+	fi
+	if grep -Eqi '(src|href)="?(https?:|//)' "$p"; then
+		fail "$p: refers to a URL"
+	fi
+	for id in pct-reply pct-phases iv-rate iv-status iv-errors iv-latency \
+	    pct-lateness; do
+		grep -q "<figure class=\"plot\" id=\"plot-$id\">" "$p" ||
+		    fail "$p: no plot $id"
+	done
+	series "$p" > "$T_DIR/got" || fail "$p: cannot parse"
+	want "$@" > "$T_DIR/want" || fail "$p: cannot read $*"
+	grep -q . "$T_DIR/want" || fail "$p: no series wanted?"
+	cmp -s "$T_DIR/want" "$T_DIR/got" ||
+	    fail "$p: series differ (- wanted, + on the page): $(diff "$T_DIR/want" "$T_DIR/got")"
+	# The command line, unescaped from the page, is the document's.
+	python3 - "$p" "$1" 2> "$T_DIR/cmd.err" <<'PY' ||
+import json, sys, re, html
+page = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'<pre class="cmd">(.*?)</pre>', page, re.S)
+want = json.load(open(sys.argv[2]))["command_line"]
+if m is None or html.unescape(m.group(1)) != want:
+    sys.exit("on the page: %r, in the document: %r" %
+        (m and m.group(1), want))
+PY
+	    fail "$p: command line: $(cat "$T_DIR/cmd.err")"
+}
+
+# chrome NAME ARGS...: headless Chromium on $HOUT/NAME.html, bounded;
+# every request it would make goes to a closed loopback port (its own
+# background requests included), so nothing leaves the machine.  Its
+# log goes to $T_DIR/NAME.clog, its net log to $T_DIR/NAME.net.
+chrome() {
+	n=$1
+	shift
+	rm -rf "$T_DIR/chrome"
+	timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+	    --user-data-dir="$T_DIR/chrome" --no-first-run \
+	    --disable-extensions --disable-background-networking \
+	    --disable-component-update --disable-sync --disable-default-apps \
+	    --disable-client-side-phishing-detection --no-pings \
+	    --disable-domain-reliability --proxy-server=http://127.0.0.1:9 \
+	    --hide-scrollbars --enable-logging=stderr --v=0 \
+	    --log-net-log="$T_DIR/$n.net" "$@" "file://$HOUT/$n.html" \
+	    2> "$T_DIR/$n.clog"
+}
+
+# browse NAME: loads the page in Chromium: no console message at all, no
+# request but the file, the DOM's series those of the file, a 1280x800
+# screenshot in $HOUT/NAME.png.
+browse() {
+	n=$1
+	p=$HOUT/$n.html
+	chrome "$n" --window-size=1280,800 --dump-dom > "$T_DIR/$n.dom" ||
+	    fail "$p: chromium --dump-dom failed: $(tail -n 5 "$T_DIR/$n.clog")"
+	cp "$T_DIR/$n.clog" "$T_DIR/$n.clog1"
+	python3 - "$T_DIR/$n.net" "file://$p" > "$T_DIR/$n.urls" 2>&1 <<'PY' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+types = {v: k for k, v in d["constants"]["logEventTypes"].items()}
+bad = 0
+for e in d["events"]:
+    p = e.get("params") or {}
+    if types.get(e["type"]) != "URL_REQUEST_START_JOB" or "url" not in p:
+        continue
+    # The browser's own background requests have no initiator ("not an
+    # origin"); whatever the page asks for has its own (file: "null").
+    page = (p.get("initiator") != "not an origin" or
+        str(p.get("network_isolation_key", "")).startswith("file:"))
+    print("%s %s" % ("page" if page else "browser", p["url"]))
+    if page and p["url"] != sys.argv[2]:
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+	    fail "$p: the page requested something: $(grep '^page' "$T_DIR/$n.urls")"
+	echo "requests while loading $n.html (the browser's own go to 127.0.0.1:9):"
+	sed 's/^/  /' "$T_DIR/$n.urls"
+	series "$p" > "$T_DIR/got"
+	series "$T_DIR/$n.dom" > "$T_DIR/dom"
+	grep -q . "$T_DIR/dom" || fail "$p: no series in the DOM"
+	cmp -s "$T_DIR/got" "$T_DIR/dom" ||
+	    fail "$p: the DOM's series differ from the file's: $(diff "$T_DIR/got" "$T_DIR/dom")"
+	if awk -F'|' '$3 < 1 { exit 1 }' "$T_DIR/dom"; then :; else
+		fail "$p: a series without points in the DOM"
+	fi
+	rm -f "$HOUT/$n.png"
+	chrome "$n" --window-size=1280,800 --screenshot="$HOUT/$n.png" \
+	    > /dev/null || fail "$p: chromium --screenshot failed: $(tail -n 5 "$T_DIR/$n.clog")"
+	cat "$T_DIR/$n.clog" >> "$T_DIR/$n.clog1"
+	if grep -E ':CONSOLE[:(]|Content Security Policy' "$T_DIR/$n.clog1"; then
+		fail "$p: console messages while loading it (above)"
+	fi
+	python3 - "$HOUT/$n.png" <<'PY' || fail "$HOUT/$n.png: not a 1280x800 PNG"
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR", "not a PNG"
+w, h = struct.unpack(">II", b[16:24])
+print("%s: %dx%d, %d bytes" % (sys.argv[1], w, h, len(b)))
+assert (w, h) == (1280, 800), "%dx%d" % (w, h)
+assert len(b) > 20000, "too small to show anything"
+PY
+	# The whole page, for a person (and the README's picture).
+	chrome "$n" --window-size=1280,2150 \
+	    --screenshot="$HOUT/$n-full.png" > /dev/null ||
+	    fail "$p: chromium (full page) failed"
+	echo "screenshots: $HOUT/$n.png $HOUT/$n-full.png"
+}
+
+start_srv
+
+# 1. A paced run: corrected reply times and lateness exist.
+hp --call-rate 200 --num-calls 600 --wlog "y,$W" --json "$T_DIR/run.json" \
+    --html "$HOUT/run.html"
+expect_rc 0
+expect_counts '[0-9]+' 600 600
+[ "$(json_get "$T_DIR/run.json" stats.basic.histograms.reply_corrected.count)" = 600 ] ||
+    fail "no corrected reply times"
+check_page run "$T_DIR/run.json"
+ok "--html of a run: every plot and series the document calls for"
+
+# 2. Two clients merged: a series per client plus the totals.
+for i in 0 1; do
+	timeout 60 "$HP" --server 127.0.0.1 --port "$PORT" --call-rate 100 \
+	    --num-calls 300 --wlog "y,$W" --client $i/2 \
+	    --json "$T_DIR/c$i.json" > "$T_DIR/c$i.txt" 2>&1 &
+	eval "p$i=\$!"
+done
+for i in 0 1; do
+	eval "wait \$p$i" || fail "client $i/2 failed: $(cat "$T_DIR/c$i.txt")"
+done
+T_LAST="httperf --merge c0.json c1.json --html merged.html"
+timeout 60 "$HP" --merge "$T_DIR/c0.json" "$T_DIR/c1.json" \
+    --json "$T_DIR/m.json" --html "$HOUT/merged.html" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 0
+expect_counts '[0-9]+' 600 600
+host=$(json_get "$T_DIR/c0.json" host)
+check_page merged "$T_DIR/m.json" "$T_DIR/c0.json" "client 0 ($host)" \
+    "$T_DIR/c1.json" "client 1 ($host)"
+grep -q 'data-series="client 0 (' "$HOUT/merged.html" || fail "no client 0"
+ok "--merge --html: per-client series and the totals"
+stop_srv
+
+# 3. In the browser.
+if [ -z "$CHROMIUM" ]; then
+	t_skip "chromium is missing: the pages were not loaded in a browser"
+else
+	browse run
+	browse merged
+	ok "Chromium: no console message, no request, every series in the DOM, screenshots"
+fi
