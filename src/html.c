@@ -91,6 +91,7 @@ struct plot {
 	int		 keepmax;	/* decimate keeping each run's peak */
 	struct series	*s;
 	size_t		 ns, cap;
+	double		 xext;		/* X_SECONDS: the axis reaches this */
 	const char	*note;		/* written across an empty plot */
 	char		*extra_legend;	/* "each client (N)" */
 	struct style	 extra_st;
@@ -101,6 +102,7 @@ struct ctx {
 	const struct jv		*doc;
 	const struct html_client *cl;
 	size_t			 ncl;
+	double			 iv_end;	/* the intervals' end, s */
 	int			 oom;
 };
 
@@ -531,6 +533,9 @@ plot_write(struct ctx *c, struct plot *pl)
 			xt[i] = (double)i;
 		xmax = pl->decades;
 	} else {
+		/* Every plot over time spans the whole test, data or not. */
+		if (pl->xext > xmax)
+			xmax = pl->xext;
 		nx = html_nice_ticks(0, xmax > 0 ? xmax : 1, 8, xt, MAX_TICKS,
 		    &xstep);
 		xmax = xt[nx - 1];
@@ -1082,6 +1087,7 @@ plot_iv_rate(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 	size_t i;
 
 	plot_init(&pl, "iv-rate", "Rate", "replies/s", X_SECONDS);
+	pl.xext = c->iv_end;
 	for (i = 0; i < c->ncl; i++) {
 		if (civ[i].arr == NULL)
 			continue;
@@ -1124,6 +1130,7 @@ plot_iv_classes(struct ctx *c, const struct ivs *iv, const char *id,
 	size_t i, k = 0;
 
 	plot_init(&pl, id, title, ylabel, X_SECONDS);
+	pl.xext = c->iv_end;
 	for (i = 0; i < n; i++) {
 		snprintf(what, sizeof(what), "%s.%s", obj, names[i]);
 		if (!iv_any(iv, what))
@@ -1147,6 +1154,7 @@ plot_iv_latency(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 
 	plot_init(&pl, "iv-latency", "Reply time p50 / p99 per interval",
 	    "ms", X_SECONDS);
+	pl.xext = c->iv_end;
 	pl.keepmax = 1;
 	for (i = 0; i < c->ncl; i++) {
 		if (civ[i].arr == NULL)
@@ -1195,9 +1203,13 @@ plots_interval(struct ctx *c)
 		c->oom = 1;
 		return;
 	}
-	for (i = 0; i < c->ncl; i++)
+	c->iv_end = ivs_end(&iv);
+	for (i = 0; i < c->ncl; i++) {
 		if (ivs_get(c, c->cl[i].doc, &civ[i]) != 0)
 			civ[i].arr = NULL;
+		else if (ivs_end(&civ[i]) > c->iv_end)
+			c->iv_end = ivs_end(&civ[i]);
+	}
 	fputs("<div class=\"grid\">\n", c->f);
 	plot_iv_rate(c, &iv, civ);
 	plot_iv_classes(c, &iv, "iv-status", "Replies by status class",
