@@ -40,6 +40,10 @@
 
 #define MAX_TICKS	16
 
+/* Series over time of at most this many points get a marker per point,
+   whose <title> tells its value on hover. */
+#define HTML_MARKERS_MAX	60
+
 /* Okabe-Ito: told apart with the common colour-vision deficiencies. */
 static const char *const palette[] = {
 	"#0072B2",	/* blue */
@@ -73,6 +77,7 @@ struct style {
 
 struct series {
 	char		*name;
+	char		*tip;		/* its <title>, when more than the name */
 	double		*x, *y;
 	size_t		 n;
 	struct style	 st;
@@ -353,6 +358,7 @@ plot_free(struct plot *pl)
 
 	for (i = 0; i < pl->ns; i++) {
 		free(pl->s[i].name);
+		free(pl->s[i].tip);
 		free(pl->s[i].x);
 		free(pl->s[i].y);
 	}
@@ -411,6 +417,7 @@ plot_drop_last(struct plot *pl)
 	struct series *s = &pl->s[pl->ns - 1];
 
 	free(s->name);
+	free(s->tip);
 	free(s->x);
 	free(s->y);
 	pl->ns--;
@@ -485,7 +492,7 @@ plot_write(struct ctx *c, struct plot *pl)
 {
 	FILE *f = c->f;
 	double xt[MAX_TICKS], yt[MAX_TICKS], xmax = 0, ymax = 0, yminpos = 0;
-	double sxmax, ymaxs, ystep, xstep = 1, ylo, yhi, px, py, v;
+	double top, ymaxs, ystep, xstep = 1, ylo, yhi, px, py, v;
 	size_t nx, ny, i, j, k;
 	int ydec, xdec = 0, legend = 0;
 	struct series *s;
@@ -506,7 +513,7 @@ plot_write(struct ctx *c, struct plot *pl)
 	/* A log y axis when the series' tops lie decades apart (a
 	   connection lasting seconds next to a connect of microseconds). */
 	if (pl->maybe_ylog) {
-		sxmax = 0;
+		top = 0;
 		for (i = 0; i < pl->ns; i++) {
 			ymaxs = 0;
 			for (j = 0; j < pl->s[i].n; j++)
@@ -514,15 +521,15 @@ plot_write(struct ctx *c, struct plot *pl)
 					ymaxs = pl->s[i].y[j];
 			if (ymaxs > 0 && (yminpos == 0 || ymaxs < yminpos))
 				yminpos = ymaxs;
-			if (ymaxs > sxmax)
-				sxmax = ymaxs;
+			if (ymaxs > top)
+				top = ymaxs;
 		}
 		/* The lowest positive value anywhere sets the floor. */
 		for (i = 0; i < pl->ns; i++)
 			for (j = 0; j < pl->s[i].n; j++)
 				if (pl->s[i].y[j] > 0 && pl->s[i].y[j] < yminpos)
 					yminpos = pl->s[i].y[j];
-		if (yminpos > 0 && sxmax / yminpos >= 100)
+		if (yminpos > 0 && top / yminpos >= 100)
 			pl->ylog = 1;
 	}
 
@@ -649,13 +656,28 @@ plot_write(struct ctx *c, struct plot *pl)
 			    map_x(pl, s->x[j], xmax),
 			    map_y(pl, s->y[j], ylo, yhi));
 		fputs("\"><title>", f);
-		html_escape(f, s->name);
+		html_escape(f, s->tip != NULL ? s->tip : s->name);
 		fputs("</title></polyline>\n", f);
-		if (s->n == 1) {
+		if (pl->xkind == X_SECONDS && s->n <= HTML_MARKERS_MAX) {
+			/* A dot per interval, its value on hover. */
+			for (j = 0; j < s->n; j++) {
+				fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" "
+				    "cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>",
+				    map_x(pl, s->x[j], xmax),
+				    map_y(pl, s->y[j], ylo, yhi),
+				    s->n == 1 ? "3" : "2.2", s->st.color);
+				html_escape(f, s->name);
+				fprintf(f, ": %.*f ", s->y[j] < 10 ? 3 : 1,
+				    s->y[j]);
+				html_escape(f, pl->ylabel);
+				fprintf(f, " at %.1f s</title></circle>", s->x[j]);
+			}
+			fputc('\n', f);
+		} else if (s->n == 1) {
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
 			    "fill=\"%s\"><title>", map_x(pl, s->x[0], xmax),
 			    map_y(pl, s->y[0], ylo, yhi), s->st.color);
-			html_escape(f, s->name);
+			html_escape(f, s->tip != NULL ? s->tip : s->name);
 			fputs("</title></circle>\n", f);
 		}
 		if (s->st.legend)
@@ -804,6 +826,15 @@ pct_series(struct ctx *c, struct plot *pl, const struct jv *hist,
 		s->y[i] = (double)hdr_value_at_percentile(h, p) / 1e6;
 	}
 	s->n = n;
+	/* On hover: the figures of the percentile table. */
+	s->tip = fmtdup("%s: %llu values, p50 %.3f ms, p90 %.3f ms, "
+	    "p99 %.3f ms, p99.9 %.3f ms, max %.3f ms", s->name,
+	    (unsigned long long)count,
+	    (double)hdr_value_at_percentile(h, 50) / 1e6,
+	    (double)hdr_value_at_percentile(h, 90) / 1e6,
+	    (double)hdr_value_at_percentile(h, 99) / 1e6,
+	    (double)hdr_value_at_percentile(h, 99.9) / 1e6,
+	    (double)hdr_max(h) / 1e6);
 	hdr_free(h);
 }
 
@@ -1609,8 +1640,9 @@ html_write(FILE *f, const struct jv *doc, const struct html_client *clients,
 	fputc(' ', f);
 	put_str(f, doc, "tool.version");
 	fputs(" from its result document. Percentile axes are log-scaled in "
-	    "1/(1&#8722;p), as HdrHistogram plots them; hover a line for its "
-	    "name.</footer>\n</main>\n</body>\n</html>\n", f);
+	    "1/(1&#8722;p), as HdrHistogram plots them; hover over a line or "
+	    "a dot for its values.</footer>\n</main>\n</body>\n</html>\n",
+	    f);
 	if (c.oom) {
 		if (err != NULL)
 			snprintf(err, errlen, "out of memory");

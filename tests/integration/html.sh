@@ -245,7 +245,7 @@ assert (w, h) == (1280, 800), "%dx%d" % (w, h)
 assert len(b) > 20000, "too small to show anything"
 PY
 	# The whole page, for a person (and the README's picture).
-	chrome "$n" --window-size=1280,2420 \
+	chrome "$n" --window-size=1280,2500 \
 	    --screenshot="$HOUT/$n-full.png" > /dev/null ||
 	    fail "$p: chromium (full page) failed"
 	echo "screenshots: $HOUT/$n.png $HOUT/$n-full.png"
