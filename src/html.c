@@ -1279,7 +1279,8 @@ static const char css[] =
 "vertical-align:top}\n"
 "th{font-weight:600;color:#444;border-bottom:1px solid #cfd3d8;"
 "white-space:nowrap}\n"
-"tbody th{border-bottom-color:#eceef1;color:#222;width:11em}\n"
+"tbody th{border-bottom-color:#eceef1;color:#222}\n"
+".wrap{overflow-x:auto}\n"
 "td.n,th.n{text-align:right;white-space:nowrap}\n"
 "td.d{color:#444}\n"
 "tbody tr:nth-child(even){background:#fafbfc}\n"
@@ -1303,11 +1304,13 @@ static const char css[] =
 ".legend li{display:flex;align-items:center;gap:5px}\n"
 "footer{margin-top:28px;color:#777;font-size:12px}\n"
 "@media (min-width:1000px){.grid{grid-template-columns:1fr 1fr}}\n"
+"@media (max-width:800px){th,td{padding:3px 6px}main{padding:12px}}\n"
 "@media print{body{font-size:10.5pt;background:#fff;color:#000}"
 "main{max-width:none;padding:0}.grid{grid-template-columns:1fr}"
 "pre.cmd,.warn,tbody tr:nth-child(even){background:none}"
 "figure.plot{border-color:#999}h2{break-after:avoid}"
-"table{break-inside:avoid}}\n";
+"table{break-inside:avoid;font-size:9pt}th,td{padding:2px 5px}"
+".wrap{overflow:visible}}\n";
 
 static void
 write_head(struct ctx *c)
@@ -1443,8 +1446,8 @@ write_totals(struct ctx *c, const struct jv *b)
 	double v, t;
 	size_t i;
 
-	fputs("<section>\n<h2 id=\"totals\">Totals</h2>\n<table "
-	    "class=\"totals\">\n<thead><tr><th></th><th class=\"n\">Total"
+	fputs("<section>\n<h2 id=\"totals\">Totals</h2>\n<div class=\"wrap\">"
+	    "<table class=\"totals\">\n<thead><tr><th></th><th class=\"n\">Total"
 	    "</th><th>Details</th></tr></thead>\n<tbody>\n", f);
 	row_open(f, "Connections", b, "connections.total", 0, "");
 	put_num(f, b, "connections.rate_per_s", 1, " conn/s", 1);
@@ -1539,7 +1542,7 @@ write_totals(struct ctx *c, const struct jv *b)
 		put_num(f, sc, "achieved_rate_per_s", 1, "/s", 1);
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</tbody>\n</table>\n</section>\n", f);
+	fputs("</tbody>\n</table></div>\n</section>\n", f);
 }
 
 static void
@@ -1576,7 +1579,8 @@ write_percentiles(struct ctx *c, const struct jv *b)
 	size_t i, j;
 
 	fputs("<section>\n<h2 id=\"percentiles\">Percentiles <span "
-	    "class=\"dim\">[ms]</span></h2>\n<table class=\"pct\">\n"
+	    "class=\"dim\">[ms]</span></h2>\n<div class=\"wrap\">"
+	    "<table class=\"pct\">\n"
 	    "<thead><tr><th></th><th class=\"n\">count</th><th class=\"n\">"
 	    "p50</th><th class=\"n\">p90</th><th class=\"n\">p99</th>"
 	    "<th class=\"n\">p99.9</th><th class=\"n\">p99.99</th>"
@@ -1599,7 +1603,7 @@ write_percentiles(struct ctx *c, const struct jv *b)
 		pct_row(f, "TLS handshake (all)", h);
 	if (jv_type(h = jv_path(c->doc, "stats.sched.lateness")) == JV_OBJ)
 		pct_row(f, "Lateness", h);
-	fputs("</tbody>\n</table>\n</section>\n", f);
+	fputs("</tbody>\n</table></div>\n</section>\n", f);
 }
 
 int
