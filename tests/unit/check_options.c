@@ -1793,9 +1793,14 @@ START_TEST(test_version)
 	ck_assert_msg(strncmp(r.out, "httperf: httperf-" PACKAGE_VERSION " (",
 	    17 + strlen(PACKAGE_VERSION) + 2) == 0, "%s", r.out);
 	ck_assert_ptr_nonnull(strstr(r.out, "event backends:"));
-	ck_assert_ptr_nonnull(strstr(r.out, " poll)\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, " poll"));
 #ifdef HAVE_EPOLL_CREATE1
 	ck_assert_ptr_nonnull(strstr(r.out, "epoll"));
+#endif
+#ifdef HAVE_LIBURING
+	ck_assert_ptr_nonnull(strstr(r.out, " poll io_uring)\n"));
+#else
+	ck_assert_ptr_nonnull(strstr(r.out, " poll)\n"));
 #endif
 	ck_assert_uint_eq(count_lines(r.out), 1);
 	run_free(&r);
