@@ -61,7 +61,8 @@
 #                            io_uring; HTTPERF_LOOP), taking turns: CPU per
 #                            request for the three workloads above (median
 #                            of -r rounds) and system calls per request;
-#                            the default (epoll) must be the fastest.
+#                            the default (epoll) must be the fastest (within
+#                            5%, the spread of identical rounds).
 #   memory/connection        (peak RSS of that run - peak RSS of the same
 #                            binary holding 1 such connection) / N held;
 #                            target < 2 KiB.
@@ -554,9 +555,11 @@ be_rows() {	# LABEL [WRK]
 	for be in $BACKENDS; do
 		eval "v=\$BE_$be"
 		res=
-		[ $be = epoll ] && res=$(verdict le "$v" "$best")
+		# Within 5%: the medians of a few runs differ by that much
+		# between identical rounds on a shared machine.
+		[ $be = epoll ] && res=$(verdict le "$v" "$(awk -v b="$best" 'BEGIN { print b * 1.05 }')")
 		row "  $be: $1" "$(fmt "$v")" "" "${2:-}" \
-		    "$( [ $be = epoll ] && echo "default, fastest" || echo "(info)")" "$res"
+		    "$( [ $be = epoll ] && echo "default, <=1.05x best" || echo "(info)")" "$res"
 	done
 }
 progress "event backends ($BACKENDS): CPU per request, $REPS rounds"
