@@ -8,7 +8,8 @@
 set -e
 cd "$(dirname "$0")"
 
-PKGS="autoconf automake libtool make gcc pkg-config libssl-dev check zlib1g-dev"
+PKGS="autoconf automake libtool make gcc pkg-config libssl-dev check zlib1g-dev \
+    liburing-dev"
 missing=""
 command -v autoreconf >/dev/null 2>&1 || missing="$missing autoconf"
 command -v automake >/dev/null 2>&1 || missing="$missing automake"

@@ -57,6 +57,12 @@
 #                            open files limit cannot reach 100,200 (no
 #                            CAP_SYS_RESOURCE): as many as it allows, with a
 #                            note.
+#   event backends           ours on each backend built in (epoll, poll,
+#                            io_uring; HTTPERF_LOOP), taking turns: CPU per
+#                            request for the three workloads above (median
+#                            of -r rounds) and system calls per request;
+#                            the default (epoll) must be the fastest (within
+#                            5%, the spread of identical rounds).
 #   memory/connection        (peak RSS of that run - peak RSS of the same
 #                            binary holding 1 such connection) / N held;
 #                            target < 2 KiB.
@@ -510,6 +516,76 @@ cpu_rows "1000 keep-alive" "" ""
 progress "client CPU per request, new connection per request (10000 at 5000/s), $REPS runs"
 cpu_per_req newconn 10000 60 --uri /1k.html --num-conns 10000 --num-calls 1 --rate 5000
 cpu_rows "new conn per request" "" ""
+
+# ------------------------------------------------------- event backends ---
+# Ours on each event backend built in (HTTPERF_LOOP), the backends taking
+# turns in each of REPS rounds: CPU per request (median) for the three
+# workloads above, system calls per request (strace -c; for io_uring its
+# io_uring_enter calls are counted like any other) and CPU use at --rate
+# 100.  The default backend (epoll) must be the fastest.
+BACKENDS=epoll
+"$HTTPERF" -V 2>/dev/null | grep -q ' poll' && BACKENDS="$BACKENDS poll"
+"$HTTPERF" -V 2>/dev/null | grep -q ' io_uring)' && BACKENDS="$BACKENDS uring"
+be_cpu() {	# NAME EXPECTED TIMEOUT ARGS...: sets BE_<backend> medians
+	local name=$1 expect=$2 lim=$3 rep be out r
+	shift 3
+	for be in $BACKENDS; do : > "$WORK/be.$name.$be"; done
+	for rep in $(seq 1 "$REPS"); do
+		for be in $BACKENDS; do
+			out=$WORK/be.$name.$be.$rep
+			HTTPERF_LOOP=$be cpu_run "$out" "$lim" "$HTTPERF" \
+			    "${HP_COMMON[@]}" "$NPORT" "$@"
+			hp_flag "$out" "$name run $rep, backend $be" "$expect"
+			r=$(num_or "$(hp_total "$out" replies)" 0)
+			[ "$r" -gt 0 ] || continue
+			awk -v u="$(cpu_user "$out")" -v s="$(cpu_sys "$out")" -v r="$r" \
+			    'BEGIN { printf "%.6f\n", (u + s) * 1e6 / r }' >> "$WORK/be.$name.$be"
+		done
+	done
+	for be in $BACKENDS; do
+		eval "BE_$be=\$(median < \"\$WORK/be.\$name.\$be\")"
+	done
+}
+be_rows() {	# LABEL [WRK]
+	local be v best=
+	for be in $BACKENDS; do
+		eval "v=\$BE_$be"
+		{ [ -z "$best" ] || lt "$v" "$best"; } && best=$v
+	done
+	for be in $BACKENDS; do
+		eval "v=\$BE_$be"
+		res=
+		# Within 5%: the medians of a few runs differ by that much
+		# between identical rounds on a shared machine.
+		[ $be = epoll ] && res=$(verdict le "$v" "$(awk -v b="$best" 'BEGIN { print b * 1.05 }')")
+		row "  $be: $1" "$(fmt "$v")" "" "${2:-}" \
+		    "$( [ $be = epoll ] && echo "default, <=1.05x best" || echo "(info)")" "$res"
+	done
+}
+progress "event backends ($BACKENDS): CPU per request, $REPS rounds"
+row "event backends: client CPU/request [us]" "" "" "" "" ""
+be_cpu ka50 100000 60 --uri /1k.html --num-conns 50 --num-calls 2000 --rate 50000
+be_rows "50 keep-alive" "$w_tot"
+be_cpu ka1000 100000 60 --uri /1k.html --num-conns 1000 --num-calls 100 --rate 100000
+be_rows "1000 keep-alive"
+be_cpu newconn 10000 60 --uri /1k.html --num-conns 10000 --num-calls 1 --rate 5000
+be_rows "new conn per request"
+if [ "$HAVE_STRACE" = 1 ]; then
+	row "event backends: syscalls/request, 50 keep-alive" "" "" "" "" ""
+	for be in $BACKENDS; do
+		out=$WORK/be.strace.$be
+		cmd=(strace -c -f -o "$out.summary" "$HTTPERF" "${HP_COMMON[@]}" "$NPORT"
+		    --uri /1k.html --num-conns $SC_N --num-calls $SC_CALLS --rate 50000)
+		logcmd HTTPERF_LOOP=$be timeout 120 $PIN_CLI "${cmd[@]}"
+		HTTPERF_LOOP=$be timeout -k 5 120 $PIN_CLI "${cmd[@]}" > "$out" 2>&1
+		t=$(strace_total "$out.summary")
+		r=$(num_or "$(hp_total "$out" replies)" 0)
+		v=
+		[ -n "$t" ] && [ "$r" -gt 0 ] &&
+		    v=$(awk -v t="$t" -v r="$r" 'BEGIN { printf "%.6f", t / r }')
+		row "  $be" "$(fmt "$v" 3)" "" "" "(info)" ""
+	done
+fi
 
 # ------------------------------------------- cost of the result outputs ---
 # Ours against itself: the same keep-alive workload without and with

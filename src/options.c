@@ -380,7 +380,11 @@ opt_version(const struct options *o, FILE *out)
 #ifdef HAVE_EPOLL_CREATE1
 	fputs(" epoll", out);
 #endif
-	fputs(" poll)\n", out);
+	fputs(" poll", out);
+#ifdef HAVE_LIBURING
+	fputs(" io_uring", out);
+#endif
+	fputs(")\n", out);
 }
 
 /* Returns the last path component of argv[0], or "httperf". */

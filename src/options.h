@@ -111,8 +111,10 @@ struct options {
 	/* Sockets. */
 	int		 hog;
 	int		 close_with_reset;
-	unsigned long	 send_buffer;	/* default 4096 */
-	unsigned long	 recv_buffer;	/* default 16384 */
+	/* SO_SNDBUF / SO_RCVBUF; 0 (the default): not set, so the kernel
+	   sizes the buffers and tunes them as the connection goes. */
+	unsigned long	 send_buffer;
+	unsigned long	 recv_buffer;
 
 	/*
 	 * TLS.  Only the syntax is checked here; the TLS module opens the

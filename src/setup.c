@@ -24,7 +24,10 @@
 #define MAX_LINE	(256u * 1024)	/* longest reply line */
 #define MAX_HEAD	(1024u * 1024)	/* largest header (trailer) section */
 
-/* Picks the event backend: HTTPERF_LOOP=epoll|poll, default the best. */
+/*
+ * Picks the event backend: HTTPERF_LOOP=epoll|poll|uring, default the
+ * best.
+ */
 enum loop_backend_kind
 setup_backend(const char *prog)
 {
@@ -36,8 +39,10 @@ setup_backend(const char *prog)
 		return LOOP_BACKEND_EPOLL;
 	if (strcmp(s, "poll") == 0)
 		return LOOP_BACKEND_POLL;
+	if (strcmp(s, "uring") == 0 || strcmp(s, "io_uring") == 0)
+		return LOOP_BACKEND_URING;
 	fprintf(stderr, "%s: HTTPERF_LOOP: unknown backend '%s' "
-	    "(epoll or poll)\n", prog, s);
+	    "(epoll, poll or uring)\n", prog, s);
 	exit(1);
 }
 

@@ -21,6 +21,7 @@
 
 #define CONN_MAX_INTERIM 100	/* 1xx replies accepted before one reply */
 #define CONN_KEEP_RETAIN 4096	/* line buffer kept between replies */
+#define CONN_DISCARD_MAX (1U << 30)	/* most bytes dropped by one call */
 
 /* What the parser callbacks need to know. */
 struct conn_parse_ctx {
@@ -311,6 +312,47 @@ conn_consume(struct conn *c, size_t n, uint64_t now)
 }
 
 /*
+ * How many of the next bytes may be dropped unread: those of a reply
+ * body that nobody looks at (no --print-reply=body), over a transport
+ * that can (plain TCP on Linux), when at least a buffer's worth of it is
+ * still to come: a smaller body comes with its head in one read anyway,
+ * and a pipelined reply's head is never dropped, since only the current
+ * body's bytes are.  0: read them.
+ */
+static size_t
+conn_discardable(const struct conn *c)
+{
+	uint64_t n;
+
+	if (!c->resp_active || c->keep_len > 0 || c->xp.ops->discard == NULL ||
+	    bus_wanted(c->core->bus, BUS_CALL_RECV_DATA))
+		return 0;
+	n = http_resp_skippable(&c->resp);
+	if (n < c->core->rbuf_size)
+		return 0;
+	return n > CONN_DISCARD_MAX ? CONN_DISCARD_MAX : (size_t)n;
+}
+
+/*
+ * `n' body bytes were dropped unread: counted as read and parsed.
+ * Returns -1 if the connection was closed (its reply done).
+ */
+static int
+conn_skip(struct conn *c, size_t n, uint64_t now)
+{
+	union bus_arg arg;
+
+	core_debug(c->core, 3, "conn %llu: %zu body bytes dropped unread",
+	    (unsigned long long)c->id, n);
+	arg.i = (long)n;
+	bus_signal(c->core->bus, BUS_CONN_BYTES_IN, c, arg, now);
+	c->last_progress = now;
+	if (http_resp_skip(&c->resp, n) == HTTP_RESP_DONE)
+		conn_reply_done(c, now);
+	return c->state == CONN_CONNECTED ? 0 : -1;
+}
+
+/*
  * Reads what the transport has and parses it: one read, or with TLS as
  * many as it takes to empty what the library already holds (the socket's
  * readiness does not show it).
@@ -321,9 +363,21 @@ conn_read(struct conn *c, uint64_t now)
 	struct core *core = c->core;
 	struct transport *xp = &c->xp;
 	enum transport_io io;
-	size_t n;
+	size_t n, want;
 
 	for (;;) {
+		if ((want = conn_discardable(c)) > 0) {
+			n = xp->ops->discard(xp, want, &io);
+			if (io != TRANSPORT_OK)
+				break;
+			if (conn_skip(c, n, loop_clock(core->loop)) == -1)
+				return;
+			/* All of it: what follows (chunk framing, the next
+			   reply) may be there already. */
+			if (n == want)
+				continue;
+			break;
+		}
 		n = xp->ops->read(xp, core->rbuf, core->rbuf_size, &io);
 		if (io != TRANSPORT_OK)
 			break;

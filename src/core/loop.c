@@ -76,6 +76,15 @@ loop_new(enum loop_backend_kind kind, char *errbuf, size_t errlen)
 	case LOOP_BACKEND_POLL:
 		ops = &loop_backend_poll;
 		break;
+	case LOOP_BACKEND_URING:
+#ifdef HAVE_LIBURING
+		ops = &loop_backend_uring;
+#else
+		snprintf(errbuf, errlen,
+		    "the io_uring backend is not compiled in (liburing)");
+		return NULL;
+#endif
+		break;
 	}
 	if (ops == NULL) {
 		snprintf(errbuf, errlen, "unknown loop backend %d", (int)kind);
@@ -89,6 +98,12 @@ loop_new(enum loop_backend_kind kind, char *errbuf, size_t errlen)
 	l->now = clock_now();
 	l->timers = timer_wheel_new(l->now);
 	return l;
+}
+
+const char *
+loop_backend_name(const struct loop *l)
+{
+	return l->ops->name;
 }
 
 void

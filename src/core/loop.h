@@ -22,7 +22,12 @@ enum loop_backend_kind {
 	LOOP_BACKEND_AUTO,	/* the best one compiled in: epoll, else poll */
 	LOOP_BACKEND_EPOLL,
 	LOOP_BACKEND_POLL,
+	LOOP_BACKEND_URING,	/* io_uring (liburing), when compiled in */
 };
+
+/* The name of the backend a loop runs on ("epoll", "poll", "io_uring"). */
+struct loop;
+const char	*loop_backend_name(const struct loop *l);
 
 struct loop;
 

@@ -1,6 +1,6 @@
 /*
  * Private interface between loop.c and its readiness backends
- * (loop_epoll.c, loop_poll.c).  Include it only from those three files.
+ * (loop_epoll.c, loop_poll.c, loop_uring.c).  Include it only from those three files.
  *
  * loop.c owns the registrations and decides what to ask; a backend only
  * mirrors interest masks into the kernel and reports readiness.  Masks are
@@ -54,5 +54,8 @@ struct loop_backend_ops {
 extern const struct loop_backend_ops loop_backend_epoll;
 #endif
 extern const struct loop_backend_ops loop_backend_poll;
+#ifdef HAVE_LIBURING
+extern const struct loop_backend_ops loop_backend_uring;
+#endif
 
 #endif

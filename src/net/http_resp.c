@@ -581,6 +581,39 @@ http_resp_parse(struct http_resp *r, const char *buf, size_t len,
 	return res;
 }
 
+uint64_t
+http_resp_skippable(const struct http_resp *r)
+{
+	switch (r->_state) {
+	case HTTP_RESP_S_LENGTH:
+	case HTTP_RESP_S_CHUNK_DATA:
+		return r->_remaining;
+	case HTTP_RESP_S_CLOSE:
+		return UINT64_MAX;
+	default:
+		return 0;
+	}
+}
+
+enum http_resp_result
+http_resp_skip(struct http_resp *r, uint64_t n)
+{
+	uint64_t most = http_resp_skippable(r);
+
+	if (n > most)
+		n = most;
+	if (r->_state != HTTP_RESP_S_CLOSE)
+		r->_remaining -= n;
+	r->body_bytes += n;
+	r->total_bytes += n;
+	if (r->_remaining == 0 && r->_state == HTTP_RESP_S_LENGTH)
+		r->_state = HTTP_RESP_S_DONE;
+	else if (r->_remaining == 0 && r->_state == HTTP_RESP_S_CHUNK_DATA)
+		r->_state = HTTP_RESP_S_CHUNK_CR;
+	return r->_state == HTTP_RESP_S_DONE ? HTTP_RESP_DONE :
+	    HTTP_RESP_MORE;
+}
+
 enum http_resp_result
 http_resp_eof(struct http_resp *r)
 {

@@ -120,6 +120,42 @@ enum http_resp_result http_resp_eof(struct http_resp *r);
  */
 int	http_resp_in_head(const struct http_resp *r);
 
+/*
+ * The body bytes that come next and that the parser would take without
+ * looking at them: the rest of a Content-Length body, the rest of the
+ * current chunk's data, or UINT64_MAX in a body that ends at EOF; 0
+ * anywhere else (a line, chunk framing, done).  A caller that wants no
+ * body bytes may drop up to that many unread (recv with MSG_TRUNC) and
+ * count them with http_resp_skip().
+ */
+uint64_t http_resp_skippable(const struct http_resp *r);
+
+/*
+ * Counts n body bytes (at most http_resp_skippable()) as received
+ * without their content: the body and total byte counts grow, and the
+ * state moves on as if they had been parsed.  Returns HTTP_RESP_DONE
+ * when that ends the reply, else HTTP_RESP_MORE.
+ */
+enum http_resp_result http_resp_skip(struct http_resp *r, uint64_t n);
+
+/*
+ * The body bytes that come next and that the parser would take without
+ * looking at them: the rest of a Content-Length body, the rest of the
+ * current chunk's data, or UINT64_MAX in a body that ends at EOF; 0
+ * anywhere else (a line, chunk framing, done).  A caller that wants no
+ * body bytes may drop up to that many unread (recv with MSG_TRUNC) and
+ * count them with http_resp_skip().
+ */
+uint64_t http_resp_skippable(const struct http_resp *r);
+
+/*
+ * Counts n body bytes (at most http_resp_skippable()) as received
+ * without their content: the body and total byte counts grow, and the
+ * state moves on as if they had been parsed.  Returns HTTP_RESP_DONE
+ * when that ends the reply, else HTTP_RESP_MORE.
+ */
+enum http_resp_result http_resp_skip(struct http_resp *r, uint64_t n);
+
 /* Returns a short English description of an error code. */
 const char *http_resp_strerror(enum http_resp_error e);
 

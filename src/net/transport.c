@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <sys/types.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 
 #include <errno.h>
@@ -48,6 +49,29 @@ plain_read(struct transport *t, void *buf, size_t len, enum transport_io *io)
 	return 0;
 }
 
+#if defined(__linux__) && defined(MSG_TRUNC)
+/*
+ * Linux TCP discards the bytes a recv() with MSG_TRUNC asks for and
+ * returns their count, without copying them to user space (tcp(7)).
+ */
+static size_t
+plain_discard(struct transport *t, size_t len, enum transport_io *io)
+{
+	ssize_t n;
+
+	do {
+		if ((n = recv(t->fd, NULL, len, MSG_TRUNC)) >= 0) {
+			*io = n > 0 ? TRANSPORT_OK : TRANSPORT_EOF;
+			return (size_t)n;
+		}
+	} while (plain_failed(t, TRANSPORT_WANT_READ, io));
+	return 0;
+}
+#define PLAIN_DISCARD	plain_discard
+#else
+#define PLAIN_DISCARD	NULL
+#endif
+
 static size_t
 plain_writev(struct transport *t, const struct iovec *iov, int iovcnt,
     enum transport_io *io)
@@ -80,6 +104,7 @@ plain_close(struct transport *t)
 const struct transport_ops transport_plain = {
 	.name = "TCP",
 	.read = plain_read,
+	.discard = PLAIN_DISCARD,
 	.writev = plain_writev,
 	.error = plain_error,
 	.close = plain_close,

@@ -45,6 +45,14 @@ struct transport_ops {
 	size_t		(*read)(struct transport *t, void *buf, size_t len,
 			    enum transport_io *io);
 	/*
+	 * Drops up to len bytes of input unread, in the kernel (Linux TCP:
+	 * recv with MSG_TRUNC): the count (> 0) with *io TRANSPORT_OK, or 0
+	 * with *io saying why, as read.  NULL: the transport cannot, the
+	 * bytes must be read.
+	 */
+	size_t		(*discard)(struct transport *t, size_t len,
+			    enum transport_io *io);
+	/*
 	 * Writes from iov: the count with *io TRANSPORT_OK (fewer bytes than
 	 * offered: the socket takes no more now), or 0 with *io saying why.
 	 * After a WANT_* the next call offers the same first bytes again.

@@ -14,7 +14,7 @@ for be in $(backends); do
 	expect_errors 0 0 0 0 0 0 0 0 0
 	expect '^Connection length \[replies/conn\]: 5\.000$'
 	expect '^Reply size \[B\]: header [0-9]+\.0 content 1000\.0 footer 0\.0 '
-	expect "^httperf --client=0/1 --server=127.0.0.1 --port=$PORT --uri=/size/1000 --rate=400 --send-buffer=4096 --recv-buffer=16384 --num-conns=20 --num-calls=5\$"
+	expect "^httperf --client=0/1 --server=127.0.0.1 --port=$PORT --uri=/size/1000 --rate=400 --num-conns=20 --num-calls=5\$"
 	# One percentile line per phase, in this order, after the classic
 	# report; no TLS or session line without --ssl or sessions; with a
 	# schedule (--rate) the corrected reply time and the lateness.

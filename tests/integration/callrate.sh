@@ -23,7 +23,7 @@ hp --call-rate 200 --num-calls 200 --max-connections 4 --uri /delay/50/1 \
     --timeout 10
 expect_rc 0
 expect_classic
-expect '^httperf .* --max-connections=4 --call-rate=200 .* --num-calls=200$'
+expect '^httperf .* --max-connections=4 --call-rate=200 (.* )?--num-calls=200$'
 expect_not ' --num-conns'
 expect_counts 4 200 200
 expect_errors 0 0 0 0 0 0 0 0 0

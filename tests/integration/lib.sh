@@ -253,10 +253,13 @@ wait_for_log() {
 	done
 }
 
-# backends: the event backends to run each check with.
+# backends: the event backends to run each check with (io_uring when
+# built in).
 backends() {
 	if [ -n "${HTTPERF_LOOP:-}" ]; then
 		echo "$HTTPERF_LOOP"
+	elif "$HTTPERF" -V 2>/dev/null | grep -q ' io_uring)'; then
+		echo "epoll poll uring"
 	else
 		echo "epoll poll"
 	fi

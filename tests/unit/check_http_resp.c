@@ -1127,6 +1127,62 @@ START_TEST(test_strerror)
 }
 END_TEST
 
+/*
+ * http_resp_skip(): body bytes counted without being seen, in a
+ * Content-Length body, in chunk data (never the framing) and in a body
+ * that ends at EOF; the counts are those of a parse of the same bytes.
+ */
+START_TEST(test_skip)
+{
+	struct http_resp r;
+	struct capture cap;
+	size_t c;
+
+	http_resp_reset(&r, 0);
+	ck_assert_uint_eq(http_resp_skippable(&r), 0);
+	ck_assert_int_eq(parse_all(&r, "HTTP/1.1 200 OK\r\n"
+	    "Content-Length: 100000\r\n\r\nabc", &c, &cap), HTTP_RESP_MORE);
+	ck_assert_uint_eq(http_resp_skippable(&r), 99997);
+	ck_assert_int_eq(http_resp_skip(&r, 50000), HTTP_RESP_MORE);
+	ck_assert_uint_eq(http_resp_skippable(&r), 49997);
+	/* More than is left is only what is left. */
+	ck_assert_int_eq(http_resp_skip(&r, 60000), HTTP_RESP_DONE);
+	ck_assert_uint_eq(r.body_bytes, 100000);
+	ck_assert_uint_eq(r.total_bytes, 43 + 100000);
+	ck_assert_uint_eq(http_resp_skippable(&r), 0);
+
+	/* Chunked: the chunk's data only; the CRLF and the next size line
+	   are parsed. */
+	http_resp_reset(&r, 0);
+	ck_assert_int_eq(parse_all(&r, "HTTP/1.1 200 OK\r\n"
+	    "Transfer-Encoding: chunked\r\n\r\n10000\r\nxy", &c, &cap),
+	    HTTP_RESP_MORE);
+	ck_assert_uint_eq(http_resp_skippable(&r), 0x10000 - 2);
+	ck_assert_int_eq(http_resp_skip(&r, 0x10000 - 2), HTTP_RESP_MORE);
+	ck_assert_uint_eq(http_resp_skippable(&r), 0);
+	ck_assert_int_eq(parse_all(&r, "\r\n3\r\nabc\r\n0\r\n\r\n", &c,
+	    &cap), HTTP_RESP_DONE);
+	ck_assert_uint_eq(r.body_bytes, 0x10000 + 3);
+	ck_assert_uint_eq(r.footer_bytes, 2);
+
+	/* Close-delimited: any amount, until EOF ends it. */
+	http_resp_reset(&r, 0);
+	ck_assert_int_eq(parse_all(&r, "HTTP/1.0 200 OK\r\n\r\nab", &c,
+	    &cap), HTTP_RESP_MORE);
+	ck_assert_uint_eq(http_resp_skippable(&r), UINT64_MAX);
+	ck_assert_int_eq(http_resp_skip(&r, 1000000), HTTP_RESP_MORE);
+	ck_assert_int_eq(http_resp_eof(&r), HTTP_RESP_DONE);
+	ck_assert_uint_eq(r.body_bytes, 1000002);
+	ck_assert_uint_eq(http_resp_skippable(&r), 0);
+
+	/* In the head: nothing to skip. */
+	http_resp_reset(&r, 0);
+	ck_assert_int_eq(parse_all(&r, "HTTP/1.1 200 OK\r\nContent-Le", &c,
+	    &cap), HTTP_RESP_MORE);
+	ck_assert_uint_eq(http_resp_skippable(&r), 0);
+}
+END_TEST
+
 static Suite *
 http_resp_suite(void)
 {
@@ -1148,6 +1204,7 @@ http_resp_suite(void)
 	tcase_add_test(tb, test_strerror);
 	tcase_add_test(tb, test_max_head);
 	tcase_add_test(tb, test_in_head);
+	tcase_add_test(tb, test_skip);
 	suite_add_tcase(s, tb);
 	return s;
 }

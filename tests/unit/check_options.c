@@ -145,8 +145,8 @@ START_TEST(test_defaults)
 	ck_assert(r.o.think_timeout == 0.0);
 	ck_assert_int_eq(r.o.hog, 0);
 	ck_assert_int_eq(r.o.close_with_reset, 0);
-	ck_assert_uint_eq(r.o.send_buffer, 4096);
-	ck_assert_uint_eq(r.o.recv_buffer, 16384);
+	ck_assert_uint_eq(r.o.send_buffer, 0);
+	ck_assert_uint_eq(r.o.recv_buffer, 0);
 	ck_assert_ptr_null(r.o.body);
 	ck_assert_ptr_null(r.o.body_raw);
 	ck_assert_ptr_null(r.o.body_file);
@@ -184,7 +184,7 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(options_session(&r.o), 0);
 	e = echo_of(&r.o);
 	ck_assert_str_eq(e, "httperf --client=0/1 --server=localhost "
-	    "--port=80 --uri=/ --send-buffer=4096 --recv-buffer=16384 "
+	    "--port=80 --uri=/ "
 	    "--num-conns=1 --num-calls=1\n");
 	free(e);
 	run_free(&r);
@@ -193,7 +193,7 @@ START_TEST(test_defaults)
 	options_init(&i);
 	e = echo_of(&i);
 	ck_assert_str_eq(e, "httperf --client=0/1 --server=localhost "
-	    "--port=80 --uri=/ --send-buffer=4096 --recv-buffer=16384 "
+	    "--port=80 --uri=/ "
 	    "--num-conns=1 --num-calls=1\n");
 	free(e);
 	options_free(&i);
@@ -1336,37 +1336,37 @@ struct echo_case {
 static const struct echo_case echo_cases[] = {
 	{ NULL, { "--max-lateness", "2.5", "--rate", "50", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--rate=50 --send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--rate=50 --num-conns=1 "
 	    "--num-calls=1 --max-lateness=2.5\n" },
 	{ NULL, { NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-conns=1 "
 	    "--num-calls=1\n" },
 	{ "/usr/local/bin/httperf", { "--server", "127.0.0.1", "--port",
 	    "18080", "--num-conns", "300", "--rate", "50", "--timeout", "2",
 	    "-v", NULL },
 	    "httperf --verbose --timeout=2 --client=0/1 --server=127.0.0.1 "
-	    "--port=18080 --uri=/ --rate=50 --send-buffer=4096 "
-	    "--recv-buffer=16384 --num-conns=300 --num-calls=1\n" },
+	    "--port=18080 --uri=/ --rate=50 "
+	    "--num-conns=300 --num-calls=1\n" },
 	{ NULL, { "--period", "0.5", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--rate=2 --send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--rate=2 --num-conns=1 "
 	    "--num-calls=1\n" },
 	{ NULL, { "--client", "1/2", "--period", "u0.01,0.03", NULL },
 	    "httperf --client=1/2 --server=localhost --port=80 --uri=/ "
-	    "--period=u0.01,0.03 --send-buffer=4096 --recv-buffer=16384 "
+	    "--period=u0.01,0.03 "
 	    "--num-conns=1 --num-calls=1\n" },
 	{ NULL, { "--period", "e2", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--period=e2 --send-buffer=4096 --recv-buffer=16384 "
+	    "--period=e2 "
 	    "--num-conns=1 --num-calls=1\n" },
 	{ NULL, { "--period=v0.1,0.2,0.05,0.2", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--period=v0.1,0.2,0.05,0.2 --send-buffer=4096 "
-	    "--recv-buffer=16384 --num-conns=1 --num-calls=1\n" },
+	    "--period=v0.1,0.2,0.05,0.2 "
+	    "--num-conns=1 --num-calls=1\n" },
 	{ NULL, { "--rate", "0", "--http-version", "1.1", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-conns=1 "
 	    "--num-calls=1\n" },
 	{ "./httperf", { "-vv", "--hog", "--close-with-reset",
 	    "--think-timeout", "1.5", "--timeout", "3", "--runtime", "60",
@@ -1382,18 +1382,17 @@ static const struct echo_case echo_cases[] = {
 	    "--method", "POST", "--num-conns", "10", "--num-calls", "5",
 	    "--burst-length", "2", "--no-host-hdr", "-d", "2", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --add-header='A: 1\\n' "
+	    "--add-header='A: 1\\n' "
 	    "--add-header='B: 2\\n' --method=POST --num-conns=10 "
 	    "--num-calls=5 --burst-length=2\n" },
 	{ "httperf", { "--num-conns", "18446744073709551615", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 "
 	    "--num-conns=18446744073709551615 --num-calls=1\n" },
 	/* The 0.9.0 manual's session example. */
 	{ NULL, { "--hog", "--server=www", "--wsess=10,5,2", "--rate", "1",
 	    "--timeout", "5", NULL },
 	    "httperf --hog --timeout=5 --client=0/1 --server=www --port=80 "
-	    "--uri=/ --rate=1 --send-buffer=4096 --recv-buffer=16384 "
+	    "--uri=/ --rate=1 "
 	    "--wsess=10,5,2.000\n" },
 	/* Every session option, in the places 0.9.0 printed them. */
 	{ NULL, { "--wsess", "100,50,0.5", "--burst-length", "5",
@@ -1404,130 +1403,130 @@ static const struct echo_case echo_cases[] = {
 	    "httperf --verbose --client=0/1 --server=localhost --port=80 "
 	    "--uri=/ --failure-status=504 --http-version=1.0 "
 	    "--max-connections=2 --max-piped-calls=8 --period=e2 "
-	    "--send-buffer=4096 --retry-on-failure --recv-buffer=16384 "
+	    "--retry-on-failure "
 	    "--session-cookies --add-header='X: 1\\n' --method=POST "
 	    "--wsess=100,50,0.500 --burst-length=5\n" },
 	/* --max-retries follows --retry-on-failure when not 3. */
 	{ NULL, { "--wsess=2,1,0", "--retry-on-failure", "--max-retries=0",
 	    NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --retry-on-failure --max-retries=0 "
-	    "--recv-buffer=16384 --wsess=2,1,0.000\n" },
+	    "--retry-on-failure --max-retries=0 "
+	    "--wsess=2,1,0.000\n" },
 	{ NULL, { "--wsess=2,1,0", "--retry-on-failure", "--max-retries=3",
 	    NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --retry-on-failure --recv-buffer=16384 "
+	    "--retry-on-failure "
 	    "--wsess=2,1,0.000\n" },
 	/* --call-rate where --rate goes, --period after it when it shapes
 	   it; no --num-conns, and no --num-calls without a total. */
 	{ NULL, { "--call-rate", "1000", "--num-calls", "10",
 	    "--max-connections", "4", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--max-connections=4 --call-rate=1000 --send-buffer=4096 "
-	    "--recv-buffer=16384 --num-calls=10\n" },
+	    "--max-connections=4 --call-rate=1000 "
+	    "--num-calls=10\n" },
 	{ NULL, { "--call-rate", "1000", "--num-calls", "10", "--period",
 	    "e0.001", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--call-rate=1000 --period=e0.001 --send-buffer=4096 "
-	    "--recv-buffer=16384 --num-calls=10\n" },
+	    "--call-rate=1000 --period=e0.001 "
+	    "--num-calls=10\n" },
 	{ NULL, { "--call-rate", "50", "--runtime", "5", NULL },
 	    "httperf --runtime=5 --client=0/1 --server=localhost --port=80 "
-	    "--uri=/ --call-rate=50 --send-buffer=4096 --recv-buffer=16384\n" },
+	    "--uri=/ --call-rate=50\n" },
 	/* The log's line as 0.9.0 printed it (burst length and wset do not
 	   apply to it). */
 	{ NULL, { "--server=127.0.0.1", "--port=18080", "--rate=5",
 	    "--wsesslog=3,0.1,sess.txt", NULL },
 	    "httperf --client=0/1 --server=127.0.0.1 --port=18080 --uri=/ "
-	    "--rate=5 --send-buffer=4096 --recv-buffer=16384 "
+	    "--rate=5 "
 	    "--wsesslog=3,0.100,sess.txt\n" },
 	{ NULL, { "--wsesslog=18446744073709551615,0,a,b.txt",
 	    "--session-cookies", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --session-cookies "
+	    "--session-cookies "
 	    "--wsesslog=18446744073709551615,0.000,a,b.txt\n" },
 	/* --periodic-stats after the workload, as upstream; --hlog and
 	   --interval after everything. */
 	{ NULL, { "--interval", "0.25", "-n", "--hlog", "a.hlog", "--wset",
 	    "3,0.5", "--body", "x", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-conns=1 "
 	    "--num-calls=1 --wset=3,0.500 --periodic-stats --body='x' "
 	    "--hlog=a.hlog --interval=0.25\n" },
 	/* --quiet: echoed as --verbose is, after everything. */
 	{ NULL, { "--quiet", "-v", "--max-lateness", "2.5", "--rate", "50",
 	    NULL },
 	    "httperf --verbose --client=0/1 --server=localhost --port=80 "
-	    "--uri=/ --rate=50 --send-buffer=4096 --recv-buffer=16384 "
+	    "--uri=/ --rate=50 "
 	    "--num-conns=1 --num-calls=1 --max-lateness=2.5 --quiet\n" },
 	/* --wset comes after --burst-length, with or without sessions. */
 	{ NULL, { "--uri", "/wset1024", "--wset", "1024,0.25",
 	    "--num-conns", "20", "--burst-length", "3", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 "
-	    "--uri=/wset1024 --send-buffer=4096 --recv-buffer=16384 "
+	    "--uri=/wset1024 "
 	    "--num-conns=20 --num-calls=1 --burst-length=3 "
 	    "--wset=1024,0.250\n" },
 	{ NULL, { "--wset=15,1", "--wsess=4,3,0", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --wsess=4,3,0.000 "
+	    "--wsess=4,3,0.000 "
 	    "--wset=15,1.000\n" },
 	/* Print flags: reply before request, right after --verbose. */
 	{ NULL, { "--print-reply", "--print-request", "-v", "--hog", NULL },
 	    "httperf --verbose --print-reply --print-request --hog "
 	    "--client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-conns=1 "
 	    "--num-calls=1\n" },
 	{ NULL, { "--print-request=header", "--print-reply=body", NULL },
 	    "httperf --print-reply=body --print-request=header --client=0/1 "
-	    "--server=localhost --port=80 --uri=/ --send-buffer=4096 "
-	    "--recv-buffer=16384 --num-conns=1 --num-calls=1\n" },
+	    "--server=localhost --port=80 --uri=/ "
+	    "--num-conns=1 --num-calls=1\n" },
 	{ NULL, { "--print-reply=h", NULL },
 	    "httperf --print-reply=header --client=0/1 --server=localhost "
-	    "--port=80 --uri=/ --send-buffer=4096 --recv-buffer=16384 "
+	    "--port=80 --uri=/ "
 	    "--num-conns=1 --num-calls=1\n" },
 	{ NULL, { "--print-request=B", NULL },
 	    "httperf --print-request=body --client=0/1 --server=localhost "
-	    "--port=80 --uri=/ --send-buffer=4096 --recv-buffer=16384 "
+	    "--port=80 --uri=/ "
 	    "--num-conns=1 --num-calls=1\n" },
 	/* What 0.9.0 never echoed goes last, in a fixed order. */
 	{ NULL, { "--myaddr", "10.0.0.1-10.0.0.4", "--body", "a=1\\n",
 	    "--wlog", "n,uris.log", "--myaddr", "::1", "--num-calls", "2",
 	    NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --num-conns=1 "
+	    "--num-conns=1 "
 	    "--num-calls=2 --wlog=n,uris.log --body='a=1\\n' "
 	    "--myaddr=10.0.0.1-10.0.0.4 --myaddr=::1\n" },
 	{ NULL, { "--wlog=Y,/var/log/u", "--body-file=/dev/null",
 	    "--wsess=2,2,1", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --wsess=2,2,1.000 "
+	    "--wsess=2,2,1.000 "
 	    "--wlog=y,/var/log/u --body-file=/dev/null\n" },
 	{ NULL, { "--add-header-file=/dev/null", "--add-header=A: b\\n",
 	    NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --add-header='A: b\\n' "
+	    "--add-header='A: b\\n' "
 	    "--add-header-file='/dev/null' --num-conns=1 --num-calls=1\n" },
 	/* TLS: the default port follows, the pieces go before the headers. */
 	{ NULL, { "--ssl", NULL },
 	    "httperf --client=0/1 --server=localhost --port=443 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --ssl --num-conns=1 "
+	    "--ssl --num-conns=1 "
 	    "--num-calls=1\n" },
 	{ NULL, { "--port=8443", "--ssl", "--ssl-verify=no", NULL },
 	    "httperf --client=0/1 --server=localhost --port=8443 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --ssl --num-conns=1 "
+	    "--ssl --num-conns=1 "
 	    "--num-calls=1\n" },
 	/* auto is not printed: it is what --ssl alone gives. */
 	{ NULL, { "--ssl-protocol=AUTO", NULL },
 	    "httperf --client=0/1 --server=localhost --port=443 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --ssl --num-conns=1 "
+	    "--ssl --num-conns=1 "
 	    "--num-calls=1\n" },
 	/* A chosen protocol appears under its canonical name. */
 	{ NULL, { "--server=192.0.2.7", "--ssl-protocol=tlsv1", NULL },
 	    "httperf --client=0/1 --server=192.0.2.7 --port=443 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --ssl "
+	    "--ssl "
 	    "--ssl-protocol=TLSv1.0 --num-conns=1 --num-calls=1\n" },
 	{ NULL, { "--ssl-protocol=TLSv1.3", "--ssl-protocol=tlsv1_2", NULL },
 	    "httperf --client=0/1 --server=localhost --port=443 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --ssl "
+	    "--ssl "
 	    "--ssl-protocol=TLSv1.2 --num-conns=1 --num-calls=1\n" },
 	/* Every TLS option, in reverse: the echo has its own order. */
 	{ NULL, { "--wsess=2,2,1", "--session-cookies", "--method=POST",
@@ -1539,7 +1538,7 @@ static const struct echo_case echo_cases[] = {
 	    "--ssl-ciphersuites=TLS_AES_256_GCM_SHA384",
 	    "--ssl-ciphers=HIGH:!aNULL", "--port=8443", NULL },
 	    "httperf --client=0/1 --server=localhost --port=8443 --uri=/ "
-	    "--send-buffer=4096 --recv-buffer=16384 --session-cookies --ssl "
+	    "--session-cookies --ssl "
 	    "--ssl-ciphers=HIGH:!aNULL "
 	    "--ssl-ciphersuites=TLS_AES_256_GCM_SHA384 "
 	    "--tls-server-name=www.example --ssl-no-reuse "
@@ -1794,9 +1793,14 @@ START_TEST(test_version)
 	ck_assert_msg(strncmp(r.out, "httperf: httperf-" PACKAGE_VERSION " (",
 	    17 + strlen(PACKAGE_VERSION) + 2) == 0, "%s", r.out);
 	ck_assert_ptr_nonnull(strstr(r.out, "event backends:"));
-	ck_assert_ptr_nonnull(strstr(r.out, " poll)\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, " poll"));
 #ifdef HAVE_EPOLL_CREATE1
 	ck_assert_ptr_nonnull(strstr(r.out, "epoll"));
+#endif
+#ifdef HAVE_LIBURING
+	ck_assert_ptr_nonnull(strstr(r.out, " poll io_uring)\n"));
+#else
+	ck_assert_ptr_nonnull(strstr(r.out, " poll)\n"));
 #endif
 	ck_assert_uint_eq(count_lines(r.out), 1);
 	run_free(&r);

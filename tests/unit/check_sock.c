@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 
 #include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <check.h>
 #include <errno.h>
@@ -401,6 +402,47 @@ START_TEST(test_nofile_raise)
 }
 END_TEST
 
+/* A socket option's value, as getsockopt() reports it. */
+static int
+sockopt(int fd, int opt)
+{
+	int v = -1;
+	socklen_t len = sizeof(v);
+
+	ck_assert_int_eq(getsockopt(fd, SOL_SOCKET, opt, &v, &len), 0);
+	return v;
+}
+
+/*
+ * By default the buffers are left to the kernel: the same sizes as a
+ * socket nobody touched (so Linux still tunes them as the connection
+ * goes); given sizes are set (Linux doubles them for its bookkeeping).
+ */
+START_TEST(test_buffers)
+{
+	struct sock_opts o;
+	int fresh, fd;
+
+	fresh = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(fresh, 0);
+	memset(&o, 0, sizeof(o));
+	fd = sock_open(AF_INET, &o);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sockopt(fd, SO_RCVBUF), sockopt(fresh, SO_RCVBUF));
+	ck_assert_int_eq(sockopt(fd, SO_SNDBUF), sockopt(fresh, SO_SNDBUF));
+	close(fd);
+	o.recv_buffer = 16384;
+	o.send_buffer = 4096;
+	fd = sock_open(AF_INET, &o);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sockopt(fd, SO_RCVBUF), 2 * 16384);
+	ck_assert_int_eq(sockopt(fd, SO_SNDBUF), 2 * 4096);
+	ck_assert_int_ne(sockopt(fresh, SO_RCVBUF), 2 * 16384);
+	close(fd);
+	close(fresh);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -410,6 +452,7 @@ main(void)
 	int failed;
 
 	tcase_add_test(tc, test_literals);
+	tcase_add_test(tc, test_buffers);
 	tcase_add_test(tc, test_range);
 	tcase_add_test(tc, test_bad);
 	tcase_add_test(tc, test_parse_addr);
