@@ -298,6 +298,13 @@ tls_ctx_new(const struct tls_config *cfg, char *errbuf, size_t errlen)
 	SSL_CTX_set_verify(sc, ctx->verify ? SSL_VERIFY_PEER : SSL_VERIFY_NONE,
 	    NULL);
 	SSL_CTX_set_options(sc, SSL_OP_NO_COMPRESSION);
+	/* Note: SSL_CTX_set_alpn_protos() returns 0 on success. */
+	if (cfg->alpn != NULL && cfg->alpn_len > 0 &&
+	    SSL_CTX_set_alpn_protos(sc, cfg->alpn,
+	    (unsigned)cfg->alpn_len) != 0) {
+		snprintf(errbuf, errlen, "--ssl: cannot set the ALPN list");
+		goto fail;
+	}
 	SSL_CTX_set_mode(sc, SSL_MODE_ENABLE_PARTIAL_WRITE |
 	    SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
 	/* Sessions go to the slots through the callback, not a cache. */
@@ -620,6 +627,17 @@ const char *
 tls_conn_version(const struct tls_conn *tc)
 {
 	return SSL_get_version(tc->ssl);
+}
+
+const unsigned char *
+tls_conn_alpn(const struct tls_conn *tc, size_t *len)
+{
+	const unsigned char *p = NULL;
+	unsigned n = 0;
+
+	SSL_get0_alpn_selected(tc->ssl, &p, &n);
+	*len = p != NULL ? n : 0;
+	return n > 0 ? p : NULL;
 }
 
 const char *

@@ -45,6 +45,10 @@ struct tls_config {
 	const char	*sni;		/* server name to send, or NULL */
 	const char	*verify_name;	/* name the certificate must match,
 					   or NULL (IP literals: the address) */
+	/* ALPN protocols to offer, in wire format (length-prefixed), or
+	   NULL: no ALPN extension. */
+	const unsigned char *alpn;
+	size_t		 alpn_len;
 };
 
 struct tls_ctx;
@@ -123,6 +127,13 @@ int		 tls_resumed(const struct tls_conn *tc);
 /* Returns the negotiated protocol ("TLSv1.3") and cipher names. */
 const char	*tls_conn_version(const struct tls_conn *tc);
 const char	*tls_conn_cipher(const struct tls_conn *tc);
+
+/*
+ * Returns the protocol the server selected by ALPN (not NUL-terminated,
+ * its length in *len), or NULL (*len 0) if it selected none.
+ */
+const unsigned char *tls_conn_alpn(const struct tls_conn *tc,
+		    size_t *len);
 
 /*
  * After TLS_IO_ERROR: an errno-style cause (ECONNRESET for a reset, the
