@@ -111,6 +111,7 @@ struct h2_stream {
 	int		 rst_recv;	/* RST_STREAM received */
 	uint32_t	 rst_code;
 	int		 not_sent;	/* nghttp2 could not send it */
+	int		 end_sent;	/* our END_STREAM went out */
 	int		 stalled;	/* body held by flow control now */
 	uint64_t	 head_bytes;	/* decoded bytes of the block */
 };
@@ -555,6 +556,18 @@ h2_reply_done(struct conn *c, struct h2_stream *s, uint64_t now)
 	struct call *call = s->call;
 
 	h2_unlink(c, call);
+	if (call->t_send_stop == 0) {
+		/*
+		 * Answered before its request was all written (as HTTP/1.1
+		 * early replies): counted as a request now; cut short if
+		 * its last frame will never go (the stream is closed).
+		 */
+		call->early = 1;
+		if (!s->end_sent) {
+			call->cut = 1;
+			call->req_sent = call->req_len;
+		}
+	}
 	call->replied = 1;
 	call->reply_bytes = call->hdr_bytes + call->body_bytes +
 	    call->footer_bytes;
@@ -869,6 +882,7 @@ h2_on_frame_send(nghttp2_session *ng, const nghttp2_frame *frame,
 			break;
 		s->call->req_len += frame->hd.length + 9;
 		if (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) {
+			s->end_sent = 1;
 			h2_sent_push(h, s->call);
 			break;
 		}
@@ -911,7 +925,8 @@ h2_on_stream_close(nghttp2_session *ng, int32_t id, uint32_t code,
 		return 0;
 	nghttp2_session_set_stream_user_data(ng, id, NULL);
 	h->active--;
-	if (s->got_end && s->final && !s->rst_recv)
+	/* A RST_STREAM after a complete reply only stops our upload. */
+	if (s->got_end && s->final)
 		h2_reply_done(c, s, now);
 	else
 		h2_stream_failed(c, s, h2_stream_cause(h, s, code), now);

@@ -436,9 +436,16 @@ static enum tls_io
 tls_conn_proto(struct tls_conn *tc)
 {
 	char reason[128], msg[sizeof(tc->msg)];
+	unsigned long code = ERR_peek_error();
 	long vr;
 
 	tls_err_reason(reason, sizeof(reason));
+#ifdef SSL_R_TLSV1_ALERT_NO_APPLICATION_PROTOCOL
+	/* The server refused every protocol we offered by ALPN. */
+	if (ERR_GET_LIB(code) == ERR_LIB_SSL && ERR_GET_REASON(code) ==
+	    SSL_R_TLSV1_ALERT_NO_APPLICATION_PROTOCOL)
+		return tls_conn_fail(tc, ENOPROTOOPT, reason);
+#endif
 	vr = SSL_get_verify_result(tc->ssl);
 	if (tc->ctx->verify && vr != X509_V_OK)
 		snprintf(msg, sizeof(msg), "%s: %s", reason,

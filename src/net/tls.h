@@ -137,7 +137,8 @@ const unsigned char *tls_conn_alpn(const struct tls_conn *tc,
 
 /*
  * After TLS_IO_ERROR: an errno-style cause (ECONNRESET for a reset, the
- * socket's errno for a system error, EPROTO for a TLS protocol failure,
+ * socket's errno for a system error, ENOPROTOOPT when the server refused
+ * every ALPN protocol offered, EPROTO for another TLS protocol failure,
  * certificate verification included) and a short description.
  */
 int		 tls_conn_error(const struct tls_conn *tc);

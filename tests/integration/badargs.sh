@@ -60,7 +60,7 @@ done <<'TABLE'
 --client	--client 1
 --client	--client 0/0
 --client	--client a/b
---http-version	--http-version 2.0
+--http-version	--http-version 3.0
 --http-version	--http-version 1
 --timeout	--timeout -1
 --timeout	--timeout nan
