@@ -129,6 +129,7 @@ struct h2_conn {
 	int		 busy;		/* inside nghttp2 */
 	unsigned	 active;	/* streams open */
 	uint32_t	 server_max;	/* its MAX_CONCURRENT_STREAMS */
+	int		 settings;	/* its SETTINGS came */
 	int		 goaway;	/* GOAWAY received */
 	uint32_t	 goaway_code;
 	int		 die_err;	/* fail the connection with it, or 0 */
@@ -391,12 +392,18 @@ h2_body_read(nghttp2_session *ng, int32_t id, uint8_t *buf, size_t len,
 	return (ssize_t)len;
 }
 
-/* Returns how many streams may be open at once. */
+/*
+ * Returns how many streams may be open at once: --max-streams, within the
+ * server's limit.  Until the server's SETTINGS say its limit, one: more
+ * could be refused by a server with a small limit.
+ */
 static unsigned
 h2_limit(const struct h2_conn *h)
 {
 	unsigned lim = h->conn->core->cfg.max_streams;
 
+	if (!h->settings)
+		return 1;
 	if (lim == 0 || lim > h->server_max)
 		lim = h->server_max;
 	return lim > 0 ? lim : 1;
@@ -779,6 +786,7 @@ h2_settings(struct h2_conn *h, const nghttp2_settings *set)
 {
 	size_t i;
 
+	h->settings = 1;
 	for (i = 0; i < set->niv; i++)
 		if (set->iv[i].settings_id ==
 		    NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)
