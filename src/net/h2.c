@@ -101,6 +101,7 @@ static const union bus_arg h2_noarg = { .i = 0 };
 /* One stream: its call and what the connection needs to know of it. */
 struct h2_stream {
 	struct h2_stream *next_free;
+	struct h2_stream *next_all;	/* every record of the connection */
 	struct call	*call;
 	int32_t		 id;
 	const char	*body;		/* request body still to send */
@@ -162,6 +163,7 @@ struct h2_conn {
 	size_t		 linecap;
 
 	struct h2_stream *free_streams;
+	struct h2_stream *all_streams;	/* free or not: freed at the end */
 	struct h2_stats	 st;
 };
 
@@ -175,13 +177,20 @@ h2_built(void)
 static struct h2_stream *
 h2_stream_get(struct h2_conn *h)
 {
-	struct h2_stream *s = h->free_streams;
+	struct h2_stream *s = h->free_streams, *all;
 
-	if (s != NULL)
+	if (s != NULL) {
 		h->free_streams = s->next_free;
-	else
+		all = s->next_all;
+	} else {
+		/* Streams still open when the session ends are freed from
+		   the list of all. */
 		s = xmalloc(sizeof(*s));
+		all = h->all_streams;
+		h->all_streams = s;
+	}
 	memset(s, 0, sizeof(*s));
+	s->next_all = all;
 	return s;
 }
 
@@ -1023,8 +1032,8 @@ h2_conn_free(struct conn *c)
 		return;
 	c->h2 = NULL;
 	nghttp2_session_del(h->ng);
-	while ((s = h->free_streams) != NULL) {
-		h->free_streams = s->next_free;
+	while ((s = h->all_streams) != NULL) {
+		h->all_streams = s->next_all;
 		free(s);
 	}
 	free(h->obuf);
