@@ -616,6 +616,7 @@ END_TEST
 START_TEST(goaway_graceful)
 {
 	struct fix f;
+	struct call *extra;
 
 	fix_init(&f, 0, 0, NULL, NULL);
 	fix_start(&f, 3);
@@ -627,7 +628,9 @@ START_TEST(goaway_graceful)
 	ck_assert_int_eq(f.failed[1], H2_ERR_REFUSED);
 	ck_assert_int_eq(f.failed[2], H2_ERR_REFUSED);
 	/* No new stream on it. */
-	ck_assert_int_eq(conn_send(f.conn, call_new(&f.core, 0), 0), -1);
+	extra = call_new(&f.core, 0);
+	ck_assert_int_eq(conn_send(f.conn, extra, 0), -1);
+	call_unref(extra, 0);
 	srv_reply(&f, 1, "200", 10);
 	STEP_UNTIL(&f, f.closed == 1);
 	ck_assert_int_eq(f.nreplied, 1);
