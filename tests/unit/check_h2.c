@@ -68,6 +68,8 @@ struct fix {
 	int		 open_max;	/* most streams open at the server */
 	int		 open;
 	uint32_t	 srv_max;	/* its MAX_CONCURRENT_STREAMS, 0: none */
+	uint32_t	 srv_window;	/* its INITIAL_WINDOW_SIZE, 0: default;
+					   then no window updates */
 	struct conn	*conn;
 	struct call	*calls[MAXS];
 	int		 ncalls;
@@ -230,7 +232,8 @@ static void
 srv_new(struct fix *f)
 {
 	nghttp2_session_callbacks *cb;
-	nghttp2_settings_entry iv[1];
+	nghttp2_settings_entry iv[2];
+	nghttp2_option *opt;
 	int n = 0;
 
 	ck_assert_int_eq(nghttp2_session_callbacks_new(&cb), 0);
@@ -243,12 +246,19 @@ srv_new(struct fix *f)
 	    srv_frame_recv);
 	nghttp2_session_callbacks_set_on_stream_close_callback(cb,
 	    srv_stream_close);
-	ck_assert_int_eq(nghttp2_session_server_new(&f->srv, cb, f), 0);
+	ck_assert_int_eq(nghttp2_option_new(&opt), 0);
+	if (f->srv_window > 0)
+		nghttp2_option_set_no_auto_window_update(opt, 1);
+	ck_assert_int_eq(nghttp2_session_server_new2(&f->srv, cb, f, opt), 0);
+	nghttp2_option_del(opt);
 	nghttp2_session_callbacks_del(cb);
 	if (f->srv_max > 0) {
-		iv[0].settings_id = NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS;
-		iv[0].value = f->srv_max;
-		n = 1;
+		iv[n].settings_id = NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS;
+		iv[n++].value = f->srv_max;
+	}
+	if (f->srv_window > 0) {
+		iv[n].settings_id = NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE;
+		iv[n++].value = f->srv_window;
 	}
 	ck_assert_int_eq(nghttp2_submit_settings(f->srv, NGHTTP2_FLAG_NONE,
 	    iv, (size_t)n), 0);
@@ -553,6 +563,48 @@ START_TEST(request_body)
 }
 END_TEST
 
+/*
+ * The server's window holds the body; it answers anyway, then resets the
+ * stream with NO_ERROR (it wants no more of the upload): a complete reply,
+ * answered early, its request cut short, one flow-control stall.
+ */
+START_TEST(early_reply)
+{
+	static char body[100001];
+	struct fix f;
+	size_t got;
+	int i;
+
+	memset(body, 'q', sizeof(body) - 1);
+	fix_init(&f, 0, 0, NULL, body);
+	f.srv_window = 1000;
+	fix_start(&f, 1);
+	/* The default window (64 KiB) may go before our SETTINGS arrive. */
+	STEP_UNTIL(&f, f.nreq == 1 && f.req[0].body >= 1000);
+	for (i = 0; i < 5; i++)
+		step(&f);
+	got = f.req[0].body;
+	for (i = 0; i < 5; i++)
+		step(&f);
+	ck_assert_uint_eq(f.req[0].body, got);
+	ck_assert_uint_lt(got, 100000);
+	srv_reply(&f, 1, "413", 5);
+	ck_assert_int_eq(nghttp2_submit_rst_stream(f.srv, NGHTTP2_FLAG_NONE,
+	    1, NGHTTP2_NO_ERROR), 0);
+	srv_pump(&f);
+	STEP_UNTIL(&f, f.nreplied == 1);
+	ck_assert_int_eq(f.status[0], 413);
+	ck_assert_int_eq(f.ncall_failed, 0);
+	ck_assert_int_eq(f.calls[0]->early, 1);
+	ck_assert_int_eq(f.calls[0]->cut, 1);
+	ck_assert_int_eq(f.send_stop, 0);
+	ck_assert_int_eq(f.nconn_failed, 0);
+	fix_fini(&f);
+	ck_assert_uint_eq(f.st.stalls, 1);
+	ck_assert_uint_eq(f.st.rst_recv, 1);
+}
+END_TEST
+
 /* Replies complete by stream, in the server's order. */
 START_TEST(out_of_order)
 {
@@ -766,6 +818,7 @@ h2_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, request_fields);
 	tcase_add_test(tc, request_body);
+	tcase_add_test(tc, early_reply);
 	tcase_add_test(tc, out_of_order);
 	tcase_add_test(tc, rst_stream);
 	tcase_add_test(tc, goaway_graceful);
