@@ -143,7 +143,8 @@ struct h2_conn {
 	size_t		 ocap;
 	uint64_t	 out_total;	/* bytes taken from nghttp2 */
 	uint64_t	 out_done;	/* bytes written */
-	struct h2_sent	*sent;		/* SEND_STOP to signal, in order */
+	struct h2_sent	*sent;		/* SEND_STOP to signal, in order: */
+	size_t		 sent_off;	/* [sent_off, nsent) */
 	size_t		 nsent;
 	size_t		 capsent;
 
@@ -866,6 +867,12 @@ h2_on_frame_recv(nghttp2_session *ng, const nghttp2_frame *frame,
 static void
 h2_sent_push(struct h2_conn *h, struct call *call)
 {
+	if (h->nsent == h->capsent && h->sent_off > 0) {
+		memmove(h->sent, h->sent + h->sent_off,
+		    (h->nsent - h->sent_off) * sizeof(*h->sent));
+		h->nsent -= h->sent_off;
+		h->sent_off = 0;
+	}
 	if (h->nsent == h->capsent) {
 		h->capsent = h->capsent ? h->capsent * 2 : 16;
 		h->sent = xreallocarray(h->sent, h->capsent,
@@ -1062,13 +1069,16 @@ void
 h2_closing(struct conn *c, uint64_t now)
 {
 	struct h2_conn *h = c->h2;
-	size_t i;
+	size_t i, n;
 
 	if (h == NULL)
 		return;
-	for (i = 0; i < h->nsent; i++)
+	/* Reset first: an unref may run handlers that close again. */
+	i = h->sent_off;
+	n = h->nsent;
+	h->sent_off = h->nsent = 0;
+	for (; i < n; i++)
 		call_unref(h->sent[i].call, now);
-	h->nsent = 0;
 }
 
 /* Signals BUS_CALL_SEND_STOP for the requests now completely written. */
@@ -1077,20 +1087,20 @@ h2_sent_done(struct conn *c, uint64_t now)
 {
 	struct h2_conn *h = c->h2;
 	struct call *call;
-	size_t i = 0;
 
-	while (i < h->nsent && h->sent[i].end <= h->out_done &&
+	/* Each taken off before its handlers run: they may close, and
+	   h2_closing() drops what is left. */
+	while (h->sent_off < h->nsent &&
+	    h->sent[h->sent_off].end <= h->out_done &&
 	    c->state == CONN_CONNECTED) {
-		call = h->sent[i++].call;
+		call = h->sent[h->sent_off++].call;
 		call->t_send_stop = now;
 		bus_signal(c->core->bus, BUS_CALL_SEND_STOP, call, h2_noarg,
 		    now);
 		call_unref(call, now);
 	}
-	if (c->state != CONN_CONNECTED)
-		return;		/* h2_closing() dropped the rest */
-	memmove(h->sent, h->sent + i, (h->nsent - i) * sizeof(*h->sent));
-	h->nsent -= i;
+	if (h->sent_off == h->nsent)
+		h->sent_off = h->nsent = 0;
 }
 
 /*
