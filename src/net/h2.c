@@ -128,6 +128,8 @@ struct h2_conn {
 	nghttp2_session	*ng;
 	int		 tls;
 	int		 busy;		/* inside nghttp2 */
+	uint64_t	 now;		/* of the bytes nghttp2 is given or
+					   asked for: the callbacks' time */
 	unsigned	 active;	/* streams open */
 	uint32_t	 server_max;	/* its MAX_CONCURRENT_STREAMS */
 	int		 settings;	/* its SETTINGS came */
@@ -720,7 +722,7 @@ h2_on_header(nghttp2_session *ng, const nghttp2_frame *frame,
 	struct h2_stream *s;
 	struct call *call;
 	union bus_arg arg;
-	uint64_t now = loop_clock(c->core->loop);
+	uint64_t now = c->h2->now;
 	char st[16];
 	int status, i;
 
@@ -786,7 +788,7 @@ h2_on_data(nghttp2_session *ng, uint8_t flags, int32_t id,
 	arg.buf.p = (const char *)data;
 	arg.buf.len = len;
 	bus_signal(c->core->bus, BUS_CALL_RECV_DATA, s->call, arg,
-	    loop_clock(c->core->loop));
+	    c->h2->now);
 	return c->state == CONN_CONNECTED ? 0 : NGHTTP2_ERR_CALLBACK_FAILURE;
 }
 
@@ -810,7 +812,7 @@ h2_on_frame_recv(nghttp2_session *ng, const nghttp2_frame *frame,
 	H2_CB_CONN(user, c);
 	struct h2_conn *h = c->h2;
 	struct h2_stream *s;
-	uint64_t now = loop_clock(c->core->loop);
+	uint64_t now = c->h2->now;
 
 	s = frame->hd.stream_id != 0 ?
 	    nghttp2_session_get_stream_user_data(ng, frame->hd.stream_id) :
@@ -943,7 +945,7 @@ h2_on_stream_close(nghttp2_session *ng, int32_t id, uint32_t code,
 	H2_CB_CONN(user, c);
 	struct h2_conn *h = c->h2;
 	struct h2_stream *s;
-	uint64_t now = loop_clock(c->core->loop);
+	uint64_t now = c->h2->now;
 
 	if ((s = nghttp2_session_get_stream_user_data(ng, id)) == NULL)
 		return 0;
@@ -1115,6 +1117,7 @@ h2_fill(struct conn *c)
 	ssize_t n;
 
 	h->ooff = h->olen = 0;
+	h->now = loop_clock(c->core->loop);
 	while (h->olen < H2_OBUF_FILL) {
 		h->busy++;
 		n = nghttp2_session_mem_send(h->ng, &p);
@@ -1241,6 +1244,7 @@ h2_input(struct conn *c, const char *data, size_t len, uint64_t now)
 	struct h2_conn *h = c->h2;
 	ssize_t n;
 
+	h->now = now;
 	h->busy++;
 	n = nghttp2_session_mem_recv(h->ng, (const uint8_t *)data, len);
 	h->busy--;
