@@ -160,6 +160,7 @@ bench_mode() {
 	local hp h2
 	hp=$(median < "$WORK/$mode.hp")
 	h2=$(median < "$WORK/$mode.h2")
+	echo "  $mode runs: httperf $(tr '\n' ' ' < "$WORK/$mode.hp")| h2load $(tr '\n' ' ' < "$WORK/$mode.h2")" >&2
 	printf '%-4s  %10s  %10s  %6.2f  %s\n' "$mode" "$hp" "$h2" \
 	    "$(awk -v a="$hp" -v b="$h2" 'BEGIN { print a / b }')" \
 	    "$(awk -v a="$hp" -v b="$h2" 'BEGIN { print (a <= 1.10 * b) ? "ok" : "OVER 1.10" }')"
