@@ -95,6 +95,9 @@ done <<'TABLE'
 --wsesslog	--wsesslog 1,0,DIR/empty
 --max-connections	--max-connections 0 --wsess 1,1,0
 --max-piped-calls	--max-piped-calls 0 --wsess 1,1,0
+--max-streams	--http2 --max-streams 0
+--max-streams	--http2 --max-streams 2147483648
+--http2-fallback	--http2 --http2-fallback
 --failure-status	--failure-status 700 --wsess 1,1,0
 --failure-status	--failure-status 0 --wsess 1,1,0
 --session-cookies	--session-cookies
