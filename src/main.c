@@ -54,6 +54,7 @@
 #include "stat/sched_stat.h"
 #include "stat/sess_stat.h"
 #include "stat/tls_stat.h"
+#include "stat/h2_stat.h"
 #include "util.h"
 
 #define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
@@ -236,6 +237,12 @@ static int
 run_want_tls(const struct options *o)
 {
 	return o->ssl;
+}
+
+static int
+run_want_h2(const struct options *o)
+{
+	return o->http2;
 }
 
 static void
@@ -463,6 +470,7 @@ static const struct run_stat {
 } run_stats[] = {
 	{ &basic_collector, NULL, run_cfg_basic },
 	{ &tls_stat_collector, run_want_tls, NULL },
+	{ &h2_stat_collector, run_want_h2, NULL },
 	{ &sess_stat_collector, options_session, run_cfg_sess },
 	{ &print_collector, run_want_print, run_cfg_print },
 	{ &interval_collector, run_want_interval, run_cfg_interval },

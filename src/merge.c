@@ -546,6 +546,40 @@ rd_tls(struct mrd *r)
 #undef T
 }
 
+/* HTTP/2: counts added, the per-connection maxima the largest. */
+static void
+rd_h2(struct mrd *r)
+{
+	struct h2_totals *t = &r->m->h2;
+	char path[64];
+	uint64_t v;
+	size_t i;
+
+#define H	"stats.h2."
+	add_u64(r, H "conns_h2", &t->conns_h2);
+	add_u64(r, H "conns_h2c", &t->conns_h2c);
+	add_u64(r, H "conns_http11", &t->conns_http11);
+	add_u64(r, H "streams", &t->streams);
+	if ((v = rd_u64(r, H "streams_max")) > t->streams_max)
+		t->streams_max = v;
+	if ((v = rd_u64(r, H "max_concurrent")) > t->max_concurrent)
+		t->max_concurrent = v;
+	add_u64(r, H "rst_stream_received", &t->rst_recv);
+	add_u64(r, H "rst_stream_sent", &t->rst_sent);
+	add_u64(r, H "goaway_received", &t->goaway_recv);
+	add_u64(r, H "flow_control_stalls", &t->stalls);
+	add_u64(r, H "header_sent_bytes", &t->hdr_sent_raw);
+	add_u64(r, H "header_sent_encoded_bytes", &t->hdr_sent_enc);
+	add_u64(r, H "header_received_bytes", &t->hdr_recv_raw);
+	add_u64(r, H "header_received_encoded_bytes", &t->hdr_recv_enc);
+	for (i = 0; i < H2_STAT_NERR; i++) {
+		snprintf(path, sizeof(path), H "errors.%s",
+		    h2_stat_err_name[i]);
+		add_u64(r, path, &t->errors[i]);
+	}
+#undef H
+}
+
 /*
  * The schedule: counts and histograms added, target rates added, the
  * span the union of the files' on the wall clock (see merge.h).
@@ -907,7 +941,7 @@ rd_stats(struct mrd *r)
 	struct merge *m = r->m;
 	const char *k;
 	size_t i;
-	int sess, tls, sched, iv;
+	int sess, tls, h2, sched, iv;
 
 	if (jv_type(st) != JV_OBJ) {
 		mfail(r, "stats", "missing or not an object");
@@ -917,6 +951,7 @@ rd_stats(struct mrd *r)
 		k = jv_key_at(st, i);
 		if (strcmp(k, "basic") != 0 && strcmp(k, "sess_stat") != 0 &&
 		    strcmp(k, "tls_stat") != 0 && strcmp(k, "sched") != 0 &&
+		    strcmp(k, "h2") != 0 &&
 		    strcmp(k, "interval") != 0) {
 			mfail(r, "stats", "%s: results this version cannot "
 			    "merge", k);
@@ -925,17 +960,21 @@ rd_stats(struct mrd *r)
 	}
 	sess = jv_get(st, "sess_stat") != NULL;
 	tls = jv_get(st, "tls_stat") != NULL;
+	h2 = jv_get(st, "h2") != NULL;
 	sched = jv_get(st, "sched") != NULL;
 	iv = jv_get(st, "interval") != NULL;
 	if (r->first) {
 		m->have_sess = sess;
 		m->have_tls = tls;
+		m->have_h2 = h2;
 		m->have_sched = sched;
 		m->have_interval = iv;
 	} else if (sess != m->have_sess || tls != m->have_tls ||
+	    h2 != m->have_h2 ||
 	    sched != m->have_sched || iv != m->have_interval) {
 		mfail(r, sess != m->have_sess ? "stats.sess_stat" :
 		    tls != m->have_tls ? "stats.tls_stat" :
+		    h2 != m->have_h2 ? "stats.h2" :
 		    sched != m->have_sched ? "stats.sched" : "stats.interval",
 		    "in one of this file and %s only", m->first);
 		return;
@@ -945,6 +984,8 @@ rd_stats(struct mrd *r)
 		rd_sess(r);
 	if (m->have_tls)
 		rd_tls(r);
+	if (m->have_h2)
+		rd_h2(r);
 	if (m->have_sched && !r->failed)
 		rd_sched(r);
 	if (m->have_interval && !r->failed)
@@ -1023,6 +1064,8 @@ merge_print(struct merge *m, FILE *out)
 	basic_print_extra(&m->basic, out);
 	if (m->have_tls)
 		tls_stat_print(&m->tls, out);
+	if (m->have_h2)
+		h2_stat_print(&m->h2, out);
 	if (m->have_sched) {
 		sched_stat_print(&m->sched, out);
 		sched_stat_print_warning(&m->sched, out, m->sched_cpu_pct);
@@ -1110,6 +1153,10 @@ merge_json(struct merge *m, struct jsonw *w, const struct jv *const *docs,
 	if (m->have_tls) {
 		jsonw_key(w, "tls_stat");
 		tls_stat_json(&m->tls, w);
+	}
+	if (m->have_h2) {
+		jsonw_key(w, "h2");
+		h2_stat_json(&m->h2, w);
 	}
 	if (m->have_sched) {
 		jsonw_key(w, "sched");

@@ -43,6 +43,7 @@
 #include "stat/interval.h"
 #include "stat/sched_stat.h"
 #include "stat/sess_stat.h"
+#include "stat/h2_stat.h"
 #include "stat/tls_stat.h"
 
 struct jsonw;
@@ -64,6 +65,8 @@ struct merge {
 	struct sess_stat sess;
 	int		 have_tls;
 	struct tls_stat	 tls;
+	int		 have_h2;
+	struct h2_totals h2;
 	int		 have_sched;
 	struct sched_stat sched;	/* its times on the wall clock */
 	double		 sched_cpu_pct;	/* the largest; < 0: unknown */

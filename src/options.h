@@ -27,6 +27,9 @@ struct options {
 	const char	*uri;		/* default "/" */
 	const char	*method;	/* NULL: GET */
 	int		 http_minor;	/* HTTP/1.x: 0 or 1 (default 1) */
+	int		 http2;		/* --http2 (or --http-version 2) */
+	int		 http2_fallback; /* --http2-fallback */
+	unsigned	 max_streams;	/* --max-streams; 0: the server's */
 	int		 no_host_hdr;
 	/* Every --add-header as given (for the echo line), in order. */
 	const char	**add_header_raw;

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "net/h2.h"
 #include "options_int.h"
 #include "util.h"
 
@@ -97,6 +98,7 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_SSL_CA_PATH, 1, OPT_ANY_SSL, needs_ssl },
 	{ OPT_SSL_VERIFY, 1, OPT_ANY_SSL, needs_ssl },
 	{ OPT_SSL_KEY, 1, OPT_SSL_CERTIFICATE, "requires --ssl-certificate" },
+	{ OPT_HTTP2_FALLBACK, 1, OPT_ANY_SSL, needs_ssl },
 };
 
 /* Returns non-zero if `id' (an option or OPT_ANY_*) was given. */
@@ -176,5 +178,8 @@ opt_check(const struct opt_ctx *c)
 			return opt_fail(c, &opt_table[rule->opt], NULL, NULL,
 			    "%s", rule->msg);
 	}
+	if (c->o->http2 && !h2_built())
+		return opt_fail(c, &opt_table[OPT_HTTP2], NULL, NULL,
+		    "this httperf was built without HTTP/2 (libnghttp2)");
 	return opt_check_call_rate(c);
 }

@@ -169,7 +169,8 @@ opt_json_func(const struct options *o, enum opt_id id,
 		jsonw_str(w, buf);
 		break;
 	case OPT_HTTP_VERSION:
-		jsonw_str(w, o->http_minor == 0 ? "1.0" : "1.1");
+		jsonw_str(w, o->http2 ? "2" : o->http_minor == 0 ? "1.0" :
+		    "1.1");
 		break;
 	case OPT_PERIOD:
 		opt_json_period(o, w);

@@ -76,8 +76,12 @@ opt_http_version(struct opt_ctx *c, const struct opt_row *r,
 		c->o->http_minor = 0;
 	else if (strcmp(arg, "1.1") == 0)
 		c->o->http_minor = 1;
-	else
-		return opt_fail(c, r, NULL, arg, "must be 1.0 or 1.1");
+	else if (strcmp(arg, "2") == 0 || strcmp(arg, "2.0") == 0) {
+		/* HTTP/2 is --http2; its fallback is HTTP/1.1. */
+		c->o->http_minor = 1;
+		c->o->http2 = 1;
+	} else
+		return opt_fail(c, r, NULL, arg, "must be 1.0, 1.1 or 2");
 	return 0;
 }
 
@@ -519,7 +523,12 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    .val = { .kind = OPT_K_FUNC, OPT_DEST(http_minor) },
 	    .parse = opt_http_version, .def = 1, .echo = OPT_E_FUNC,
 	    .echo_fn = opt_echo_http_version, .group = TARGET,
-	    .help = "speak HTTP 1.0 or 1.1 (the default)" },
+	    .help = "speak HTTP 1.0, 1.1 (the default) or 2" },
+	[OPT_HTTP2] = FLAG("http2", http2, OPT_E_SET, TARGET,
+	    "speak HTTP/2 (h2 by ALPN with --ssl, else h2c)"),
+	[OPT_HTTP2_FALLBACK] = FLAG("http2-fallback", http2_fallback,
+	    OPT_E_SET, TARGET,
+	    "with --ssl: HTTP/1.1 if ALPN does not pick h2"),
 	[OPT_INTERVAL] = FUNC_TO("interval", "S", interval, opt_interval,
 	    OPT_E_NONZERO, OUTPUT, "print a progress line every S seconds"),
 	[OPT_JSON] = STR("json", "F", OPT_K_PATH, json_file, NULL,
@@ -537,6 +546,9 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	[OPT_MAX_RETRIES] = NUM("max-retries", max_retries, 0,
 	    OPTIONS_MAX_RETRIES_MAX, OPTIONS_MAX_RETRIES, OPT_E_CHANGED,
 	    WORKLOAD, "retries per session with --retry-on-failure"),
+	[OPT_MAX_STREAMS] = NUM("max-streams", max_streams, 1, INT32_MAX, 0,
+	    OPT_E_NONZERO, WORKLOAD,
+	    "HTTP/2: concurrent streams per connection"),
 	[OPT_MERGE] = FLAG("merge", merge, OPT_E_NONE, SCALING,
 	    "combine the --json files named as arguments"),
 	[OPT_METHOD] = STR("method", "S", OPT_K_TOKEN, method, NULL,
@@ -677,5 +689,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_WLOG, OPT_BODY, OPT_BODY_FILE, OPT_MYADDR,
 	OPT_HLOG, OPT_INTERVAL,
 	OPT_MAX_LATENESS, OPT_START_AT, OPT_QUIET,
+	OPT_HTTP2, OPT_HTTP2_FALLBACK, OPT_MAX_STREAMS,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);

@@ -251,6 +251,11 @@ setup_tls(struct setup *s, const struct options *o, char *err,
 	tc.key_file = o->ssl_key;
 	tc.sni = literal ? NULL : name;
 	tc.verify_name = name;
+	if (o->http2) {
+		/* h2, and http/1.1 offered only if we would speak it. */
+		tc.alpn = (const unsigned char *)"\x02h2\x08http/1.1";
+		tc.alpn_len = o->http2_fallback ? 12 : 3;
+	}
 	s->tls = tls_ctx_new(&tc, err, errlen);
 	free(name);
 	if (s->tls == NULL) {
@@ -281,6 +286,9 @@ setup_core(struct setup *s, const struct options *o,
 	cfg->req = &s->tmpl;
 	cfg->tls = s->tls;
 	cfg->tls_reuse = !o->ssl_no_reuse;
+	cfg->http2 = o->http2;
+	cfg->http2_fallback = o->http2_fallback;
+	cfg->max_streams = o->max_streams;
 	return 0;
 }
 

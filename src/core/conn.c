@@ -22,6 +22,7 @@
 #include "core/conn.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
+#include "net/h2.h"
 #include "util.h"
 
 static void	conn_io(struct loop *, int, int, void *, uint64_t);
@@ -75,6 +76,7 @@ conn_unref(struct conn *c, uint64_t now)
 	if (c->live_next != NULL)
 		c->live_next->live_prev = c->live_prev;
 	bus_signal(core->bus, BUS_CONN_DESTROYED, c, conn_noarg, now);
+	h2_conn_free(c);
 	free(c->keep);
 	c->keep = NULL;
 	core_pool_put(&core->conns, c);
@@ -346,6 +348,7 @@ conn_close(struct conn *c, uint64_t now)
 	c->state = CONN_CLOSED;
 	timer_cancel(&c->timer);
 	conn_ref(c);
+	h2_closing(c, now);
 	conn_drop_calls(c, now, NULL);
 	bus_signal(core->bus, BUS_CONN_CLOSED, c, conn_noarg, now);
 	if (c->xp.fd >= 0)
@@ -368,8 +371,11 @@ conn_fail(struct conn *c, int err, uint64_t now)
 	core_debug(c->core, 1, "conn %llu: failed: %s",
 	    (unsigned long long)c->id, strerror(err));
 	conn_ref(c);
+	/* HTTP/2: each stream in flight counts, this event the last. */
+	h2_fail_streams(c, err, now);
 	arg.i = err;
-	bus_signal(c->core->bus, BUS_CONN_FAILED, c, arg, now);
+	if (c->state != CONN_CLOSED)
+		bus_signal(c->core->bus, BUS_CONN_FAILED, c, arg, now);
 	conn_close(c, now);
 	conn_unref(c, now);
 }
@@ -399,10 +405,45 @@ conn_xp_error(struct conn *c, uint64_t now)
 	    xp->ops->strerror(xp) : NULL, now);
 }
 
+/*
+ * With --http2: makes the connection HTTP/2 if it is to be: h2c on plain
+ * TCP, h2 if ALPN selected it, else HTTP/1.1 with --http2-fallback or a
+ * failure (one per connection).  Returns -1 if it failed.
+ */
+static int
+conn_choose_http(struct conn *c, uint64_t now)
+{
+	const struct core_config *cfg = &c->core->cfg;
+	const struct tls_conn *tc;
+	const unsigned char *p = NULL;
+	size_t len = 0;
+
+	if (!cfg->http2)
+		return 0;
+	if ((tc = transport_tls_conn(&c->xp)) != NULL) {
+		p = tls_conn_alpn(tc, &len);
+		if (len != 2 || memcmp(p, "h2", 2) != 0) {
+			if (cfg->http2_fallback)
+				return 0;
+			core_debug(c->core, 1, "conn %llu: ALPN: the server "
+			    "did not select h2", (unsigned long long)c->id);
+			conn_fail(c, H2_ERR_ALPN, now);
+			return -1;
+		}
+	}
+	if (h2_conn_start(c, tc != NULL) == -1) {
+		conn_fail(c, errno, now);
+		return -1;
+	}
+	return 0;
+}
+
 /* The connection is ready for requests (after TCP and the handshake). */
 static void
 conn_established(struct conn *c, uint64_t now)
 {
+	if (conn_choose_http(c, now) == -1)
+		return;
 	c->state = CONN_CONNECTED;
 	c->t_connected = now;
 	c->last_progress = now;
@@ -418,7 +459,9 @@ conn_established(struct conn *c, uint64_t now)
 	if (c->state != CONN_CONNECTED)
 		return;
 	/* Calls queued while connecting go out now. */
-	if (c->unsent != NULL) {
+	if (c->h2 != NULL)
+		h2_send(c, now);	/* the preface and SETTINGS too */
+	else if (c->unsent != NULL) {
 		if (c->unsent->t_send_start == 0)
 			conn_send_start(c, c->unsent, now);
 		if (c->state == CONN_CONNECTED)

@@ -29,6 +29,7 @@
 #include "net/transport.h"
 
 struct call;
+struct h2_conn;
 struct sess;
 
 enum conn_state {
@@ -77,6 +78,9 @@ struct conn {
 	int		 resumed;	/* the handshake resumed a session */
 	int		 hs_failed;	/* the handshake failed */
 	uint64_t	 nreplies;	/* replies completed */
+
+	struct h2_conn	*h2;		/* HTTP/2 state (net/h2.h), NULL:
+					   HTTP/1.x */
 
 	struct sess	*sess;		/* session it serves, or NULL; not a
 					   reference */

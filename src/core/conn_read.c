@@ -17,6 +17,7 @@
 #include "core/conn.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
+#include "net/h2.h"
 #include "util.h"
 
 #define CONN_MAX_INTERIM 100	/* 1xx replies accepted before one reply */
@@ -251,6 +252,10 @@ conn_keep(struct conn *c, const char *data, size_t left)
 static void
 conn_eof(struct conn *c, uint64_t now)
 {
+	if (c->h2 != NULL) {
+		h2_eof(c, now);
+		return;
+	}
 	if (c->head == NULL) {
 		core_debug(c->core, 2, "conn %llu: closed by the server",
 		    (unsigned long long)c->id);
@@ -287,6 +292,8 @@ conn_consume(struct conn *c, size_t n, uint64_t now)
 	arg.i = (long)n;
 	bus_signal(core->bus, BUS_CONN_BYTES_IN, c, arg, now);
 	c->last_progress = now;
+	if (c->h2 != NULL)
+		return h2_input(c, core->rbuf, n, now);
 	if (c->keep_len > 0) {
 		/* Complete the line that the previous read cut. */
 		if (c->keep_len + n > c->keep_cap) {

@@ -15,6 +15,7 @@
 #include "core/conn.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
+#include "net/h2.h"
 
 #define CONN_WRITE_IOV	64	/* iovecs gathered per writev */
 
@@ -75,6 +76,17 @@ conn_send(struct conn *c, struct call *call, uint64_t now)
 	else
 		c->head = call;
 	c->tail = call;
+	if (c->h2 != NULL) {
+		/* HTTP/2: a stream now or when one closes. */
+		if (c->unsent == NULL)
+			c->unsent = call;
+		conn_ref(c);
+		h2_send(c, now);
+		if (c->state == CONN_CONNECTED)
+			conn_watch(c);
+		conn_unref(c, now);
+		return 0;
+	}
 	if (c->unsent != NULL && c->unsent->early)
 		c->unsent->next = c->head;
 	if (c->unsent == NULL) {
@@ -162,6 +174,10 @@ conn_flush(struct conn *c, uint64_t now)
 	struct call *call;
 	size_t n, i, want, w;
 
+	if (c->h2 != NULL) {
+		h2_flush(c, now);
+		return;
+	}
 	while (c->state == CONN_CONNECTED && c->unsent != NULL) {
 		n = 0;
 		want = 0;

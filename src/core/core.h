@@ -39,6 +39,12 @@ struct core_config {
 	const struct http_req_tmpl *req;
 	struct tls_ctx	*tls;		/* --ssl: TLS on every connection */
 	int		 tls_reuse;	/* offer earlier sessions */
+	/* --http2: HTTP/2 (TLS: if ALPN selects h2, else http/1.1 with
+	   --http2-fallback); max_streams: concurrent streams per
+	   connection, 0: the server's limit (100 if it sets none). */
+	int		 http2;
+	int		 http2_fallback;
+	unsigned	 max_streams;
 };
 
 /*

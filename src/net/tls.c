@@ -298,6 +298,13 @@ tls_ctx_new(const struct tls_config *cfg, char *errbuf, size_t errlen)
 	SSL_CTX_set_verify(sc, ctx->verify ? SSL_VERIFY_PEER : SSL_VERIFY_NONE,
 	    NULL);
 	SSL_CTX_set_options(sc, SSL_OP_NO_COMPRESSION);
+	/* Note: SSL_CTX_set_alpn_protos() returns 0 on success. */
+	if (cfg->alpn != NULL && cfg->alpn_len > 0 &&
+	    SSL_CTX_set_alpn_protos(sc, cfg->alpn,
+	    (unsigned)cfg->alpn_len) != 0) {
+		snprintf(errbuf, errlen, "--ssl: cannot set the ALPN list");
+		goto fail;
+	}
 	SSL_CTX_set_mode(sc, SSL_MODE_ENABLE_PARTIAL_WRITE |
 	    SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
 	/* Sessions go to the slots through the callback, not a cache. */
@@ -429,9 +436,16 @@ static enum tls_io
 tls_conn_proto(struct tls_conn *tc)
 {
 	char reason[128], msg[sizeof(tc->msg)];
+	unsigned long code = ERR_peek_error();
 	long vr;
 
 	tls_err_reason(reason, sizeof(reason));
+#ifdef SSL_R_TLSV1_ALERT_NO_APPLICATION_PROTOCOL
+	/* The server refused every protocol we offered by ALPN. */
+	if (ERR_GET_LIB(code) == ERR_LIB_SSL && ERR_GET_REASON(code) ==
+	    SSL_R_TLSV1_ALERT_NO_APPLICATION_PROTOCOL)
+		return tls_conn_fail(tc, ENOPROTOOPT, reason);
+#endif
 	vr = SSL_get_verify_result(tc->ssl);
 	if (tc->ctx->verify && vr != X509_V_OK)
 		snprintf(msg, sizeof(msg), "%s: %s", reason,
@@ -620,6 +634,17 @@ const char *
 tls_conn_version(const struct tls_conn *tc)
 {
 	return SSL_get_version(tc->ssl);
+}
+
+const unsigned char *
+tls_conn_alpn(const struct tls_conn *tc, size_t *len)
+{
+	const unsigned char *p = NULL;
+	unsigned n = 0;
+
+	SSL_get0_alpn_selected(tc->ssl, &p, &n);
+	*len = p != NULL ? n : 0;
+	return n > 0 ? p : NULL;
 }
 
 const char *

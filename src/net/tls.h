@@ -45,6 +45,10 @@ struct tls_config {
 	const char	*sni;		/* server name to send, or NULL */
 	const char	*verify_name;	/* name the certificate must match,
 					   or NULL (IP literals: the address) */
+	/* ALPN protocols to offer, in wire format (length-prefixed), or
+	   NULL: no ALPN extension. */
+	const unsigned char *alpn;
+	size_t		 alpn_len;
 };
 
 struct tls_ctx;
@@ -125,8 +129,16 @@ const char	*tls_conn_version(const struct tls_conn *tc);
 const char	*tls_conn_cipher(const struct tls_conn *tc);
 
 /*
+ * Returns the protocol the server selected by ALPN (not NUL-terminated,
+ * its length in *len), or NULL (*len 0) if it selected none.
+ */
+const unsigned char *tls_conn_alpn(const struct tls_conn *tc,
+		    size_t *len);
+
+/*
  * After TLS_IO_ERROR: an errno-style cause (ECONNRESET for a reset, the
- * socket's errno for a system error, EPROTO for a TLS protocol failure,
+ * socket's errno for a system error, ENOPROTOOPT when the server refused
+ * every ALPN protocol offered, EPROTO for another TLS protocol failure,
  * certificate verification included) and a short description.
  */
 int		 tls_conn_error(const struct tls_conn *tc);

@@ -155,6 +155,7 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		basic_connected(b, obj);
 		break;
 	case BUS_CONN_FAILED:
+	case BUS_CALL_FAILED:
 		t->errors[basic_err_class((int)arg.i)]++;
 		break;
 	case BUS_CONN_TIMEOUT:
@@ -201,6 +202,7 @@ basic_init(struct basic *b, struct core *core, int verbose, FILE *out,
 		BUS_CONN_CONNECTED, BUS_CONN_FAILED, BUS_CONN_TIMEOUT,
 		BUS_CONN_DESTROYED, BUS_CONN_BYTES_IN, BUS_CONN_BYTES_OUT,
 		BUS_CALL_SEND_STOP, BUS_CALL_RECV_START, BUS_CALL_RECV_STOP,
+		BUS_CALL_FAILED,
 	};
 	size_t i;
 

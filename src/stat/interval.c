@@ -409,6 +409,7 @@ interval_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		    c->t_tcp_connected - c->t_connect_start : 0);
 		break;
 	case BUS_CONN_FAILED:
+	case BUS_CALL_FAILED:
 		iv->c.errors[basic_err_class((int)arg.i)]++;
 		break;
 	case BUS_CONN_TIMEOUT:
@@ -440,7 +441,7 @@ interval_init(struct interval *iv, struct bus *bus,
 	static const enum bus_event evs[] = {
 		BUS_ARRIVAL, BUS_ARRIVAL_MISSED, BUS_CONN_CONNECTING,
 		BUS_CONN_CONNECTED, BUS_CONN_FAILED, BUS_CONN_TIMEOUT,
-		BUS_CALL_RECV_STOP,
+		BUS_CALL_RECV_STOP, BUS_CALL_FAILED,
 	};
 	size_t i;
 

@@ -60,7 +60,7 @@ done <<'TABLE'
 --client	--client 1
 --client	--client 0/0
 --client	--client a/b
---http-version	--http-version 2.0
+--http-version	--http-version 3.0
 --http-version	--http-version 1
 --timeout	--timeout -1
 --timeout	--timeout nan
@@ -95,6 +95,9 @@ done <<'TABLE'
 --wsesslog	--wsesslog 1,0,DIR/empty
 --max-connections	--max-connections 0 --wsess 1,1,0
 --max-piped-calls	--max-piped-calls 0 --wsess 1,1,0
+--max-streams	--http2 --max-streams 0
+--max-streams	--http2 --max-streams 2147483648
+--http2-fallback	--http2 --http2-fallback
 --failure-status	--failure-status 700 --wsess 1,1,0
 --failure-status	--failure-status 0 --wsess 1,1,0
 --session-cookies	--session-cookies

@@ -79,7 +79,7 @@ extra=$(comm -13 "$tmp/help.opts" "$tmp/comp.opts" | tr '\n' ' ')
 expect "--num-calls --num-conns" httperf --num-c
 expect "--num-calls --num-conns" httperf --server h --num-c
 expect "--wsess --wsesslog" httperf --wsess
-expect "--help --hlog --hog --html --http-version" httperf --h
+expect "--help --hlog --hog --html --http-version --http2 --http2-fallback" httperf --h
 
 # 3. File arguments, separate or after '=' (bash splits the word there).
 expect "access.log" httperf --body-file acc
@@ -105,7 +105,7 @@ expect "" httperf --uri a
 expect "" httperf a
 
 # 4. Fixed words.
-expect "1.0 1.1" httperf --http-version ""
+expect "1.0 1.1 2" httperf --http-version ""
 expect "header" httperf --print-reply = h
 expect "TLSv1.0 TLSv1.1 TLSv1.2 TLSv1.3" httperf --ssl-protocol TLSv1.
 expect "yes" httperf --ssl-verify = y

@@ -738,7 +738,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "--client", "0/0", NULL }, "--client: number of clients" },
 	{ { "--client", "1", NULL }, "--client: expected I/N" },
 	{ { "--http-version", "1.2", NULL }, "--http-version: must be 1.0" },
-	{ { "--http-version", "2", NULL }, "--http-version: must be 1.0" },
+	{ { "--http-version", "3", NULL }, "--http-version: must be 1.0" },
 	{ { "--http-version", "1.10", NULL }, "--http-version: must be" },
 	{ { "--send-buffer", "0", NULL }, "--send-buffer: must be between" },
 	{ { "--recv-buffer", "2147483648", NULL }, "--recv-buffer: must be" },

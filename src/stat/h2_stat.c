@@ -1,0 +1,257 @@
+/*
+ * HTTP/2 statistics collector (see h2_stat.h).  A connection's counters
+ * live in its HTTP/2 state (net/h2.h) and are added here when it is
+ * destroyed; the report adds those of the connections still open.  The
+ * errors come from the failure events and their causes (H2_ERR_*).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bus.h"
+#include "core/call.h"
+#include "core/conn.h"
+#include "core/core.h"
+#include "jsonw.h"
+#include "net/h2.h"
+#include "stat/basic_report.h"
+#include "stat/collector.h"
+#include "stat/h2_stat.h"
+#include "util.h"
+
+struct h2_stat {
+	struct core	*core;
+	struct h2_totals t;		/* of the connections destroyed */
+};
+
+const char *const h2_stat_err_name[H2_STAT_NERR] = {
+	[H2_STAT_RESET] = "stream_reset",
+	[H2_STAT_REFUSED] = "refused_stream",
+	[H2_STAT_GOAWAY] = "goaway",
+	[H2_STAT_ALPN] = "alpn",
+	[H2_STAT_PROTOCOL] = "protocol",
+};
+
+/* Returns the class of cause `err', or -1 for a cause not HTTP/2's. */
+static int
+h2_stat_class(int err)
+{
+	switch (err) {
+	case H2_ERR_RESET:
+		return H2_STAT_RESET;
+	case H2_ERR_REFUSED:
+		return H2_STAT_REFUSED;
+	case H2_ERR_GOAWAY:
+		return H2_STAT_GOAWAY;
+	case H2_ERR_ALPN:
+		return H2_STAT_ALPN;
+	case H2_ERR_PROTOCOL:
+		return H2_STAT_PROTOCOL;
+	default:
+		return -1;
+	}
+}
+
+/* Adds one connection's counters. */
+static void
+h2_stat_add(struct h2_totals *t, const struct h2_stats *s)
+{
+	t->streams += s->streams;
+	if (s->streams > t->streams_max)
+		t->streams_max = s->streams;
+	if (s->max_concurrent > t->max_concurrent)
+		t->max_concurrent = s->max_concurrent;
+	t->rst_recv += s->rst_recv;
+	t->rst_sent += s->rst_sent;
+	t->goaway_recv += s->goaway_recv;
+	t->stalls += s->stalls;
+	t->hdr_sent_raw += s->hdr_sent_raw;
+	t->hdr_sent_enc += s->hdr_sent_enc;
+	t->hdr_recv_raw += s->hdr_recv_raw;
+	t->hdr_recv_enc += s->hdr_recv_enc;
+}
+
+static void
+h2_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
+    uint64_t now)
+{
+	struct h2_stat *st = ctx;
+	struct conn *c;
+	struct call *call;
+	const struct h2_stats *s;
+	int k;
+
+	switch (ev) {
+	case BUS_CONN_CONNECTED:
+		c = obj;
+		if (c->h2 == NULL)
+			st->t.conns_http11++;
+		else if (h2_conn_tls(c))
+			st->t.conns_h2++;
+		else
+			st->t.conns_h2c++;
+		break;
+	case BUS_CONN_DESTROYED:
+		c = obj;
+		if ((s = h2_conn_stats(c)) != NULL)
+			h2_stat_add(&st->t, s);
+		break;
+	case BUS_CONN_FAILED:
+		c = obj;
+		k = h2_stat_class((int)arg.i);
+		/* ALPN fails before the connection is HTTP/2. */
+		if (k >= 0 && (c->h2 != NULL || k == H2_STAT_ALPN))
+			st->t.errors[k]++;
+		break;
+	case BUS_CALL_FAILED:
+		call = obj;
+		k = h2_stat_class((int)arg.i);
+		if (k >= 0 && call->conn != NULL && call->conn->h2 != NULL)
+			st->t.errors[k]++;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The totals so far: the destroyed connections' and the live ones'. */
+static void
+h2_stat_totals(const struct h2_stat *st, struct h2_totals *t)
+{
+	const struct conn *c;
+	const struct h2_stats *s;
+
+	*t = st->t;
+	for (c = st->core->live; c != NULL; c = c->live_next)
+		if ((s = h2_conn_stats(c)) != NULL)
+			h2_stat_add(t, s);
+}
+
+/* Percent saved by compressing `raw' bytes into `enc'. */
+static double
+h2_stat_saved(uint64_t raw, uint64_t enc)
+{
+	if (raw == 0)
+		return 0;
+	return 100.0 * ((double)raw - (double)enc) / (double)raw;
+}
+
+void
+h2_stat_print(const struct h2_totals *t, FILE *out)
+{
+	uint64_t h2conns = t->conns_h2 + t->conns_h2c;
+
+	fprintf(out, "HTTP/2: connections %llu (h2 %llu h2c %llu http/1.1 "
+	    "%llu), streams %llu, streams/conn %.1f max %llu, max "
+	    "concurrent %llu\n",
+	    (unsigned long long)(h2conns + t->conns_http11),
+	    (unsigned long long)t->conns_h2, (unsigned long long)t->conns_h2c,
+	    (unsigned long long)t->conns_http11,
+	    (unsigned long long)t->streams,
+	    basic_ratio((double)t->streams, (double)h2conns),
+	    (unsigned long long)t->streams_max,
+	    (unsigned long long)t->max_concurrent);
+	fprintf(out, "HTTP/2 frames: RST_STREAM received %llu sent %llu, "
+	    "GOAWAY received %llu, flow-control stalls %llu\n",
+	    (unsigned long long)t->rst_recv, (unsigned long long)t->rst_sent,
+	    (unsigned long long)t->goaway_recv,
+	    (unsigned long long)t->stalls);
+	fprintf(out, "HTTP/2 header compression: sent %llu B as %llu B "
+	    "(%.2f%% saved), received %llu B as %llu B (%.2f%% saved)\n",
+	    (unsigned long long)t->hdr_sent_raw,
+	    (unsigned long long)t->hdr_sent_enc,
+	    h2_stat_saved(t->hdr_sent_raw, t->hdr_sent_enc),
+	    (unsigned long long)t->hdr_recv_raw,
+	    (unsigned long long)t->hdr_recv_enc,
+	    h2_stat_saved(t->hdr_recv_raw, t->hdr_recv_enc));
+	fprintf(out, "HTTP/2 errors: stream-reset %llu refused-stream %llu "
+	    "goaway %llu alpn %llu protocol %llu\n",
+	    (unsigned long long)t->errors[H2_STAT_RESET],
+	    (unsigned long long)t->errors[H2_STAT_REFUSED],
+	    (unsigned long long)t->errors[H2_STAT_GOAWAY],
+	    (unsigned long long)t->errors[H2_STAT_ALPN],
+	    (unsigned long long)t->errors[H2_STAT_PROTOCOL]);
+}
+
+void
+h2_stat_json(const struct h2_totals *t, struct jsonw *w)
+{
+	size_t i;
+
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "conns_h2", t->conns_h2);
+	jsonw_ku64(w, "conns_h2c", t->conns_h2c);
+	jsonw_ku64(w, "conns_http11", t->conns_http11);
+	jsonw_ku64(w, "streams", t->streams);
+	jsonw_ku64(w, "streams_max", t->streams_max);
+	jsonw_ku64(w, "max_concurrent", t->max_concurrent);
+	jsonw_ku64(w, "rst_stream_received", t->rst_recv);
+	jsonw_ku64(w, "rst_stream_sent", t->rst_sent);
+	jsonw_ku64(w, "goaway_received", t->goaway_recv);
+	jsonw_ku64(w, "flow_control_stalls", t->stalls);
+	jsonw_ku64(w, "header_sent_bytes", t->hdr_sent_raw);
+	jsonw_ku64(w, "header_sent_encoded_bytes", t->hdr_sent_enc);
+	jsonw_ku64(w, "header_received_bytes", t->hdr_recv_raw);
+	jsonw_ku64(w, "header_received_encoded_bytes", t->hdr_recv_enc);
+	jsonw_key(w, "errors");
+	jsonw_obj_begin(w);
+	for (i = 0; i < H2_STAT_NERR; i++)
+		jsonw_ku64(w, h2_stat_err_name[i], t->errors[i]);
+	jsonw_obj_end(w);
+	jsonw_obj_end(w);
+}
+
+/* The collector interface (stat/collector.h). */
+
+static int
+h2_stat_col_init(void **state, const struct collector_env *env, char *err,
+    size_t errlen)
+{
+	static const enum bus_event evs[] = {
+		BUS_CONN_CONNECTED, BUS_CONN_DESTROYED, BUS_CONN_FAILED,
+		BUS_CALL_FAILED,
+	};
+	struct h2_stat *st = xcalloc(1, sizeof(*st));
+	size_t i;
+
+	st->core = env->core;
+	for (i = 0; i < nitems(evs); i++)
+		bus_subscribe(env->bus, evs[i], h2_stat_event, st);
+	*state = st;
+	return 0;
+}
+
+static void
+h2_stat_col_extra(void *state, FILE *out, const struct collector_run *run)
+{
+	struct h2_totals t;
+
+	h2_stat_totals(state, &t);
+	h2_stat_print(&t, out);
+}
+
+static void
+h2_stat_col_json(void *state, struct jsonw *w,
+    const struct collector_run *run)
+{
+	struct h2_totals t;
+
+	h2_stat_totals(state, &t);
+	h2_stat_json(&t, w);
+}
+
+static void
+h2_stat_col_fini(void *state)
+{
+	free(state);
+}
+
+const struct collector h2_stat_collector = {
+	.name = "h2",
+	.init = h2_stat_col_init,
+	.extra = h2_stat_col_extra,
+	.json = h2_stat_col_json,
+	.fini = h2_stat_col_fini,
+};
