@@ -138,7 +138,12 @@ sched_stat_verdict(const struct sched_stat *st, double cpu_pct,
 		    (double)(st->made - 1) / ((double)window / NS_PER_SEC);
 		v->rate_pct = 100.0 * basic_ratio(v->achieved_rate,
 		    v->sched_rate);
-		if (v->rate_pct < SCHED_RATE_MIN_PCT)
+		/* A shortfall counts when arrivals were never made, or when
+		   the last one came later than the lateness threshold: on a
+		   short schedule a last arrival a few ms late (under the
+		   threshold) lowers the rate by more than 0.5%. */
+		if (v->rate_pct < SCHED_RATE_MIN_PCT &&
+		    (st->missed > 0 || window - span > st->cfg.threshold))
 			v->why |= SCHED_WHY_RATE;
 	}
 

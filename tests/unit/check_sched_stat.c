@@ -136,14 +136,34 @@ START_TEST(rate_trigger)
 	ck_assert_uint_eq(v.why, SCHED_WHY_RATE);	/* not late */
 	sched_stat_fini(&st);
 
-	/* The last arrival 100 ms late over a 990 ms schedule: 90.8%. */
-	init(&st, UINT64_C(1000) * MS);
+	/*
+	 * The last arrival 100 ms late over a 990 ms schedule: 90.8%, a
+	 * shortfall when the schedule ends later than the lateness
+	 * threshold (50 ms here)...
+	 */
+	init(&st, UINT64_C(50) * MS);
 	feed(&st, 99, 0);
 	sched_stat_arrival(&st, T0 + 990 * MS, T0 + 1090 * MS);
 	sched_stat_verdict(&st, -1, &v);
 	ck_assert(v.sched_rate > 99.99 && v.sched_rate < 100.01);
 	ck_assert(v.achieved_rate > 90.8 && v.achieved_rate < 90.9);
-	ck_assert_uint_eq(v.why, SCHED_WHY_RATE);
+	ck_assert_uint_eq(v.why, SCHED_WHY_RATE);	/* 1% late: not over 1% */
+	sched_stat_fini(&st);
+	/* ... not when the threshold (1 s) allows that lateness: a short
+	   schedule whose last arrival is a little late keeps up. */
+	init(&st, UINT64_C(1000) * MS);
+	feed(&st, 99, 0);
+	sched_stat_arrival(&st, T0 + 990 * MS, T0 + 1090 * MS);
+	sched_stat_verdict(&st, -1, &v);
+	ck_assert(v.achieved_rate > 90.8 && v.achieved_rate < 90.9);
+	ck_assert_uint_eq(v.why, 0);
+	/* 100 ms behind is exactly the threshold: still not over it. */
+	sched_stat_fini(&st);
+	init(&st, UINT64_C(100) * MS);
+	feed(&st, 99, 0);
+	sched_stat_arrival(&st, T0 + 990 * MS, T0 + 1090 * MS);
+	sched_stat_verdict(&st, -1, &v);
+	ck_assert_uint_eq(v.why & SCHED_WHY_RATE, 0);
 	sched_stat_fini(&st);
 
 	/* Every arrival never sent: achieved 0. */
