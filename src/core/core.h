@@ -39,6 +39,10 @@ struct core_config {
 	const struct http_req_tmpl *req;
 	struct tls_ctx	*tls;		/* --ssl: TLS on every connection */
 	int		 tls_reuse;	/* offer earlier sessions */
+	/* --proxy with --ssl: the CONNECT request that opens the tunnel
+	   on every connection (then TLS), or NULL. */
+	const char	*tunnel_req;
+	size_t		 tunnel_len;
 };
 
 /*
