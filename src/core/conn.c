@@ -622,6 +622,10 @@ conn_io(struct loop *l, int fd, int events, void *arg, uint64_t now)
 	if (c->state == CONN_CONNECTING) {
 		if (events & (LOOP_WRITE | LOOP_ERROR))
 			conn_connected(c, now);
+		/* A connect done at once (a Unix socket) armed no watchdog:
+		   the tunnel or the handshake must not wait for ever. */
+		if (c->state == CONN_TUNNEL || c->state == CONN_HANDSHAKE)
+			conn_watch(c);
 	} else if (c->state == CONN_TUNNEL) {
 		conn_tunnel(c, now);
 		if (c->state == CONN_TUNNEL)

@@ -147,6 +147,36 @@ else
 	t_skip "the openssl command is not installed: no TLS check"
 fi
 
+# A listener that never accepts nor answers: the connect succeeds at once
+# (queued), the TLS handshake then waits; --timeout must still end it.
+python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(16)
+time.sleep(60)
+' "$T_DIR/silent.sock" &
+SPID=$!
+T_PIDS="$T_PIDS $SPID"
+i=0
+while [ ! -S "$T_DIR/silent.sock" ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the silent listener did not start"
+	sleep 0.05
+done
+for tls in "" --ssl; do
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	hp --unix-socket "$T_DIR/silent.sock" $tls --num-conns 2 --timeout 1
+	end=$(date +%s)
+	expect_rc 0
+	expect_counts 2 [0-9]+ 0
+	expect_errors 2 2 0 0 0 0 0 0 0
+	[ $((end - start)) -lt 10 ] || fail "the run took $((end - start)) s"
+	ok "a silent Unix listener${tls:+ (TLS)}: client-timo after --timeout"
+done
+kill "$SPID"
+
 # nginx on unix:, counts against its access log.
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ ! -x "$NGINX" ]; then
