@@ -309,6 +309,8 @@ void	opt_echo_add_header(const struct options *o, const struct opt_row *r,
 	    FILE *out);
 int	opt_proxy(struct opt_ctx *c, const struct opt_row *r,
 	    const char *arg);
+void	opt_echo_proxy(const struct options *o, const struct opt_row *r,
+	    FILE *out);
 int	opt_proxy_user(struct opt_ctx *c, const struct opt_row *r,
 	    const char *arg);
 void	opt_echo_proxy_user(const struct options *o, const struct opt_row *r,

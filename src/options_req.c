@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "net/proxy.h"
 #include "net/sock.h"
@@ -312,6 +313,31 @@ opt_proxy(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 	proxy_url_free(&u);
 	c->o->proxy = arg;
 	return 0;
+}
+
+/*
+ * --proxy as given, but a password in it as ***: the echo line and
+ * --json are often shared.
+ */
+void
+opt_echo_proxy(const struct options *o, const struct opt_row *r, FILE *out)
+{
+	const char *p = o->proxy, *q, *at = NULL, *end, *colon;
+
+	if (p == NULL)
+		return;
+	q = strncasecmp(p, "http://", 7) == 0 ? p + 7 : p;
+	end = q + strcspn(q, "/");
+	for (; q < end; q++)
+		if (*q == '@')
+			at = q;
+	q = strncasecmp(p, "http://", 7) == 0 ? p + 7 : p;
+	if (at == NULL ||
+	    (colon = memchr(q, ':', (size_t)(at - q))) == NULL) {
+		fprintf(out, " --%s=%s", r->name, p);
+		return;
+	}
+	fprintf(out, " --%s=%.*s:***%s", r->name, (int)(colon - p), p, at);
 }
 
 /* --proxy-user USER:PASS: a colon, no control character. */

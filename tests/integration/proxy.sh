@@ -175,8 +175,10 @@ ok "absolute-form: Basic credentials accepted, refused ones a 4xx reply"
 
 : > "$T_DIR/tsrv.log"
 PORT=$TPORT HP_SERVER=localhost hp --ssl --proxy http://user:pass@127.0.0.1:$AUTH \
-    --num-conns 4 --num-calls 2
+    --num-conns 4 --num-calls 2 --json "$T_DIR/auth.json"
 expect_counts 4 8 8
+expect " --proxy=http://user:\\*\\*\\*@127\\.0\\.0\\.1:$AUTH( |\$)"
+expect_not 'pass'
 expect_errors 0 0 0 0 0 0 0 0 0
 expect "tunnels 4 established 4 refused 0\$"
 PORT=$TPORT HP_SERVER=localhost hp --ssl --proxy 127.0.0.1:$AUTH \
