@@ -51,6 +51,7 @@
 #include "stat/interval.h"
 #include "stat/print.h"
 #include "stat/progress.h"
+#include "stat/proxy_stat.h"
 #include "stat/sched_stat.h"
 #include "stat/sess_stat.h"
 #include "stat/tls_stat.h"
@@ -192,6 +193,7 @@ union run_cfg {
 	struct call_rate_config	 crate;
 	struct sched_stat_config sched;
 	struct progress_config	 progress;
+	struct proxy_stat_config proxy;
 };
 
 /* Says whether the options give the run this module. */
@@ -231,6 +233,23 @@ run_cfg_basic(struct run *r, union run_cfg *u)
 	u->basic.sessions = options_session(r->o);
 	u->basic.periodic = r->o->periodic_stats;
 	u->basic.corrected = run_want_sched(r->o);
+}
+
+/*
+ * A proxy may be in use: --proxy, or --proxy-env (whose variables may
+ * name none for this server: the collector then prints nothing).
+ */
+static int
+run_want_proxy(const struct options *o)
+{
+	return o->proxy != NULL || o->proxy_env;
+}
+
+static void
+run_cfg_proxy(struct run *r, union run_cfg *u)
+{
+	u->proxy.proxy = r->setup.proxy;
+	u->proxy.tunnel = r->setup.tunnel != NULL;
 }
 
 static int
@@ -471,6 +490,7 @@ static const struct run_stat {
 	{ &basic_collector, NULL, run_cfg_basic },
 	{ &tls_stat_collector, run_want_tls, NULL },
 	{ &h2_stat_collector, run_want_h2, NULL },
+	{ &proxy_stat_collector, run_want_proxy, run_cfg_proxy },
 	{ &sess_stat_collector, options_session, run_cfg_sess },
 	{ &print_collector, run_want_print, run_cfg_print },
 	{ &interval_collector, run_want_interval, run_cfg_interval },

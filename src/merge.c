@@ -581,6 +581,58 @@ rd_h2(struct mrd *r)
 }
 
 /*
+ * The proxy lines: counts and the tunnel setup histogram added; the mode
+ * must be the same in every file; the proxy's name and the last refusal's
+ * status are the last file's that has one.
+ */
+static void
+rd_proxy(struct mrd *r)
+{
+	struct proxy_stat *st = &r->m->proxy;
+	const char *s, *mode;
+	uint64_t status;
+	size_t len, i;
+
+#define P	"stats.proxy."
+	if ((mode = jv_str(rd(r, P "mode"), NULL)) == NULL ||
+	    (strcmp(mode, "connect") != 0 && strcmp(mode, "absolute-form") != 0
+	    && strcmp(mode, "none") != 0)) {
+		mfail(r, P "mode", "missing or not connect, absolute-form or "
+		    "none");
+		return;
+	}
+	if (r->first)
+		st->tunnel = strcmp(mode, "connect") == 0;
+	else if (st->tunnel != (strcmp(mode, "connect") == 0))
+		mfail(r, P "mode", "differs from %s's", r->m->first);
+	add_u64(r, P "tunnels", &st->tunnels);
+	add_u64(r, P "established", &st->established);
+	add_u64(r, P "connect_refused", &st->refused);
+	status = rd_u64(r, P "last_status");
+	if (status > 999)
+		mfail(r, P "last_status", "not an HTTP status");
+	else if (status != 0)
+		st->last_status = (int)status;
+	rd_hist(r, P "tunnel_setup", &st->setup);
+	if (!r->failed && st->setup == NULL)
+		mfail(r, P "tunnel_setup", "missing");
+	if ((s = jv_str(rd(r, P "proxy"), &len)) != NULL && !r->failed) {
+		/* It goes into the report: a name, not terminal controls. */
+		for (i = 0; i < len; i++)
+			if ((unsigned char)s[i] < ' ' || s[i] == 0x7f ||
+			    len > 300) {
+				mfail(r, P "proxy", "not a host:port");
+				return;
+			}
+		free(st->proxy);
+		st->proxy = xmalloc(len + 1);
+		memcpy(st->proxy, s, len);
+		st->proxy[len] = '\0';
+	}
+#undef P
+}
+
+/*
  * The schedule: counts and histograms added, target rates added, the
  * span the union of the files' on the wall clock (see merge.h).
  */
@@ -941,7 +993,7 @@ rd_stats(struct mrd *r)
 	struct merge *m = r->m;
 	const char *k;
 	size_t i;
-	int sess, tls, h2, sched, iv;
+	int sess, tls, h2, sched, iv, proxy;
 
 	if (jv_type(st) != JV_OBJ) {
 		mfail(r, "stats", "missing or not an object");
@@ -952,7 +1004,7 @@ rd_stats(struct mrd *r)
 		if (strcmp(k, "basic") != 0 && strcmp(k, "sess_stat") != 0 &&
 		    strcmp(k, "tls_stat") != 0 && strcmp(k, "sched") != 0 &&
 		    strcmp(k, "h2") != 0 &&
-		    strcmp(k, "interval") != 0) {
+		    strcmp(k, "interval") != 0 && strcmp(k, "proxy") != 0) {
 			mfail(r, "stats", "%s: results this version cannot "
 			    "merge", k);
 			return;
@@ -963,12 +1015,18 @@ rd_stats(struct mrd *r)
 	h2 = jv_get(st, "h2") != NULL;
 	sched = jv_get(st, "sched") != NULL;
 	iv = jv_get(st, "interval") != NULL;
+	proxy = jv_get(st, "proxy") != NULL;
 	if (r->first) {
+		m->have_proxy = proxy;
 		m->have_sess = sess;
 		m->have_tls = tls;
 		m->have_h2 = h2;
 		m->have_sched = sched;
 		m->have_interval = iv;
+	} else if (proxy != m->have_proxy) {
+		mfail(r, "stats.proxy", "in one of this file and %s only",
+		    m->first);
+		return;
 	} else if (sess != m->have_sess || tls != m->have_tls ||
 	    h2 != m->have_h2 ||
 	    sched != m->have_sched || iv != m->have_interval) {
@@ -986,6 +1044,8 @@ rd_stats(struct mrd *r)
 		rd_tls(r);
 	if (m->have_h2)
 		rd_h2(r);
+	if (m->have_proxy && !r->failed)
+		rd_proxy(r);
 	if (m->have_sched && !r->failed)
 		rd_sched(r);
 	if (m->have_interval && !r->failed)
@@ -1066,6 +1126,8 @@ merge_print(struct merge *m, FILE *out)
 		tls_stat_print(&m->tls, out);
 	if (m->have_h2)
 		h2_stat_print(&m->h2, out);
+	if (m->have_proxy)
+		proxy_stat_print(&m->proxy, out);
 	if (m->have_sched) {
 		sched_stat_print(&m->sched, out);
 		sched_stat_print_warning(&m->sched, out, m->sched_cpu_pct);
@@ -1158,6 +1220,10 @@ merge_json(struct merge *m, struct jsonw *w, const struct jv *const *docs,
 		jsonw_key(w, "h2");
 		h2_stat_json(&m->h2, w);
 	}
+	if (m->have_proxy) {
+		jsonw_key(w, "proxy");
+		proxy_stat_json(&m->proxy, w);
+	}
 	if (m->have_sched) {
 		jsonw_key(w, "sched");
 		sched_stat_json(&m->sched, w, m->sched_cpu_pct);
@@ -1193,6 +1259,8 @@ merge_free(struct merge *m)
 	basic_fini(&m->basic);
 	sess_stat_fini(&m->sess);
 	tls_stat_fini(&m->tls);
+	hdr_free(m->proxy.setup);
+	free(m->proxy.proxy);
 	sched_stat_fini(&m->sched);
 	stat_samples_free(&m->rr_sum);
 	stat_samples_free(&m->sess_sum);

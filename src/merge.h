@@ -41,6 +41,7 @@
 
 #include "stat/basic.h"
 #include "stat/interval.h"
+#include "stat/proxy_stat.h"
 #include "stat/sched_stat.h"
 #include "stat/sess_stat.h"
 #include "stat/h2_stat.h"
@@ -67,6 +68,8 @@ struct merge {
 	struct tls_stat	 tls;
 	int		 have_h2;
 	struct h2_totals h2;
+	int		 have_proxy;
+	struct proxy_stat proxy;
 	int		 have_sched;
 	struct sched_stat sched;	/* its times on the wall clock */
 	double		 sched_cpu_pct;	/* the largest; < 0: unknown */

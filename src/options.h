@@ -31,6 +31,15 @@ struct options {
 	int		 http2_fallback; /* --http2-fallback */
 	unsigned	 max_streams;	/* --max-streams; 0: the server's */
 	int		 no_host_hdr;
+	/* --unix-socket PATH: every connection goes there (the Host
+	   header still comes from --server-name or --server); NULL: TCP. */
+	const char	*unix_socket;
+	/* --proxy [http://][USER:PASS@]HOST[:PORT] as given (checked);
+	   --proxy-user USER:PASS; --proxy-env: take the proxy from
+	   http_proxy / https_proxy / no_proxy (setup.c reads them). */
+	const char	*proxy;
+	const char	*proxy_user;
+	int		 proxy_env;
 	/* Every --add-header as given (for the echo line), in order. */
 	const char	**add_header_raw;
 	size_t		 n_add_header;

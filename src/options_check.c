@@ -23,6 +23,7 @@ enum {
 	OPT_ANY_BOUND,			/* --num-calls or --runtime */
 	OPT_ANY_SCHEDULE,		/* a rate above 0 (--rate, --period),
 					   or --call-rate */
+	OPT_ANY_PROXY,			/* --proxy or --proxy-env */
 };
 
 struct opt_rule {
@@ -99,6 +100,21 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_SSL_VERIFY, 1, OPT_ANY_SSL, needs_ssl },
 	{ OPT_SSL_KEY, 1, OPT_SSL_CERTIFICATE, "requires --ssl-certificate" },
 	{ OPT_HTTP2_FALLBACK, 1, OPT_ANY_SSL, needs_ssl },
+	/*
+	 * A Unix socket has no ports, no source address and no proxy in
+	 * front of it; the proxy comes from --proxy or the environment,
+	 * not both.
+	 */
+	{ OPT_HOG, 0, OPT_UNIX_SOCKET, "cannot be used with --unix-socket "
+	    "(a Unix socket has no ports)" },
+	{ OPT_MYADDR, 0, OPT_UNIX_SOCKET, "cannot be used with "
+	    "--unix-socket (a Unix socket has no source address)" },
+	{ OPT_PROXY, 0, OPT_UNIX_SOCKET, "cannot be used with --unix-socket" },
+	{ OPT_PROXY_ENV, 0, OPT_UNIX_SOCKET,
+	    "cannot be used with --unix-socket" },
+	{ OPT_PROXY_ENV, 0, OPT_PROXY, "cannot be used with --proxy "
+	    "(--proxy names the proxy)" },
+	{ OPT_PROXY_USER, 1, OPT_ANY_PROXY, "requires --proxy or --proxy-env" },
 };
 
 /* Returns non-zero if `id' (an option or OPT_ANY_*) was given. */
@@ -119,6 +135,8 @@ opt_given(const struct opt_ctx *c, int id)
 		/* --call-rate's schedule is built after the rules. */
 		return rate_spec_rate(&c->o->rate) > 0 ||
 		    c->given[OPT_CALL_RATE];
+	case OPT_ANY_PROXY:
+		return c->given[OPT_PROXY] || c->given[OPT_PROXY_ENV];
 	default:
 		return c->given[id];
 	}

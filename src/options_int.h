@@ -62,6 +62,9 @@ enum opt_id {
 	OPT_PORT,
 	OPT_PRINT_REPLY,
 	OPT_PRINT_REQUEST,
+	OPT_PROXY,
+	OPT_PROXY_ENV,
+	OPT_PROXY_USER,
 	OPT_QUIET,
 	OPT_RATE,
 	OPT_RECV_BUFFER,
@@ -85,6 +88,7 @@ enum opt_id {
 	OPT_THINK_TIMEOUT,
 	OPT_TIMEOUT,
 	OPT_TLS_SERVER_NAME,
+	OPT_UNIX_SOCKET,
 	OPT_URI,
 	OPT_VERBOSE,
 	OPT_VERSION,
@@ -306,6 +310,16 @@ int	opt_myaddr(struct opt_ctx *c, const struct opt_row *r,
 	    const char *arg);
 void	opt_echo_add_header(const struct options *o, const struct opt_row *r,
 	    FILE *out);
+int	opt_proxy(struct opt_ctx *c, const struct opt_row *r,
+	    const char *arg);
+void	opt_echo_proxy(const struct options *o, const struct opt_row *r,
+	    FILE *out);
+int	opt_proxy_user(struct opt_ctx *c, const struct opt_row *r,
+	    const char *arg);
+void	opt_echo_proxy_user(const struct options *o, const struct opt_row *r,
+	    FILE *out);
+int	opt_unix_socket(struct opt_ctx *c, const struct opt_row *r,
+	    const char *arg);
 void	opt_echo_myaddr(const struct options *o, const struct opt_row *r,
 	    FILE *out);
 

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "net/proxy.h"
 #include "net/sock.h"
 #include "options_int.h"
 #include "util.h"
@@ -293,6 +295,86 @@ opt_myaddr(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 	o->myaddr = xreallocarray(o->myaddr, o->n_myaddr + 1,
 	    sizeof(*o->myaddr));
 	o->myaddr[o->n_myaddr++] = arg;
+	return 0;
+}
+
+/*
+ * --proxy: checks the URL with the parser setup.c uses
+ * (net/proxy.c); whether the name resolves is main's question.
+ */
+int
+opt_proxy(struct opt_ctx *c, const struct opt_row *r, const char *arg)
+{
+	struct proxy_url u;
+	char errbuf[128];
+
+	if (proxy_url_parse(arg, &u, errbuf, sizeof(errbuf)) == -1)
+		return opt_fail(c, r, NULL, arg, "%s", errbuf);
+	proxy_url_free(&u);
+	c->o->proxy = arg;
+	return 0;
+}
+
+/*
+ * --proxy as given, but a password in it as ***: the echo line and
+ * --json are often shared.
+ */
+void
+opt_echo_proxy(const struct options *o, const struct opt_row *r, FILE *out)
+{
+	const char *p = o->proxy, *q, *at = NULL, *end, *colon;
+
+	if (p == NULL)
+		return;
+	q = strncasecmp(p, "http://", 7) == 0 ? p + 7 : p;
+	end = q + strcspn(q, "/");
+	for (; q < end; q++)
+		if (*q == '@')
+			at = q;
+	q = strncasecmp(p, "http://", 7) == 0 ? p + 7 : p;
+	if (at == NULL ||
+	    (colon = memchr(q, ':', (size_t)(at - q))) == NULL) {
+		fprintf(out, " --%s=%s", r->name, p);
+		return;
+	}
+	fprintf(out, " --%s=%.*s:***%s", r->name, (int)(colon - p), p, at);
+}
+
+/* --proxy-user USER:PASS: a colon, no control character. */
+int
+opt_proxy_user(struct opt_ctx *c, const struct opt_row *r, const char *arg)
+{
+	const unsigned char *p;
+
+	if (strchr(arg, ':') == NULL)
+		return opt_fail(c, r, NULL, arg, "expected USER:PASS");
+	for (p = (const unsigned char *)arg; *p != '\0'; p++)
+		if (*p < ' ' || *p == 0x7f)
+			return opt_fail(c, r, NULL, arg,
+			    "contains a control character");
+	c->o->proxy_user = arg;
+	return 0;
+}
+
+/* The user alone: the echo line (and --json) never show the password. */
+void
+opt_echo_proxy_user(const struct options *o, const struct opt_row *r,
+    FILE *out)
+{
+	if (o->proxy_user != NULL)
+		fprintf(out, " --%s=%.*s:***", r->name,
+		    (int)strcspn(o->proxy_user, ":"), o->proxy_user);
+}
+
+/* --unix-socket: a path that fits a sockaddr_un (net/sock.c). */
+int
+opt_unix_socket(struct opt_ctx *c, const struct opt_row *r, const char *arg)
+{
+	char errbuf[128];
+
+	if (sock_unix_check(arg, errbuf, sizeof(errbuf)) == -1)
+		return opt_fail(c, r, NULL, arg, "%s", errbuf);
+	c->o->unix_socket = arg;
 	return 0;
 }
 

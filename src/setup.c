@@ -15,6 +15,7 @@
 #include "core/conn.h"
 #include "core/loop.h"
 #include "net/http_req.h"
+#include "net/proxy.h"
 #include "net/sock.h"
 #include "net/tls.h"
 #include "options.h"
@@ -23,6 +24,8 @@
 
 #define MAX_LINE	(256u * 1024)	/* longest reply line */
 #define MAX_HEAD	(1024u * 1024)	/* largest header (trailer) section */
+
+extern char **environ;
 
 /*
  * Picks the event backend: HTTPERF_LOOP=epoll|poll|uring, default the
@@ -93,15 +96,92 @@ setup_nofile(const struct options *o)
 	return n;
 }
 
-/* Resolves --server and --myaddr into the core's configuration. */
+int
+setup_proxy(struct setup *s, const struct options *o, char *const *env,
+    char *err, size_t errlen)
+{
+	const char *url = o->proxy, *var = o->ssl ? "https_proxy" :
+	    "http_proxy";
+	struct proxy_url u;
+	char e[128];
+	size_t len;
+
+	if (url == NULL && o->proxy_env) {
+		url = proxy_env(env, var);
+		if (url != NULL && proxy_no_proxy(proxy_env(env, "no_proxy"),
+		    o->server))
+			url = NULL;
+	}
+	if (url == NULL)
+		return 0;
+	if (proxy_url_parse(url, &u, e, sizeof(e)) == -1) {
+		snprintf(err, errlen, "%s: %s", o->proxy != NULL ? "--proxy" :
+		    var, e);
+		return -1;
+	}
+	s->proxy_host = u.host;
+	s->proxy_port = u.port;
+	s->proxy = http_req_host(u.host, u.port, 0);
+	if (o->proxy_user != NULL) {
+		s->proxy_userpass = xstrdup(o->proxy_user);
+		free(u.userpass);
+	} else
+		s->proxy_userpass = u.userpass;
+	if (s->proxy_userpass != NULL)
+		s->proxy_auth = proxy_basic(s->proxy_userpass);
+	if (o->ssl) {
+		/* CONNECT host:port always names the port. */
+		char *authority = http_req_host(o->server, o->port, 0);
+
+		s->tunnel = proxy_connect_req(authority, s->proxy_auth,
+		    "httperf/" PACKAGE_VERSION, &s->tunnel_len);
+		free(authority);
+	} else {
+		char *host = http_req_host(o->server, o->port, 80);
+
+		len = strlen(host) + 8;
+		s->prefix = xmalloc(len);
+		snprintf(s->prefix, len, "http://%s", host);
+		free(host);
+	}
+	return 0;
+}
+
+/*
+ * Resolves --server and --myaddr into the core's configuration, or takes
+ * --unix-socket's address, or the proxy's.
+ */
 int
 setup_addresses(struct setup *s, const struct options *o,
     struct core_config *cfg, char *err, size_t errlen)
 {
 	size_t i;
 
-	if (sock_resolve(o->server, o->port, &cfg->addr, &cfg->addrlen, err,
-	    errlen) == -1) {
+	if (o->unix_socket != NULL) {
+		/* Missing at start is a mistake, not a measurement. */
+		if (sock_unix_addr(o->unix_socket, &cfg->addr, &cfg->addrlen,
+		    err, errlen) == -1 ||
+		    sock_unix_probe(o->unix_socket, err, errlen) == -1) {
+			fprintf(stderr, "%s: --unix-socket: %s\n", o->prog,
+			    err);
+			return -1;
+		}
+		return 0;
+	}
+	if (setup_proxy(s, o, environ, err, errlen) == -1) {
+		fprintf(stderr, "%s: %s\n", o->prog, err);
+		return -1;
+	}
+	if (s->proxy != NULL) {
+		/* The proxy resolves the server: only its name is ours. */
+		if (sock_resolve(s->proxy_host, s->proxy_port, &cfg->addr,
+		    &cfg->addrlen, err, errlen) == -1) {
+			fprintf(stderr, "%s: %s: %s\n", o->prog,
+			    o->proxy != NULL ? "--proxy" : "--proxy-env", err);
+			return -1;
+		}
+	} else if (sock_resolve(o->server, o->port, &cfg->addr, &cfg->addrlen,
+	    err, errlen) == -1) {
 		fprintf(stderr, "%s: --server: %s\n", o->prog, err);
 		return -1;
 	}
@@ -135,6 +215,11 @@ setup_request(struct setup *s, const struct options *o)
 	memset(&spec, 0, sizeof(spec));
 	spec.method = o->method;
 	spec.uri = o->uri;
+	/* Plain HTTP through a proxy: absolute-form, credentials on every
+	   request (with --ssl they go on the CONNECT only). */
+	spec.target_prefix = s->prefix;
+	if (s->prefix != NULL)
+		spec.proxy_auth = s->proxy_auth;
 	spec.minor = o->http_minor;
 	if (!o->no_host_hdr) {
 		s->host = http_req_host_for(o->server, o->server_name,
@@ -289,6 +374,8 @@ setup_core(struct setup *s, const struct options *o,
 	cfg->http2 = o->http2;
 	cfg->http2_fallback = o->http2_fallback;
 	cfg->max_streams = o->max_streams;
+	cfg->tunnel_req = s->tunnel;
+	cfg->tunnel_len = s->tunnel_len;
 	return 0;
 }
 
@@ -299,6 +386,14 @@ setup_free(struct setup *s)
 	http_req_tmpl_free(&s->tmpl);
 	free(s->host);
 	free(s->src);
+	free(s->proxy);
+	free(s->proxy_host);
+	free(s->proxy_userpass);
+	free(s->proxy_auth);
+	free(s->prefix);
+	free(s->tunnel);
+	s->proxy = s->proxy_host = s->proxy_userpass = s->proxy_auth = NULL;
+	s->prefix = s->tunnel = NULL;
 	s->tls = NULL;
 	s->host = NULL;
 	s->src = NULL;

@@ -22,11 +22,22 @@ struct setup {
 	struct sockaddr_storage *src;	/* --myaddr, expanded */
 	size_t		 nsrc;
 	struct tls_ctx	*tls;		/* --ssl */
+	/* The proxy (--proxy, or --proxy-env's variable), if any. */
+	char		*proxy;		/* "host:port" as the report says it */
+	char		*proxy_host;	/* to resolve */
+	unsigned	 proxy_port;
+	char		*proxy_userpass; /* --proxy-user, or the URL's */
+	char		*proxy_auth;	/* its Proxy-Authorization value */
+	char		*prefix;	/* absolute-form: "http://host:port" */
+	char		*tunnel;	/* --ssl: the CONNECT request */
+	size_t		 tunnel_len;
 };
 
 /*
- * Resolves --server and --myaddr into cfg.  Returns 0, or -1 after
- * printing why.
+ * Resolves --server and --myaddr into cfg; with --unix-socket, the
+ * socket's address instead (the path must be a socket now); with a proxy
+ * (--proxy, or --proxy-env and its variables), the proxy's address.
+ * Returns 0, or -1 after printing why.
  */
 int	setup_addresses(struct setup *s, const struct options *o,
 	    struct core_config *cfg, char *err, size_t errlen);
@@ -44,6 +55,15 @@ int	setup_core(struct setup *s, const struct options *o,
  * changed something or falls short.  Returns the soft limit in force.
  */
 long	setup_nofile(const struct options *o);
+
+/*
+ * Picks the proxy of a run into s: --proxy, or with --proxy-env
+ * https_proxy (with --ssl) or http_proxy from `env' (NULL-terminated
+ * "NAME=value" strings) unless no_proxy excludes --server.  Returns 0
+ * (s->proxy NULL: no proxy), or -1 with the problem in err.
+ */
+int	setup_proxy(struct setup *s, const struct options *o,
+	    char *const *env, char *err, size_t errlen);
 
 /* Frees what setup_addresses() and setup_core() made.  Harmless twice. */
 void	setup_free(struct setup *s);

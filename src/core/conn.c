@@ -1,7 +1,8 @@
 /*
  * The connection state machine (see conn.h).
  *
- * States: NEW -> CONNECTING -> [HANDSHAKE ->] CONNECTED -> CLOSED.  While
+ * States: NEW -> CONNECTING -> [TUNNEL ->] [HANDSHAKE ->] CONNECTED ->
+ * CLOSED; TUNNEL is a CONNECT through an HTTP proxy before TLS.  While
  * connected the socket is always watched for reading, so a reset or a
  * close by the server is noticed even on an idle connection; writing is
  * watched only while a write would block.  This file connects, runs the
@@ -109,7 +110,8 @@ conn_set_mask(struct conn *c, int mask)
 static int
 conn_busy(const struct conn *c)
 {
-	return c->state == CONN_CONNECTING || c->state == CONN_HANDSHAKE ||
+	return c->state == CONN_CONNECTING || c->state == CONN_TUNNEL ||
+	    c->state == CONN_HANDSHAKE ||
 	    (c->state == CONN_CONNECTED &&
 	    (c->head != NULL || c->unsent != NULL));
 }
@@ -289,6 +291,12 @@ conn_connect(struct conn *c, uint64_t now)
 		goto out;
 
 	err = conn_start(c);
+	if (err == ENOENT && core->cfg.addr.ss_family == AF_UNIX) {
+		/* --unix-socket: its file went away, nobody listens. */
+		core_debug(core, 1, "conn %llu: connect: %s",
+		    (unsigned long long)c->id, strerror(err));
+		err = ECONNREFUSED;
+	}
 	if (err == EINPROGRESS) {
 		conn_set_mask(c, LOOP_WRITE);
 		conn_watch(c);
@@ -498,22 +506,12 @@ conn_handshake(struct conn *c, uint64_t now)
 	}
 }
 
-/*
- * The TCP connect finished (successfully or not): the transport starts,
- * with its handshake if it has one.
- */
+/* The transport starts, with its handshake if it has one. */
 static void
-conn_connected(struct conn *c, uint64_t now)
+conn_start_transport(struct conn *c, uint64_t now)
 {
 	struct transport *xp = &c->xp;
-	int err;
 
-	now = loop_clock(c->core->loop);
-	if ((err = sock_error(xp->fd)) != 0) {
-		conn_fail(c, err, now);
-		return;
-	}
-	c->t_tcp_connected = now;
 	if (xp->ops->start != NULL && xp->ops->start(xp, c->tls_slot) == -1) {
 		conn_fail(c, errno != 0 ? errno : ENOMEM, now);
 		return;
@@ -527,6 +525,136 @@ conn_connected(struct conn *c, uint64_t now)
 	conn_handshake(c, now);
 }
 
+/*
+ * A CONNECT tunnel failed: the cause `err' counted, with what went wrong
+ * in a debug line.
+ */
+static void
+conn_tunnel_fail(struct conn *c, int err, const char *what, uint64_t now)
+{
+	core_debug(c->core, 1, "conn %llu: proxy CONNECT: %s",
+	    (unsigned long long)c->id, what);
+	conn_fail(c, err, now);
+}
+
+/*
+ * Moves the CONNECT tunnel on: writes what is left of the request, then
+ * reads the proxy's reply head, one read per readiness (the parser keeps
+ * no byte, so a proxy's head costs no memory; a head longer than the
+ * core's limit on reply heads fails, and --timeout bounds its time).  A 2xx head
+ * opens the tunnel and TLS starts over it; any other status fails the
+ * connection with the status kept in tunnel_status (proxy_stat counts
+ * it as connect-refused).
+ */
+static void
+conn_tunnel(struct conn *c, uint64_t now)
+{
+	struct core *core = c->core;
+	const struct core_config *cfg = &core->cfg;
+	enum proxy_resp_result r;
+	union bus_arg arg;
+	size_t used;
+	ssize_t n;
+
+	while (c->tunnel_sent < cfg->tunnel_len) {
+		n = send(c->xp.fd, cfg->tunnel_req + c->tunnel_sent,
+		    cfg->tunnel_len - c->tunnel_sent, MSG_NOSIGNAL);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			conn_set_mask(c, LOOP_WRITE);
+			return;
+		}
+		if (n == -1) {
+			conn_fail(c, errno, now);
+			return;
+		}
+		c->tunnel_sent += (size_t)n;
+		c->last_progress = now;
+		arg.i = (long)n;
+		bus_signal(core->bus, BUS_CONN_BYTES_OUT, c, arg, now);
+		if (c->state != CONN_TUNNEL)
+			return;
+	}
+	conn_set_mask(c, LOOP_READ);
+	do
+		n = read(c->xp.fd, core->rbuf, core->rbuf_size);
+	while (n == -1 && errno == EINTR);
+	if (n == -1) {
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			conn_fail(c, errno, now);
+		return;
+	}
+	if (n == 0) {
+		conn_tunnel_fail(c, ECONNRESET, "the proxy closed the "
+		    "connection", now);
+		return;
+	}
+	now = loop_clock(core->loop);
+	c->last_progress = now;
+	arg.i = (long)n;
+	bus_signal(core->bus, BUS_CONN_BYTES_IN, c, arg, now);
+	if (c->state != CONN_TUNNEL)
+		return;
+	r = proxy_resp_parse(&c->tunnel_resp, core->rbuf, (size_t)n, &used);
+	if (r == PROXY_RESP_MORE)
+		return;
+	if (r == PROXY_RESP_ERROR) {
+		conn_tunnel_fail(c, EPROTO,
+		    proxy_resp_strerror(c->tunnel_resp.error), now);
+		return;
+	}
+	c->tunnel_status = c->tunnel_resp.status;
+	if (c->tunnel_status < 200 || c->tunnel_status > 299) {
+		core_debug(core, 1, "conn %llu: proxy refused CONNECT: "
+		    "status %d", (unsigned long long)c->id, c->tunnel_status);
+		conn_fail(c, EPROTO, now);
+		return;
+	}
+	/* Nothing may come before our ClientHello. */
+	if (used < (size_t)n) {
+		conn_tunnel_fail(c, EPROTO, "bytes after the reply head",
+		    now);
+		return;
+	}
+	core_debug(core, 2, "conn %llu: tunnel open (status %d)",
+	    (unsigned long long)c->id, c->tunnel_status);
+	c->t_tunneled = now;
+	c->head_since = 0;
+	conn_start_transport(c, now);
+}
+
+/*
+ * The TCP connect finished (successfully or not): the tunnel through
+ * the proxy (--proxy with --ssl) or the transport starts.
+ */
+static void
+conn_connected(struct conn *c, uint64_t now)
+{
+	const struct core_config *cfg = &c->core->cfg;
+	int err;
+
+	now = loop_clock(c->core->loop);
+	if ((err = sock_error(c->xp.fd)) != 0) {
+		conn_fail(c, err, now);
+		return;
+	}
+	c->t_tcp_connected = now;
+	if (cfg->tunnel_req == NULL) {
+		conn_start_transport(c, now);
+		return;
+	}
+	c->state = CONN_TUNNEL;
+	c->t_tunnel_start = now;
+	c->last_progress = now;
+	/* --timeout bounds the whole reply head, as any reply's. */
+	c->head_since = now;
+	c->tunnel_sent = 0;
+	c->tunnel_status = 0;
+	proxy_resp_init(&c->tunnel_resp, cfg->max_head);
+	conn_tunnel(c, now);
+}
+
 /* Loop callback: readiness of the connection's socket. */
 static void
 conn_io(struct loop *l, int fd, int events, void *arg, uint64_t now)
@@ -537,6 +665,14 @@ conn_io(struct loop *l, int fd, int events, void *arg, uint64_t now)
 	if (c->state == CONN_CONNECTING) {
 		if (events & (LOOP_WRITE | LOOP_ERROR))
 			conn_connected(c, now);
+		/* A connect done at once (a Unix socket) armed no watchdog:
+		   the tunnel or the handshake must not wait for ever. */
+		if (c->state == CONN_TUNNEL || c->state == CONN_HANDSHAKE)
+			conn_watch(c);
+	} else if (c->state == CONN_TUNNEL) {
+		conn_tunnel(c, now);
+		if (c->state == CONN_TUNNEL)
+			conn_watch(c);
 	} else if (c->state == CONN_HANDSHAKE) {
 		conn_handshake(c, now);
 		if (c->state == CONN_HANDSHAKE)

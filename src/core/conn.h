@@ -25,6 +25,7 @@
 #include "core/core.h"
 #include "core/timer.h"
 #include "net/http_resp.h"
+#include "net/proxy.h"
 #include "net/tls.h"
 #include "net/transport.h"
 
@@ -35,6 +36,7 @@ struct sess;
 enum conn_state {
 	CONN_NEW,
 	CONN_CONNECTING,
+	CONN_TUNNEL,		/* CONNECT through the proxy (--ssl) */
 	CONN_HANDSHAKE,		/* the transport's handshake (TLS) */
 	CONN_CONNECTED,
 	CONN_CLOSED,
@@ -71,6 +73,14 @@ struct conn {
 	uint64_t	 t_connect_start;
 	uint64_t	 t_tcp_connected; /* TCP connect done (TLS starts) */
 	uint64_t	 t_connected;	/* ready for requests */
+
+	/* A CONNECT tunnel (--proxy with --ssl): from the request's first
+	   byte to the proxy's 2xx head; 0: none (yet). */
+	uint64_t	 t_tunnel_start;
+	uint64_t	 t_tunneled;
+	int		 tunnel_status;	/* the proxy's status, 0: none yet */
+	size_t		 tunnel_sent;	/* bytes of the CONNECT written */
+	struct proxy_resp tunnel_resp;	/* its reply head's parser */
 
 	/* TLS (with --ssl): where sessions come from and go; the owner may
 	   change it before conn_connect(), NULL: no reuse. */

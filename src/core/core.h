@@ -45,6 +45,10 @@ struct core_config {
 	int		 http2;
 	int		 http2_fallback;
 	unsigned	 max_streams;
+	/* --proxy with --ssl: the CONNECT request that opens the tunnel
+	   on every connection (then TLS), or NULL. */
+	const char	*tunnel_req;
+	size_t		 tunnel_len;
 };
 
 /*

@@ -44,6 +44,10 @@ http_req_tmpl_init(struct http_req_tmpl *t, const struct http_req_spec *spec)
 	t->method_len = strlen(method);
 	t->uri = xstrdup(spec->uri);
 	t->uri_len = strlen(spec->uri);
+	if (spec->target_prefix != NULL) {
+		t->prefix = xstrdup(spec->target_prefix);
+		t->prefix_len = strlen(spec->target_prefix);
+	}
 
 	/* The fixed part, in 0.9.0's header order. */
 	buf_str(&buf, &len, &cap, spec->minor == 0 ? " HTTP/1.0\r\n" :
@@ -56,6 +60,11 @@ http_req_tmpl_init(struct http_req_tmpl *t, const struct http_req_spec *spec)
 	if (spec->host != NULL) {
 		buf_str(&buf, &len, &cap, "Host: ");
 		buf_str(&buf, &len, &cap, spec->host);
+		buf_str(&buf, &len, &cap, http_req_crlf);
+	}
+	if (spec->proxy_auth != NULL) {
+		buf_str(&buf, &len, &cap, "Proxy-Authorization: ");
+		buf_str(&buf, &len, &cap, spec->proxy_auth);
 		buf_str(&buf, &len, &cap, http_req_crlf);
 	}
 	if (spec->extra_len > 0)
@@ -81,6 +90,8 @@ http_req_tmpl_init(struct http_req_tmpl *t, const struct http_req_spec *spec)
 	len = cap = 0;
 	buf_add(&buf, &len, &cap, t->method, t->method_len);
 	buf_add(&buf, &len, &cap, " ", 1);
+	if (t->prefix != NULL)
+		buf_add(&buf, &len, &cap, t->prefix, t->prefix_len);
 	buf_add(&buf, &len, &cap, t->uri, t->uri_len);
 	buf_add(&buf, &len, &cap, t->tail, t->tail_len);
 	if (t->clen != NULL)
@@ -97,6 +108,7 @@ http_req_tmpl_free(struct http_req_tmpl *t)
 	free(t->tail);
 	free(t->method);
 	free(t->uri);
+	free(t->prefix);
 	free(t->body);
 	free(t->clen);
 	memset(t, 0, sizeof(*t));
@@ -125,7 +137,8 @@ http_req_iov(const struct http_req_tmpl *t, const char *method, size_t mlen,
 		body = t->body;
 		blen = t->body_len;
 	}
-	if (maxiov < 5 + nhdrs + (size_t)tbody + (blen > 0))
+	if (maxiov < 5 + (t->prefix != NULL) + nhdrs + (size_t)tbody +
+	    (blen > 0))
 		return 0;
 	if (method == NULL) {
 		method = t->method;
@@ -139,6 +152,10 @@ http_req_iov(const struct http_req_tmpl *t, const char *method, size_t mlen,
 	iov[n++].iov_len = mlen;
 	iov[n].iov_base = (void *)" ";
 	iov[n++].iov_len = 1;
+	if (t->prefix != NULL) {
+		iov[n].iov_base = t->prefix;
+		iov[n++].iov_len = t->prefix_len;
+	}
 	iov[n].iov_base = (void *)uri;
 	iov[n++].iov_len = ulen;
 	iov[n].iov_base = t->tail;

@@ -15,8 +15,13 @@
 struct http_req_spec {
 	const char	*method;	/* NULL: "GET" */
 	const char	*uri;		/* default request target */
+	/* Put before every URI: "http://host[:port]" for the absolute
+	   form a proxy takes, or NULL (origin form). */
+	const char	*target_prefix;
 	int		 minor;		/* HTTP/1.minor: 0 or 1 */
 	const char	*host;		/* Host value, NULL: no Host header */
+	/* Proxy-Authorization value ("Basic ..."), or NULL. */
+	const char	*proxy_auth;
 	const char	*extra;		/* extra header lines (with CRLFs) */
 	size_t		 extra_len;
 	const char	*user_agent;	/* product token, e.g. "httperf/1.0" */
@@ -34,6 +39,8 @@ struct http_req_tmpl {
 	size_t		 method_len;
 	char		*uri;		/* default URI */
 	size_t		 uri_len;
+	char		*prefix;	/* spec's target_prefix, or NULL */
+	size_t		 prefix_len;
 	char		*body;		/* default body (copied), or NULL */
 	size_t		 body_len;
 	char		*clen;		/* its "Content-Length: N" line */
@@ -49,7 +56,8 @@ void	http_req_tmpl_free(struct http_req_tmpl *t);
 
 /*
  * Fills iov[] with a request: method (NULL: the default), URI (NULL: the
- * default), the template's fixed part, `nhdrs' per-request header lines
+ * default) after the template's target prefix if any, the template's
+ * fixed part, `nhdrs' per-request header lines
  * (each with its CRLF), the empty line, then the body.  A non-NULL `body'
  * is the request's own (the caller puts its Content-Length among hdrs);
  * with body NULL the template's body, if any, goes out with its

@@ -6,6 +6,8 @@
 #include <sys/types.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -14,6 +16,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <netdb.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,7 +91,8 @@ sock_open(int family, const struct sock_opts *o)
 	fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd == -1)
 		return -1;
-	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) == -1)
+	if (family != AF_UNIX && setsockopt(fd, IPPROTO_TCP, TCP_NODELAY,
+	    &one, sizeof(one)) == -1)
 		goto fail;
 	if (o->send_buffer > 0 && setsockopt(fd, SOL_SOCKET, SO_SNDBUF,
 	    &o->send_buffer, sizeof(o->send_buffer)) == -1)
@@ -216,6 +220,55 @@ sock_parse_addr(const char *s, struct sockaddr_storage *ss)
 		return 0;
 	}
 	return -1;
+}
+
+int
+sock_unix_check(const char *path, char *errbuf, size_t errlen)
+{
+	struct sockaddr_un sun;
+
+	if (*path == '\0') {
+		snprintf(errbuf, errlen, "must not be empty");
+		return -1;
+	}
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		snprintf(errbuf, errlen, "a Unix socket path has at most %zu "
+		    "bytes", sizeof(sun.sun_path) - 1);
+		return -1;
+	}
+	return 0;
+}
+
+int
+sock_unix_addr(const char *path, struct sockaddr_storage *ss,
+    socklen_t *sslen, char *errbuf, size_t errlen)
+{
+	struct sockaddr_un *sun = (struct sockaddr_un *)ss;
+
+	if (sock_unix_check(path, errbuf, errlen) == -1)
+		return -1;
+	memset(ss, 0, sizeof(*ss));
+	sun->sun_family = AF_UNIX;
+	memcpy(sun->sun_path, path, strlen(path));
+	*sslen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+	    strlen(path) + 1);
+	return 0;
+}
+
+int
+sock_unix_probe(const char *path, char *errbuf, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st) == -1) {
+		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		snprintf(errbuf, errlen, "%s: not a socket", path);
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -33,8 +33,9 @@ int	sock_resolve(const char *host, unsigned port,
 	    size_t errlen);
 
 /*
- * Creates a non-blocking, close-on-exec TCP socket of `family' with
- * TCP_NODELAY and the given options.  Returns the fd, or -1 with errno.
+ * Creates a non-blocking, close-on-exec stream socket of `family' with
+ * the given options, and TCP_NODELAY when it is TCP (not AF_UNIX).
+ * Returns the fd, or -1 with errno.
  */
 int	sock_open(int family, const struct sock_opts *o);
 
@@ -101,6 +102,27 @@ int	sock_parse_src(const char *spec, struct sock_src *src, char *errbuf,
  */
 int	sock_expand_src(const char *spec, struct sockaddr_storage **arr,
 	    size_t *n, char *errbuf, size_t errlen);
+
+/*
+ * Checks that `path' can name a Unix-domain socket: not empty, and short
+ * enough for sun_path with its NUL.  Returns 0, or -1 with the problem in
+ * errbuf.
+ */
+int	sock_unix_check(const char *path, char *errbuf, size_t errlen);
+
+/*
+ * Fills *ss with the AF_UNIX address of `path' (sock_unix_check() first).
+ * Returns 0, or -1 with the problem in errbuf.
+ */
+int	sock_unix_addr(const char *path, struct sockaddr_storage *ss,
+	    socklen_t *sslen, char *errbuf, size_t errlen);
+
+/*
+ * Checks that `path' is there and is a socket, as a run needs it at
+ * start.  Returns 0, or -1 with the problem ("no such file", "not a
+ * socket") in errbuf.
+ */
+int	sock_unix_probe(const char *path, char *errbuf, size_t errlen);
 
 /*
  * Starts a connect.  Returns 0 if connected at once, or the errno value:

@@ -68,9 +68,10 @@ basic_connected(struct basic *b, const struct conn *c)
 	t->connect_sum += c->t_connected - c->t_connect_start;
 	hdr_record(b->phase[BASIC_PH_CONNECT],
 	    c->t_tcp_connected - c->t_connect_start);
+	/* Through a proxy's tunnel, TLS starts once it is open. */
 	if (b->phase[BASIC_PH_TLS] != NULL)
-		hdr_record(b->phase[BASIC_PH_TLS],
-		    c->t_connected - c->t_tcp_connected);
+		hdr_record(b->phase[BASIC_PH_TLS], c->t_connected -
+		    (c->t_tunneled != 0 ? c->t_tunneled : c->t_tcp_connected));
 }
 
 /* A reply is complete. */

@@ -38,7 +38,9 @@ tls_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	if (ev != BUS_CONN_CONNECTED ||
 	    (tc = transport_tls_conn(&c->xp)) == NULL)
 		return;
-	t = c->t_connected - c->t_tcp_connected;
+	/* Through a proxy's tunnel, TLS starts once it is open. */
+	t = c->t_connected - (c->t_tunneled != 0 ? c->t_tunneled :
+	    c->t_tcp_connected);
 	if (st->handshakes == 0 || t < st->time_min)
 		st->time_min = t;
 	if (t > st->time_max)

@@ -1,0 +1,390 @@
+/*
+ * HTTP proxy helpers (see proxy.h).
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "net/proxy.h"
+#include "util.h"
+
+#define PROXY_MAX_INTERIM	10	/* 1xx heads before the final one */
+
+int
+proxy_url_parse(const char *s, struct proxy_url *u, char *errbuf,
+    size_t errlen)
+{
+	const char *at, *host, *end, *p, *colon;
+	unsigned long port = PROXY_DEFAULT_PORT;
+	size_t hlen;
+
+	memset(u, 0, sizeof(*u));
+	if (strncasecmp(s, "http://", 7) == 0)
+		s += 7;
+	else if (strstr(s, "://") != NULL) {
+		snprintf(errbuf, errlen, "only http:// proxies are supported");
+		return -1;
+	}
+	/* The authority ends at the first '/'; only a bare '/' may follow. */
+	end = s + strcspn(s, "/?#");
+	if (*end != '\0' && strcmp(end, "/") != 0) {
+		snprintf(errbuf, errlen, "a proxy URL has no path");
+		return -1;
+	}
+	for (p = s; p < end; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
+			snprintf(errbuf, errlen,
+			    "contains a space or control character");
+			return -1;
+		}
+	/* The last '@' of the authority ends the user information. */
+	at = NULL;
+	for (p = s; p < end; p++)
+		if (*p == '@')
+			at = p;
+	host = at != NULL ? at + 1 : s;
+	if (at != NULL) {
+		if (memchr(s, ':', (size_t)(at - s)) == NULL) {
+			snprintf(errbuf, errlen, "the user information must "
+			    "be user:password");
+			return -1;
+		}
+		u->userpass = xmalloc((size_t)(at - s) + 1);
+		memcpy(u->userpass, s, (size_t)(at - s));
+		u->userpass[at - s] = '\0';
+	}
+	if (*host == '[') {
+		p = memchr(host, ']', (size_t)(end - host));
+		if (p == NULL || p == host + 1)
+			goto badhost;
+		hlen = (size_t)(p - host - 1);
+		colon = p + 1 < end ? p + 1 : NULL;
+		if (colon != NULL && *colon != ':')
+			goto badhost;
+		host++;
+	} else {
+		colon = memchr(host, ':', (size_t)(end - host));
+		hlen = colon != NULL ? (size_t)(colon - host) :
+		    (size_t)(end - host);
+		if (hlen == 0)
+			goto badhost;
+		for (p = host; p < host + hlen; p++)
+			if (!isalnum((unsigned char)*p) && *p != '.' &&
+			    *p != '-' && *p != '_')
+				goto badhost;
+	}
+	if (colon != NULL) {
+		port = 0;
+		for (p = colon + 1; p < end; p++) {
+			if (*p < '0' || *p > '9' || port > 65535)
+				break;
+			port = port * 10 + (unsigned long)(*p - '0');
+		}
+		if (p == colon + 1 || p != end || port < 1 || port > 65535) {
+			snprintf(errbuf, errlen, "bad port (1 to 65535)");
+			proxy_url_free(u);
+			return -1;
+		}
+	}
+	u->host = xmalloc(hlen + 1);
+	memcpy(u->host, host, hlen);
+	u->host[hlen] = '\0';
+	u->port = (unsigned)port;
+	return 0;
+badhost:
+	snprintf(errbuf, errlen, "expected [http://][user:password@]host"
+	    "[:port]");
+	proxy_url_free(u);
+	return -1;
+}
+
+void
+proxy_url_free(struct proxy_url *u)
+{
+	free(u->host);
+	free(u->userpass);
+	u->host = NULL;
+	u->userpass = NULL;
+}
+
+/* Returns non-zero if `host' is `dom' or a name under it. */
+static int
+proxy_domain_match(const char *host, size_t hlen, const char *dom,
+    size_t dlen)
+{
+	if (dlen > 0 && dom[0] == '.') {
+		dom++;
+		dlen--;
+	}
+	if (dlen == 0)
+		return 0;
+	if (hlen == dlen)
+		return strncasecmp(host, dom, dlen) == 0;
+	return hlen > dlen && host[hlen - dlen - 1] == '.' &&
+	    strncasecmp(host + hlen - dlen, dom, dlen) == 0;
+}
+
+int
+proxy_no_proxy(const char *list, const char *host)
+{
+	const char *e, *end, *c;
+	size_t hlen, len;
+
+	if (list == NULL)
+		return 0;
+	if (host[0] == '[') {
+		host++;
+		hlen = strcspn(host, "]");
+	} else
+		hlen = strlen(host);
+	while (hlen > 0 && host[hlen - 1] == '.')
+		hlen--;
+	for (e = list; *e != '\0'; e = *end == ',' ? end + 1 : end) {
+		end = e + strcspn(e, ",");
+		while (e < end && isspace((unsigned char)*e))
+			e++;
+		len = (size_t)(end - e);
+		while (len > 0 && isspace((unsigned char)e[len - 1]))
+			len--;
+		if (len == 1 && e[0] == '*')
+			return 1;
+		if (len > 0 && e[0] == '[') {
+			e++;
+			len = strcspn(e, "]") < len - 1 ? strcspn(e, "]") :
+			    len - 1;
+		} else if ((c = memchr(e, ':', len)) != NULL &&
+		    memchr(c + 1, ':', len - (size_t)(c - e) - 1) == NULL)
+			/* One colon: a port, which is not compared. */
+			len = (size_t)(c - e);
+		while (len > 0 && e[len - 1] == '.')
+			len--;
+		if (proxy_domain_match(host, hlen, e, len))
+			return 1;
+	}
+	return 0;
+}
+
+/* Looks one exact name up in env. */
+static const char *
+proxy_env1(char *const *env, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; env != NULL && *env != NULL; env++)
+		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
+			return (*env)[n + 1] != '\0' ? *env + n + 1 : NULL;
+	return NULL;
+}
+
+const char *
+proxy_env(char *const *env, const char *name)
+{
+	char up[64];
+	const char *v;
+	size_t i;
+
+	if ((v = proxy_env1(env, name)) != NULL)
+		return v;
+	for (i = 0; name[i] != '\0' && i < sizeof(up) - 1; i++)
+		up[i] = (char)toupper((unsigned char)name[i]);
+	up[i] = '\0';
+	return proxy_env1(env, up);
+}
+
+char *
+proxy_basic(const char *userpass)
+{
+	static const char b64[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = (const unsigned char *)userpass;
+	size_t n = strlen(userpass), i, o = 6;
+	char *s = xmalloc(6 + (n + 2) / 3 * 4 + 1);
+	unsigned v;
+
+	memcpy(s, "Basic ", 6);
+	for (i = 0; i + 2 < n; i += 3) {
+		v = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 | p[i + 2];
+		s[o++] = b64[v >> 18 & 63];
+		s[o++] = b64[v >> 12 & 63];
+		s[o++] = b64[v >> 6 & 63];
+		s[o++] = b64[v & 63];
+	}
+	if (n - i == 1) {
+		v = (unsigned)p[i] << 16;
+		s[o++] = b64[v >> 18 & 63];
+		s[o++] = b64[v >> 12 & 63];
+		s[o++] = '=';
+		s[o++] = '=';
+	} else if (n - i == 2) {
+		v = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8;
+		s[o++] = b64[v >> 18 & 63];
+		s[o++] = b64[v >> 12 & 63];
+		s[o++] = b64[v >> 6 & 63];
+		s[o++] = '=';
+	}
+	s[o] = '\0';
+	return s;
+}
+
+char *
+proxy_connect_req(const char *authority, const char *auth, const char *ua,
+    size_t *len)
+{
+	size_t n = 2 * strlen(authority) + strlen(ua) + 64 +
+	    (auth != NULL ? strlen(auth) + 32 : 0);
+	char *s = xmalloc(n);
+	int w;
+
+	w = snprintf(s, n, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n%s%s%s"
+	    "User-Agent: %s\r\n\r\n", authority, authority,
+	    auth != NULL ? "Proxy-Authorization: " : "",
+	    auth != NULL ? auth : "", auth != NULL ? "\r\n" : "", ua);
+	*len = (size_t)w;
+	return s;
+}
+
+/* The parser's states. */
+enum {
+	PR_PROTO,	/* "HTTP/1." */
+	PR_MINOR,	/* its digit */
+	PR_SP,		/* the space(s) before the status */
+	PR_CODE,	/* three digits */
+	PR_REASON,	/* the rest of the status line */
+	PR_LINE_START,	/* a header line or the empty line */
+	PR_LINE,	/* inside a header line */
+	PR_END_CR,	/* the empty line's CR seen */
+};
+
+void
+proxy_resp_init(struct proxy_resp *r, uint64_t max_head)
+{
+	memset(r, 0, sizeof(*r));
+	r->state = PR_PROTO;
+	r->max_head = max_head;
+}
+
+/* The end of a head: the final one, or a 1xx to skip. */
+static enum proxy_resp_result
+proxy_resp_head_end(struct proxy_resp *r)
+{
+	if (r->status >= 200)
+		return PROXY_RESP_DONE;
+	if (++r->interim > PROXY_MAX_INTERIM) {
+		r->error = PROXY_RESP_INTERIM;
+		return PROXY_RESP_ERROR;
+	}
+	r->state = PR_PROTO;
+	r->pos = 0;
+	r->status = 0;
+	return PROXY_RESP_MORE;
+}
+
+enum proxy_resp_result
+proxy_resp_parse(struct proxy_resp *r, const char *data, size_t len,
+    size_t *used)
+{
+	static const char proto[] = "HTTP/1.";
+	enum proxy_resp_result rv;
+	size_t i;
+	char ch;
+
+	*used = 0;
+	if (r->error != PROXY_RESP_OK)
+		return PROXY_RESP_ERROR;
+	for (i = 0; i < len; i++) {
+		ch = data[i];
+		if (++r->bytes > r->max_head) {
+			r->error = PROXY_RESP_TOO_BIG;
+			goto err;
+		}
+		if (ch == '\0')
+			goto bad;
+		switch (r->state) {
+		case PR_PROTO:
+			if (ch != proto[r->pos])
+				goto bad;
+			if (++r->pos == sizeof(proto) - 1)
+				r->state = PR_MINOR;
+			break;
+		case PR_MINOR:
+			if (ch < '0' || ch > '9')
+				goto bad;
+			r->state = PR_SP;
+			r->pos = 0;
+			break;
+		case PR_SP:
+			if (ch == ' ') {
+				r->pos++;
+				break;
+			}
+			if (r->pos == 0 || ch < '0' || ch > '9')
+				goto bad;
+			r->state = PR_CODE;
+			r->pos = 0;
+			/* FALLTHROUGH */
+		case PR_CODE:
+			if (r->pos < 3) {
+				if (ch < '0' || ch > '9')
+					goto bad;
+				r->status = r->status * 10 + (ch - '0');
+				r->pos++;
+				break;
+			}
+			if (r->status < 100 || (ch != ' ' && ch != '\r' &&
+			    ch != '\n'))
+				goto bad;
+			r->state = PR_REASON;
+			/* FALLTHROUGH */
+		case PR_REASON:
+		case PR_LINE:
+			if (ch == '\n')
+				r->state = PR_LINE_START;
+			break;
+		case PR_LINE_START:
+			if (ch == '\r')
+				r->state = PR_END_CR;
+			else if (ch == '\n')
+				goto end;
+			else
+				r->state = PR_LINE;
+			break;
+		case PR_END_CR:
+			if (ch != '\n')
+				goto bad;
+			goto end;
+		}
+		continue;
+end:
+		if ((rv = proxy_resp_head_end(r)) != PROXY_RESP_MORE) {
+			*used = i + 1;
+			return rv;
+		}
+	}
+	*used = len;
+	return PROXY_RESP_MORE;
+bad:
+	r->error = PROXY_RESP_BAD;
+err:
+	*used = i;
+	return PROXY_RESP_ERROR;
+}
+
+const char *
+proxy_resp_strerror(enum proxy_resp_error e)
+{
+	switch (e) {
+	case PROXY_RESP_OK:
+		return "no error";
+	case PROXY_RESP_BAD:
+		return "not an HTTP/1.x reply head";
+	case PROXY_RESP_TOO_BIG:
+		return "reply head too large";
+	case PROXY_RESP_INTERIM:
+		return "too many interim (1xx) replies";
+	}
+	return "unknown error";
+}

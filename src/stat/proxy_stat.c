@@ -1,0 +1,151 @@
+/*
+ * Proxy statistics collector (see proxy_stat.h).  It reads the tunnel's
+ * times and status off the connection (core/conn.h) when the connection
+ * is connected, fails or times out.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bus.h"
+#include "core/conn.h"
+#include "jsonw.h"
+#include "stat/basic_report.h"
+#include "stat/collector.h"
+#include "stat/hdr.h"
+#include "stat/proxy_stat.h"
+#include "stat/stat_json.h"
+#include "util.h"
+
+/* The tunnel got established: its setup time counts. */
+static void
+proxy_stat_open(struct proxy_stat *st, const struct conn *c)
+{
+	st->established++;
+	hdr_record(st->setup, c->t_tunneled - c->t_tunnel_start);
+}
+
+static void
+proxy_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
+    uint64_t now)
+{
+	struct proxy_stat *st = ctx;
+	const struct conn *c = obj;
+
+	/* Only connections that sent a CONNECT, each counted once: it
+	   ends connected or failed or timed out, never two of them
+	   before its tunnel is open; after, only CONNECTED or a TLS
+	   failure can count it, and neither follows the other. */
+	if (c->t_tunnel_start == 0)
+		return;
+	switch (ev) {
+	case BUS_CONN_CONNECTED:
+		if (c->t_tunneled != 0) {
+			st->tunnels++;
+			proxy_stat_open(st, c);
+		}
+		break;
+	case BUS_CONN_FAILED:
+	case BUS_CONN_TIMEOUT:
+		if (c->state == CONN_CONNECTED)
+			break;		/* counted when it connected */
+		st->tunnels++;
+		if (c->t_tunneled != 0)
+			proxy_stat_open(st, c);	/* TLS failed after */
+		else if (c->tunnel_status != 0 && (c->tunnel_status < 200 ||
+		    c->tunnel_status > 299)) {
+			st->refused++;
+			st->last_status = c->tunnel_status;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+void
+proxy_stat_print(const struct proxy_stat *st, FILE *out)
+{
+	if (st->proxy == NULL)
+		return;		/* --proxy-env found none to use */
+	if (!st->tunnel) {
+		fprintf(out, "Proxy: %s (absolute-form)\n", st->proxy);
+		return;
+	}
+	fprintf(out, "Proxy: %s (CONNECT tunnels), tunnels %llu established "
+	    "%llu refused %llu\n", st->proxy, (unsigned long long)st->tunnels,
+	    (unsigned long long)st->established,
+	    (unsigned long long)st->refused);
+	basic_print_pct(out, "Tunnel setup", st->setup);
+	fprintf(out, "Proxy errors: connect-refused %llu (last status %d)\n",
+	    (unsigned long long)st->refused, st->last_status);
+}
+
+void
+proxy_stat_json(const struct proxy_stat *st, struct jsonw *w)
+{
+	jsonw_obj_begin(w);
+	jsonw_kstr(w, "proxy", st->proxy);
+	jsonw_kstr(w, "mode", st->proxy == NULL ? "none" : st->tunnel ?
+	    "connect" : "absolute-form");
+	jsonw_ku64(w, "tunnels", st->tunnels);
+	jsonw_ku64(w, "established", st->established);
+	jsonw_ku64(w, "connect_refused", st->refused);
+	jsonw_ku64(w, "last_status", (uint64_t)st->last_status);
+	jsonw_key(w, "tunnel_setup");
+	if (stat_json_hdr(w, st->setup) == -1)
+		jsonw_null(w);
+	jsonw_obj_end(w);
+}
+
+/* The collector interface (stat/collector.h). */
+
+static int
+proxy_col_init(void **state, const struct collector_env *env, char *err,
+    size_t errlen)
+{
+	const struct proxy_stat_config *cfg = env->cfg;
+	struct proxy_stat *st = xcalloc(1, sizeof(*st));
+
+	/* NULL: --proxy-env, and the environment names no proxy to use. */
+	st->proxy = cfg->proxy != NULL ? xstrdup(cfg->proxy) : NULL;
+	st->tunnel = cfg->tunnel;
+	st->setup = hdr_new_ns();
+	bus_subscribe(env->bus, BUS_CONN_CONNECTED, proxy_stat_event, st);
+	bus_subscribe(env->bus, BUS_CONN_FAILED, proxy_stat_event, st);
+	bus_subscribe(env->bus, BUS_CONN_TIMEOUT, proxy_stat_event, st);
+	*state = st;
+	return 0;
+}
+
+static void
+proxy_col_extra(void *state, FILE *out, const struct collector_run *run)
+{
+	proxy_stat_print(state, out);
+}
+
+static void
+proxy_col_json(void *state, struct jsonw *w, const struct collector_run *run)
+{
+	proxy_stat_json(state, w);
+}
+
+static void
+proxy_col_fini(void *state)
+{
+	struct proxy_stat *st = state;
+
+	hdr_free(st->setup);
+	free(st->proxy);
+	free(st);
+}
+
+const struct collector proxy_stat_collector = {
+	.name = "proxy",
+	.init = proxy_col_init,
+	.extra = proxy_col_extra,
+	.json = proxy_col_json,
+	.fini = proxy_col_fini,
+};

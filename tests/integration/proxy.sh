@@ -1,0 +1,339 @@
+#!/bin/sh
+# --proxy, --proxy-user, --proxy-env through tinyproxy (started here on a
+# free loopback port with a generated configuration): plain HTTP as
+# absolute-form requests, --ssl through CONNECT tunnels then TLS to the
+# fixture's TLS mode (counts at the origin equal the report's), Basic
+# credentials accepted and refused (407: a reply status for absolute-form,
+# connect-refused for CONNECT), the environment read only with
+# --proxy-env and no_proxy obeyed, a proxy not listening (connrefused),
+# and hostile proxies (a python one here): an endless reply head, garbage,
+# a head dripping past --timeout, all counted, none a hang.
+. "$TESTLIB"
+
+TINYPROXY=$(command -v tinyproxy || echo /usr/bin/tinyproxy)
+if [ ! -x "$TINYPROXY" ]; then
+	if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
+		fail "tinyproxy is missing (Debian: tinyproxy)"
+	fi
+	skip "tinyproxy is not installed (apt-get install tinyproxy)"
+fi
+if ! command -v openssl >/dev/null 2>&1; then
+	if [ "${CI:-}" = true ]; then
+		fail "the openssl command is missing"
+	fi
+	skip "the openssl command is not installed"
+fi
+
+# free_port: a loopback port nobody listens on (bound and released).
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# The origin over TLS: a second fixture with its own files.
+C=$T_DIR/certs
+mkdir -p "$C"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+    -keyout "$C/srv.key" -out "$C/srv.pem" -days 2 -subj /CN=localhost \
+    -addext subjectAltName=DNS:localhost 2>/dev/null ||
+    fail "cannot make a certificate"
+"$TESTSRV" -P "$T_DIR/tport" -l "$T_DIR/tsrv.log" -t 300 \
+    -s "$C/srv.pem" -k "$C/srv.key" &
+T_PIDS="$T_PIDS $!"
+i=0
+while [ ! -s "$T_DIR/tport" ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the TLS fixture did not start"
+	sleep 0.05
+done
+TPORT=$(cat "$T_DIR/tport")
+# tls_gets: requests the TLS fixture logged.
+tls_gets() {
+	awk '$2 == "GET"' "$T_DIR/tsrv.log" | wc -l | tr -d ' '
+}
+
+start_srv
+
+# start_proxy NAME [config lines]: tinyproxy on a free port; sets PPORT.
+start_proxy() {
+	PPORT=$(free_port)
+	name=$1
+	shift
+	{
+		echo "Port $PPORT"
+		echo "Listen 127.0.0.1"
+		echo "Allow 127.0.0.1"
+		echo "ConnectPort $TPORT"
+		echo "LogFile \"$T_DIR/$name.log\""
+		echo "LogLevel Info"
+		echo "MaxClients 200"
+		echo "Timeout 30"
+		for l in "$@"; do echo "$l"; done
+	} > "$T_DIR/$name.conf"
+	"$TINYPROXY" -d -c "$T_DIR/$name.conf" > "$T_DIR/$name.out" 2>&1 &
+	T_PIDS="$T_PIDS $!"
+	i=0
+	until python3 -c "import socket; socket.create_connection(('127.0.0.1', $PPORT), 1)" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { cat "$T_DIR/$name.out" >&2; fail "tinyproxy did not start"; }
+		sleep 0.05
+	done
+}
+
+start_proxy open
+OPEN=$PPORT
+start_proxy auth "BasicAuth user pass"
+AUTH=$PPORT
+DEAD=$(free_port)
+
+export HTTPERF_LOOP=epoll
+
+# Absolute-form: tinyproxy closes the client connection after each reply
+# (without saying so), so one call per connection keeps the counts exact.
+: > "$T_DIR/srv.log"
+hp --proxy 127.0.0.1:$OPEN --num-conns 20 --uri /size/100
+expect_rc 0
+expect_classic
+expect_counts 20 20 20
+expect_status 0 20 0 0 0
+expect_errors 0 0 0 0 0 0 0 0 0
+expect "^Proxy: 127\\.0\\.0\\.1:$OPEN \\(absolute-form\\)\$"
+expect_not '^Tunnel setup'
+expect_not '^Proxy errors'
+expect " --proxy=127\\.0\\.0\\.1:$OPEN\$"
+wait_for_log 20
+[ "$(srv_requests)" = 20 ] || fail "the origin logged $(srv_requests) requests"
+n=$(grep -c "Request (file descriptor [0-9]*): GET http://127\\.0\\.0\\.1:$PORT/size/100 HTTP/1\\.1\$" "$T_DIR/open.log")
+[ "$n" = 20 ] || fail "tinyproxy logged $n absolute-form requests"
+ok "absolute-form through tinyproxy: counts at the origin equal ours"
+
+# CONNECT tunnels then TLS with the origin's SNI; keep-alive inside.
+: > "$T_DIR/tsrv.log"
+PORT=$TPORT HP_SERVER=localhost hp --ssl --proxy 127.0.0.1:$OPEN \
+    --num-conns 10 --num-calls 3 --uri /size/100 --ssl-verify \
+    --ssl-ca-file "$C/srv.pem" --json "$T_DIR/tunnel.json"
+expect_rc 0
+expect_classic
+expect_counts 10 30 30
+expect_errors 0 0 0 0 0 0 0 0 0
+expect '^TLS: handshakes 10 resumed [0-9]+ \([0-9.]+%\) failed 0$'
+expect "^Proxy: 127\\.0\\.0\\.1:$OPEN \\(CONNECT tunnels\\), tunnels 10 established 10 refused 0\$"
+expect '^Tunnel setup percentiles \[ms\]: p50 [0-9.]+ p90 [0-9.]+ p99 [0-9.]+ p99\.9 [0-9.]+ p99\.99 [0-9.]+ max [0-9.]+$'
+expect '^Proxy errors: connect-refused 0 \(last status 0\)$'
+# The proxy lines come after the whole classic report.
+[ "$(grep -n '^Proxy:' "$OUT" | cut -d: -f1)" -gt "$(grep -n '^Errors: fd-unavail' "$OUT" | cut -d: -f1)" ] ||
+    fail "the proxy lines are inside the classic report"
+wait_for_log 1
+i=0
+while [ "$(tls_gets)" -lt 30 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+[ "$(tls_gets)" = 30 ] || fail "the TLS origin logged $(tls_gets) requests"
+[ "$(grep -c ' TLS .* sni=localhost ' "$T_DIR/tsrv.log")" = 10 ] ||
+    fail "SNI was not the origin's name"
+n=$(grep -c "Request (file descriptor [0-9]*): CONNECT localhost:$TPORT HTTP/1\\.1\$" "$T_DIR/open.log")
+[ "$n" = 10 ] || fail "tinyproxy logged $n CONNECTs"
+validate_json "$T_DIR/tunnel.json"
+[ "$(json_get "$T_DIR/tunnel.json" stats.proxy.established)" = 10 ] ||
+    fail "stats.proxy.established is not 10"
+[ "$(json_get "$T_DIR/tunnel.json" stats.proxy.mode)" = connect ] ||
+    fail "stats.proxy.mode is not connect"
+[ "$(json_get "$T_DIR/tunnel.json" stats.proxy.tunnel_setup.count)" = 10 ] ||
+    fail "stats.proxy.tunnel_setup.count is not 10"
+ok "CONNECT + TLS through tinyproxy: counts at the origin equal ours"
+
+# --merge adds the proxy sections up.
+for c in 0 1; do
+	PORT=$TPORT HP_SERVER=localhost hp --ssl --proxy 127.0.0.1:$OPEN \
+	    --num-conns 4 --client $c/2 --json "$T_DIR/m$c.json"
+	expect "tunnels 4 established 4 refused 0\$"
+done
+"$HTTPERF" --merge --json "$T_DIR/merged.json" "$T_DIR/m0.json" \
+    "$T_DIR/m1.json" > "$OUT" 2> "$OUT.err" ||
+    fail "--merge failed: $(cat "$OUT.err")"
+expect "^Proxy: 127\\.0\\.0\\.1:$OPEN \\(CONNECT tunnels\\), tunnels 8 established 8 refused 0\$"
+expect '^Tunnel setup percentiles \[ms\]: '
+validate_json "$T_DIR/merged.json"
+[ "$(json_get "$T_DIR/merged.json" stats.proxy.tunnel_setup.count)" = 8 ] ||
+    fail "merged stats.proxy.tunnel_setup.count is not 8"
+ok "--merge adds the proxy counts up"
+
+# Basic credentials: right and wrong.
+: > "$T_DIR/srv.log"
+hp --proxy 127.0.0.1:$AUTH --proxy-user user:pass --num-conns 5 --uri /size/10
+expect_counts 5 5 5
+expect_status 0 5 0 0 0
+expect_errors 0 0 0 0 0 0 0 0 0
+expect " --proxy-user=user:\\*\\*\\*( |\$)"
+expect_not 'pass'
+hp --proxy 127.0.0.1:$AUTH --proxy-user user:wrong --num-conns 5 --uri /size/10
+expect_counts 5 5 5
+expect_status 0 0 0 5 0
+expect_errors 0 0 0 0 0 0 0 0 0
+hp --proxy 127.0.0.1:$AUTH --num-conns 3 --uri /size/10
+expect_status 0 0 0 3 0
+wait_for_log 5
+[ "$(srv_requests)" = 5 ] || fail "the origin logged $(srv_requests) requests"
+ok "absolute-form: Basic credentials accepted, refused ones a 4xx reply"
+
+: > "$T_DIR/tsrv.log"
+PORT=$TPORT HP_SERVER=localhost hp --ssl --proxy http://user:pass@127.0.0.1:$AUTH \
+    --num-conns 4 --num-calls 2 --json "$T_DIR/auth.json"
+expect_counts 4 8 8
+expect " --proxy=http://user:\\*\\*\\*@127\\.0\\.0\\.1:$AUTH( |\$)"
+expect_not 'pass'
+expect_errors 0 0 0 0 0 0 0 0 0
+expect "tunnels 4 established 4 refused 0\$"
+PORT=$TPORT HP_SERVER=localhost hp --ssl --proxy 127.0.0.1:$AUTH \
+    --proxy-user user:wrong --num-conns 5 --num-calls 2
+expect_rc 0
+expect_classic
+expect_counts 5 0 0
+expect_errors 5 0 0 0 0 0 0 0 5
+expect "^Proxy: 127\\.0\\.0\\.1:$AUTH \\(CONNECT tunnels\\), tunnels 5 established 0 refused 5\$"
+# tinyproxy answers a CONNECT with bad credentials 401 (a 407 is tested
+# with the python proxy below).
+expect '^Proxy errors: connect-refused 5 \(last status 40[17]\)$'
+expect '^TLS: handshakes 0 resumed 0 \(0\.0%\) failed 0$'
+i=0
+while [ "$(tls_gets)" -lt 8 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+sleep 0.1
+[ "$(tls_gets)" = 8 ] || fail "the TLS origin logged $(tls_gets) requests, not 8"
+ok "CONNECT: credentials from the URL accepted; a refusal counted as connect-refused"
+
+# --proxy-env: the environment only when asked; no_proxy obeyed.  A dead
+# proxy in http_proxy tells whether it was used (connrefused).
+: > "$T_DIR/srv.log"
+http_proxy=http://127.0.0.1:$DEAD hp --num-conns 3
+expect_counts 3 3 3
+expect_not '^Proxy'
+ok "http_proxy ignored without --proxy-env"
+http_proxy=http://127.0.0.1:$DEAD hp --proxy-env --num-conns 3
+expect_counts 3 0 0
+expect_errors 3 0 0 3 0 0 0 0 0
+expect "^Proxy: 127\\.0\\.0\\.1:$DEAD \\(absolute-form\\)\$"
+http_proxy=http://127.0.0.1:$DEAD no_proxy=example.com,127.0.0.1 \
+    hp --proxy-env --num-conns 3
+expect_counts 3 3 3
+expect_errors 0 0 0 0 0 0 0 0 0
+expect_not '^Proxy'
+HTTP_PROXY=127.0.0.1:$OPEN NO_PROXY=127.0.0.2,.example.com \
+    hp --proxy-env --num-conns 3 --uri /size/7
+expect_counts 3 3 3
+expect "^Proxy: 127\\.0\\.0\\.1:$OPEN \\(absolute-form\\)\$"
+n=$(grep -c "GET http://127\\.0\\.0\\.1:$PORT/size/7 HTTP/1\\.1\$" "$T_DIR/open.log")
+[ "$n" = 3 ] || fail "tinyproxy logged $n requests from HTTP_PROXY"
+# With --ssl: https_proxy, not http_proxy.
+PORT=$TPORT HP_SERVER=localhost http_proxy=http://127.0.0.1:$DEAD \
+    https_proxy=http://127.0.0.1:$OPEN hp --ssl --proxy-env --num-conns 2
+expect_counts 2 2 2
+expect "tunnels 2 established 2 refused 0\$"
+http_proxy=ftp://x hp --proxy-env --num-conns 1
+expect_rc 1
+grep -q '^httperf: http_proxy: only http:// proxies are supported$' "$OUT.err" ||
+    fail "a bad http_proxy is not a clear error"
+ok "--proxy-env: http_proxy / HTTP_PROXY / https_proxy, no_proxy matching and not"
+
+# A proxy that does not listen: connrefused, with and without --ssl.
+hp --proxy 127.0.0.1:$DEAD --num-conns 4
+expect_rc 0
+expect_counts 4 0 0
+expect_errors 4 0 0 4 0 0 0 0 0
+PORT=$TPORT hp --ssl --proxy 127.0.0.1:$DEAD --num-conns 4
+expect_errors 4 0 0 4 0 0 0 0 0
+expect "tunnels 0 established 0 refused 0\$"
+ok "a proxy not listening: connrefused"
+
+# Option rules.
+hp --proxy-user a:b
+expect_rc 1
+grep -q '^httperf: --proxy-user: requires --proxy or --proxy-env$' "$OUT.err" ||
+    fail "--proxy-user without a proxy not refused"
+hp --proxy h:1 --proxy-env
+expect_rc 1
+hp --proxy 'https://h:1'
+expect_rc 1
+hp --proxy-user nocolon --proxy h:1
+expect_rc 1
+ok "option rules"
+
+# Hostile proxies: an endless reply head (cut at the head limit), garbage,
+# bytes after the head, a head dripping past --timeout.  Each connection
+# is counted, none hangs the run.
+cat > "$T_DIR/evil.py" <<'PY'
+import socket, sys, threading, time
+mode = sys.argv[1]
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", 0))
+ls.listen(64)
+open(sys.argv[2], "w").write("%d\n" % ls.getsockname()[1])
+def serve(c):
+    try:
+        req = b""
+        while b"\r\n\r\n" not in req:
+            d = c.recv(4096)
+            if not d:
+                return
+            req += d
+        if mode == "endless":
+            c.sendall(b"HTTP/1.1 200 OK\r\n")
+            line = b"X-Pad: " + b"a" * 1000 + b"\r\n"
+            while True:
+                c.sendall(line * 64)
+        elif mode == "garbage":
+            c.sendall(b"SSH-2.0-OpenSSH_9.2\r\n\r\n")
+            time.sleep(5)
+        elif mode == "extra":
+            c.sendall(b"HTTP/1.1 200 OK\r\n\r\nsurprise")
+            time.sleep(5)
+        elif mode == "refuse407":
+            c.sendall(b"HTTP/1.1 407 Proxy Authentication Required\r\n"
+                b"Proxy-Authenticate: Basic realm=\"x\"\r\n"
+                b"Content-Length: 5\r\n\r\nnope!")
+            time.sleep(5)
+        elif mode == "drip":
+            c.sendall(b"HTTP/1.1 200 OK\r\n")
+            for i in range(600):
+                c.sendall(b"X: y\r\n")
+                time.sleep(0.1)
+    except OSError:
+        pass
+    finally:
+        c.close()
+while True:
+    c, _ = ls.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+PY
+for mode in endless garbage extra drip refuse407; do
+	rm -f "$T_DIR/evil.port"
+	python3 "$T_DIR/evil.py" $mode "$T_DIR/evil.port" &
+	EPID=$!
+	T_PIDS="$T_PIDS $EPID"
+	i=0
+	while [ ! -s "$T_DIR/evil.port" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "the $mode proxy did not start"
+		sleep 0.05
+	done
+	EVIL=$(cat "$T_DIR/evil.port")
+	start=$(date +%s)
+	PORT=$TPORT hp --ssl --proxy 127.0.0.1:$EVIL --num-conns 3 --timeout 1
+	end=$(date +%s)
+	expect_rc 0
+	expect_classic
+	expect_counts 3 0 0
+	if [ $mode = drip ]; then
+		expect_errors 3 3 0 0 0 0 0 0 0
+	else
+		expect_errors 3 0 0 0 0 0 0 0 3
+	fi
+	if [ $mode = refuse407 ]; then
+		expect "tunnels 3 established 0 refused 3\$"
+		expect '^Proxy errors: connect-refused 3 \(last status 407\)$'
+	else
+		expect "tunnels 3 established 0 refused 0\$"
+		expect '^Proxy errors: connect-refused 0 \(last status 0\)$'
+	fi
+	[ $((end - start)) -lt 10 ] || fail "$mode: the run took $((end - start)) s"
+	kill "$EPID"
+	wait "$EPID" 2>/dev/null
+	ok "hostile proxy ($mode): counted, no hang"
+done

@@ -1,0 +1,237 @@
+#!/bin/sh
+# --unix-socket: every workload against the fixture listening on a
+# Unix-domain socket (counts exact against its log), TLS over the socket,
+# the Host header still from --server / --server-name, a path missing at
+# start (an error, nothing sent), the socket removed or replaced during a
+# run (counted as connrefused), the options it excludes, and nginx
+# listening on unix: (counts against its access log).
+. "$TESTLIB"
+
+SOCK=$T_DIR/srv.sock
+start_srv -U "$SOCK"
+# The port only makes the Host header now.
+PORT=8080
+
+for be in $(backends); do
+	export HTTPERF_LOOP=$be
+	: > "$T_DIR/srv.log"
+	hp --unix-socket "$SOCK" --num-conns 10 --num-calls 5 --uri /size/100
+	expect_rc 0
+	expect_classic
+	expect_counts 10 50 50
+	expect_status 0 50 0 0 0
+	expect_errors 0 0 0 0 0 0 0 0 0
+	expect " --unix-socket=$SOCK\$"
+	wait_for_log 50
+	[ "$(srv_requests)" = 50 ] || fail "the fixture logged $(srv_requests) requests"
+	[ "$(grep -c ' PEER unix$' "$T_DIR/srv.log")" = 10 ] ||
+	    fail "the fixture saw $(grep -c ' PEER unix$' "$T_DIR/srv.log") unix connections"
+	ok "$be: --num-conns/--num-calls over a Unix socket"
+
+	: > "$T_DIR/srv.log"
+	hp --unix-socket "$SOCK" --wsess 5,4,0 --burst-length 2 --rate 50 \
+	    --uri /size/10
+	expect_rc 0
+	expect "^Session rate \[sess/s\]: .* \(5/5\)\$"
+	expect_counts 5 20 20
+	expect_errors 0 0 0 0 0 0 0 0 0
+	wait_for_log 20
+	[ "$(srv_requests)" = 20 ] || fail "the fixture logged $(srv_requests) requests"
+	ok "$be: --wsess over a Unix socket"
+
+	: > "$T_DIR/srv.log"
+	hp --unix-socket "$SOCK" --call-rate 200 --num-calls 40 \
+	    --max-connections 4 --uri /size/10
+	expect_rc 0
+	expect "^Total: connections [1-4] requests 40 replies 40 "
+	expect_errors 0 0 0 0 0 0 0 0 0
+	wait_for_log 40
+	[ "$(srv_requests)" = 40 ] || fail "the fixture logged $(srv_requests) requests"
+	ok "$be: --call-rate over a Unix socket"
+done
+export HTTPERF_LOOP=epoll
+
+# Host: --server-name, else --server with the port.
+hp --unix-socket "$SOCK" --uri /echo --print-reply=body
+expect "^RB0:Host: 127\\.0\\.0\\.1:8080[[:space:]]*\$"
+HP_SERVER=origin.test hp --unix-socket "$SOCK" --uri /echo \
+    --server-name vhost.test --print-reply=body
+expect "^RB0:Host: vhost\\.test[[:space:]]*\$"
+expect_counts 1 1 1
+ok "Host header from --server / --server-name"
+
+# A path missing at start, or no socket: an error before anything.
+: > "$T_DIR/srv.log"
+hp --unix-socket "$T_DIR/missing.sock" --num-conns 5
+expect_rc 1
+grep -q "^httperf: --unix-socket: $T_DIR/missing.sock: No such file or directory\$" "$OUT.err" ||
+    fail "no clear error for a missing socket"
+[ ! -s "$OUT" ] || fail "a report for a run that could not start"
+hp --unix-socket "$T_DIR/srv.log" --num-conns 5
+expect_rc 1
+grep -q "^httperf: --unix-socket: $T_DIR/srv.log: not a socket\$" "$OUT.err" ||
+    fail "no clear error for a path that is no socket"
+[ "$(srv_requests)" = 0 ] || fail "requests were sent"
+ok "missing or non-socket path at start: exit 1, nothing sent"
+
+# Options a Unix socket excludes.
+for opt in --hog "--myaddr 127.0.0.1" "--proxy 127.0.0.1:3128" --proxy-env; do
+	# shellcheck disable=SC2086
+	hp --unix-socket "$SOCK" $opt
+	expect_rc 1
+	grep -q "^httperf: ${opt%% *}: cannot be used with --unix-socket" "$OUT.err" ||
+	    fail "$opt with --unix-socket not refused"
+done
+ok "--hog, --myaddr, --proxy, --proxy-env refused with --unix-socket"
+
+# The socket goes away during the run: the connections after it are
+# refused (ENOENT counts as connrefused), the run goes on; then a regular
+# file in its place: refused too.  Every connection is a reply or an error.
+: > "$T_DIR/srv.log"
+(sleep 0.5; rm -f "$SOCK") &
+BG=$!
+hp --unix-socket "$SOCK" --num-conns 100 --rate 100 --uri /size/10
+wait "$BG"
+expect_rc 0
+replies=$(value "Total:" replies)
+refused=$(value "Errors: total" connrefused)
+[ "$replies" -gt 0 ] && [ "$refused" -gt 0 ] ||
+    fail "expected replies and refusals, got $replies and $refused"
+[ $((replies + refused)) = 100 ] || fail "$replies replies + $refused refused != 100"
+expect "^Errors: total $refused client-timo 0 socket-timo 0 connrefused $refused connreset 0\$"
+expect_status 0 "$replies" 0 0 0
+[ "$(srv_requests)" = "$replies" ] || fail "the fixture logged $(srv_requests), we got $replies replies"
+ok "socket removed mid-run: $replies replies, $refused connrefused"
+stop_srv
+start_srv -U "$SOCK"
+PORT=8080
+(sleep 0.3; rm -f "$SOCK"; : > "$SOCK") &
+BG=$!
+hp --unix-socket "$SOCK" --num-conns 60 --rate 100
+wait "$BG"
+replies=$(value "Total:" replies)
+refused=$(value "Errors: total" connrefused)
+[ "$replies" -gt 0 ] && [ $((replies + refused)) = 60 ] ||
+    fail "a regular file in the socket's place: $replies replies, $refused refused"
+ok "a regular file in the socket's place: $refused connrefused"
+rm -f "$SOCK"
+stop_srv
+
+# TLS over the Unix socket: SNI from --server, counts exact.
+if command -v openssl >/dev/null 2>&1; then
+	C=$T_DIR/certs
+	mkdir -p "$C"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+	    -nodes -keyout "$C/srv.key" -out "$C/srv.pem" -days 2 \
+	    -subj /CN=origin.test -addext subjectAltName=DNS:origin.test \
+	    2>/dev/null || fail "cannot make a certificate"
+	start_srv -U "$SOCK" -s "$C/srv.pem" -k "$C/srv.key"
+	PORT=8443
+	HP_SERVER=origin.test hp --unix-socket "$SOCK" --ssl --num-conns 5 \
+	    --num-calls 4 --ssl-verify --ssl-ca-file "$C/srv.pem" \
+	    --uri /size/100
+	expect_rc 0
+	expect_counts 5 20 20
+	expect_errors 0 0 0 0 0 0 0 0 0
+	expect '^TLS: handshakes 5 resumed [0-9]+ \([0-9.]+%\) failed 0$'
+	wait_for_log 25
+	n=$(awk '$2 == "GET"' "$T_DIR/srv.log" | wc -l | tr -d ' ')
+	[ "$n" = 20 ] || fail "the fixture logged $n requests"
+	[ "$(grep -c ' TLS .* sni=origin.test ' "$T_DIR/srv.log")" = 5 ] ||
+	    fail "SNI was not origin.test: $(grep ' TLS ' "$T_DIR/srv.log" | head -n 2)"
+	ok "TLS over a Unix socket, SNI and verification by --server"
+	stop_srv
+elif [ "${CI:-}" = true ]; then
+	fail "the openssl command is missing"
+else
+	t_skip "the openssl command is not installed: no TLS check"
+fi
+
+# A listener that never accepts nor answers: the connect succeeds at once
+# (queued), the TLS handshake then waits; --timeout must still end it.
+python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(16)
+time.sleep(60)
+' "$T_DIR/silent.sock" &
+SPID=$!
+T_PIDS="$T_PIDS $SPID"
+i=0
+while [ ! -S "$T_DIR/silent.sock" ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the silent listener did not start"
+	sleep 0.05
+done
+for tls in "" --ssl; do
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	hp --unix-socket "$T_DIR/silent.sock" $tls --num-conns 2 --timeout 1
+	end=$(date +%s)
+	expect_rc 0
+	expect_counts 2 [0-9]+ 0
+	expect_errors 2 2 0 0 0 0 0 0 0
+	[ $((end - start)) -lt 10 ] || fail "the run took $((end - start)) s"
+	ok "a silent Unix listener${tls:+ (TLS)}: client-timo after --timeout"
+done
+kill "$SPID"
+
+# nginx on unix:, counts against its access log.
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+if [ ! -x "$NGINX" ]; then
+	if [ "${CI:-}" = true ]; then
+		fail "nginx is missing"
+	fi
+	t_skip "nginx is not installed: no nginx check"
+	exit 0
+fi
+NSOCK=$T_DIR/nginx/nginx.sock
+mkdir -p "$T_DIR/nginx/html" "$T_DIR/nginx/logs"
+head -c 1024 /dev/zero | tr '\0' 'n' > "$T_DIR/nginx/html/1k.html"
+cat > "$T_DIR/nginx/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $T_DIR/nginx/nginx.pid;
+error_log $T_DIR/nginx/logs/error.log;
+$( [ "$(id -u)" = 0 ] && echo "user root;" )
+events { worker_connections 1024; }
+http {
+	access_log $T_DIR/nginx/logs/access.log;
+	client_body_temp_path $T_DIR/nginx/tmp;
+	proxy_temp_path $T_DIR/nginx/tmp;
+	fastcgi_temp_path $T_DIR/nginx/tmp;
+	keepalive_requests 100000;
+	server {
+		listen unix:$NSOCK;
+		root $T_DIR/nginx/html;
+	}
+}
+CONF
+"$NGINX" -p "$T_DIR/nginx" -c "$T_DIR/nginx/nginx.conf" \
+    2> "$T_DIR/nginx/stderr" &
+T_PIDS="$T_PIDS $!"
+i=0
+while [ ! -S "$NSOCK" ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { cat "$T_DIR/nginx/stderr" >&2; fail "nginx did not start"; }
+	sleep 0.05
+done
+ALOG=$T_DIR/nginx/logs/access.log
+hp --unix-socket "$NSOCK" --num-conns 20 --num-calls 5 --rate 200 \
+    --uri /1k.html
+expect_rc 0
+expect_counts 20 100 100
+expect_status 0 100 0 0 0
+expect_errors 0 0 0 0 0 0 0 0 0
+i=0
+while [ "$(wc -l < "$ALOG")" -lt 100 ] && [ $i -lt 100 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+sleep 0.1
+n=$(wc -l < "$ALOG" | tr -d ' ')
+[ "$n" = 100 ] || fail "nginx logged $n requests"
+[ "$(grep -c '"GET /1k.html HTTP/1.1" 200 1024 ' "$ALOG")" = 100 ] ||
+    fail "nginx logged other requests: $(head -n 2 "$ALOG")"
+ok "nginx on unix:, exact counts"
