@@ -199,5 +199,12 @@ opt_check(const struct opt_ctx *c)
 	if (c->o->http2 && !h2_built())
 		return opt_fail(c, &opt_table[OPT_HTTP2], NULL, NULL,
 		    "this httperf was built without HTTP/2 (libnghttp2)");
+	/* A forward proxy takes HTTP/1.1 absolute-form requests; HTTP/2
+	   goes through it only inside a CONNECT tunnel, that is with TLS. */
+	if (c->o->http2 && opt_given(c, OPT_ANY_PROXY) &&
+	    !opt_given(c, OPT_ANY_SSL))
+		return opt_fail(c, &opt_table[OPT_HTTP2], NULL, NULL,
+		    "through a proxy requires --ssl (h2 in a CONNECT tunnel; "
+		    "a proxy does not forward h2c)");
 	return opt_check_call_rate(c);
 }

@@ -98,6 +98,7 @@ done <<'TABLE'
 --max-streams	--http2 --max-streams 0
 --max-streams	--http2 --max-streams 2147483648
 --http2-fallback	--http2 --http2-fallback
+--http2	--http2 --proxy 127.0.0.1:3128
 --failure-status	--failure-status 700 --wsess 1,1,0
 --failure-status	--failure-status 0 --wsess 1,1,0
 --session-cookies	--session-cookies
