@@ -1142,6 +1142,7 @@ START_TEST(test_skip)
 	ck_assert_uint_eq(http_resp_skippable(&r), 0);
 	ck_assert_int_eq(parse_all(&r, "HTTP/1.1 200 OK\r\n"
 	    "Content-Length: 100000\r\n\r\nabc", &c, &cap), HTTP_RESP_MORE);
+	free(cap.body);
 	ck_assert_uint_eq(http_resp_skippable(&r), 99997);
 	ck_assert_int_eq(http_resp_skip(&r, 50000), HTTP_RESP_MORE);
 	ck_assert_uint_eq(http_resp_skippable(&r), 49997);
@@ -1157,11 +1158,13 @@ START_TEST(test_skip)
 	ck_assert_int_eq(parse_all(&r, "HTTP/1.1 200 OK\r\n"
 	    "Transfer-Encoding: chunked\r\n\r\n10000\r\nxy", &c, &cap),
 	    HTTP_RESP_MORE);
+	free(cap.body);
 	ck_assert_uint_eq(http_resp_skippable(&r), 0x10000 - 2);
 	ck_assert_int_eq(http_resp_skip(&r, 0x10000 - 2), HTTP_RESP_MORE);
 	ck_assert_uint_eq(http_resp_skippable(&r), 0);
 	ck_assert_int_eq(parse_all(&r, "\r\n3\r\nabc\r\n0\r\n\r\n", &c,
 	    &cap), HTTP_RESP_DONE);
+	free(cap.body);
 	ck_assert_uint_eq(r.body_bytes, 0x10000 + 3);
 	ck_assert_uint_eq(r.footer_bytes, 2);
 
@@ -1169,6 +1172,7 @@ START_TEST(test_skip)
 	http_resp_reset(&r, 0);
 	ck_assert_int_eq(parse_all(&r, "HTTP/1.0 200 OK\r\n\r\nab", &c,
 	    &cap), HTTP_RESP_MORE);
+	free(cap.body);
 	ck_assert_uint_eq(http_resp_skippable(&r), UINT64_MAX);
 	ck_assert_int_eq(http_resp_skip(&r, 1000000), HTTP_RESP_MORE);
 	ck_assert_int_eq(http_resp_eof(&r), HTTP_RESP_DONE);
@@ -1179,6 +1183,7 @@ START_TEST(test_skip)
 	http_resp_reset(&r, 0);
 	ck_assert_int_eq(parse_all(&r, "HTTP/1.1 200 OK\r\nContent-Le", &c,
 	    &cap), HTTP_RESP_MORE);
+	free(cap.body);
 	ck_assert_uint_eq(http_resp_skippable(&r), 0);
 }
 END_TEST
