@@ -34,12 +34,16 @@ T_VGDIR=$T_DIR/valgrind
 mkdir "$T_VGDIR"
 export HTTPERF T_VGDIR HP
 HP=$T_DIR/httperf
+# Valgrind's false positives (see the file).
+T_VGSUPP=$(dirname "$TESTLIB")/valgrind.supp
+export T_VGSUPP
 cat > "$HP" <<'WRAP'
 #!/bin/sh
 if [ -n "${HTTPERF_VALGRIND:-}" ]; then
 	exec valgrind --quiet --error-exitcode=99 \
 	    --error-markers=VALGRIND-ERROR-BEGIN,VALGRIND-ERROR-END \
 	    --log-file="$T_VGDIR/vg.%p" --leak-check=full \
+	    --suppressions="$T_VGSUPP" \
 	    --errors-for-leak-kinds=definite --show-leak-kinds=definite \
 	    "$HTTPERF" "$@"
 fi
