@@ -143,7 +143,14 @@ conns=$(sed -n 's/^Total: connections \([0-9]*\) .*/\1/p' "$OUT")
 [ "$(arrivals 3)" = $((101 - conns)) ] ||
     fail "never sent $(arrivals 3), $conns connections"
 ge "$(arrivals 3)" 20 || fail "never sent $(arrivals 3)"
-expect_counts "$conns" "$conns" "$conns"
+# The connection made last before the stop may still be waiting for
+# its reply when the client wakes up past the deadline: the run ends
+# there and that call is abandoned, not counted as a reply.
+reqs=$(sed -n 's/^Total: connections [0-9]* requests \([0-9]*\) .*/\1/p' "$OUT")
+reps=$(sed -n 's/^Total: .* replies \([0-9]*\) test-duration .*/\1/p' "$OUT")
+[ "$reqs" -le "$conns" ] && [ "$reps" -le "$reqs" ] &&
+    [ $((conns - reps)) -le 1 ] ||
+    fail "connections $conns requests $reqs replies $reps: more than the last call lost"
 tail -n 1 "$OUT" | grep -q '^Warning: .*achieved arrival rate' ||
     fail "no rate warning"
 ok "--runtime: the arrivals due by the deadline, $(arrivals 3) never sent"
