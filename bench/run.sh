@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
 # bench/run.sh -- efficiency report: our httperf against the original
-# httperf 0.9.0 and wrk (when installed), on loopback.
+# httperf 0.9.0, wrk and h2load (when installed), on loopback.
 #
 # WHAT IT MEASURES
 #   The script starts its own nginx (1 worker, pinned to CPU 1) and runs
@@ -21,6 +21,18 @@
 #                            keep-alive connections, a new connection per
 #                            request.  The "user part" rows show how much
 #                            of it is user-space work (info only).
+#   peers, keep-alive        in the same rounds as ours (alternating, the
+#                            median of -r each), for 50 and 1,000
+#                            connections: wrk (-t 1, 5 s), h2load --h1
+#                            (-t 1, 100,000 requests) and the bare-client
+#                            floor, bench/floor.c (epoll, and io_uring with
+#                            multishot receive into provided buffers, when
+#                            liburing is there): a client that only writes
+#                            the request and counts reply bytes, the least
+#                            CPU per request any client can spend here.
+#                            Target: ours <= 0.75x the better of wrk and
+#                            h2load; the floor's own ratio is printed
+#                            beside it (info) to show what is possible.
 #   outputs on/off           ours against itself: CPU/request of the
 #                            50 keep-alive workload (100,000 requests)
 #                            without and with --json, --hlog and
@@ -68,7 +80,8 @@
 #                            target < 2 KiB.
 #
 # HOW TO READ IT
-#   Columns: ours, orig (/usr/bin/httperf), wrk (info only), the target,
+#   Columns: ours, orig (/usr/bin/httperf), wrk and h2load (info only),
+#   the target,
 #   and PASS/FAIL for targets that apply to ours.  "<= orig" targets compare
 #   against the original measured in the same run (SKIP when it is not
 #   installed).  A "!" after a number means that run had errors or missing
@@ -83,7 +96,8 @@
 #     -r   repetitions of the CPU/request runs (default 3; median is shown)
 #   Environment: HTTPERF (binary under test; default <tree>/src/httperf,
 #   the tree being this script's parent directory), ORIG_HTTPERF (default
-#   /usr/bin/httperf), WRK (default: wrk in PATH), NGINX (default: nginx in
+#   /usr/bin/httperf), WRK (default: wrk in PATH), H2LOAD (default: h2load
+#   in PATH), CC (builds bench/floor.c; default cc), NGINX (default: nginx in
 #   PATH or /usr/sbin/nginx), TESTSRV (default <tree>/tests/fixture/testsrv;
 #   built with `make tests/fixture/testsrv` in the tree when missing).
 #   Needs bash, nginx, strace; taskset is used when present; openssl (the
@@ -111,6 +125,8 @@ TREE=$(cd "$SCRIPT_DIR/.." && pwd)
 HTTPERF=${1:-${HTTPERF:-$TREE/src/httperf}}
 ORIG=${ORIG_HTTPERF:-/usr/bin/httperf}
 WRK=${WRK:-$(command -v wrk || true)}
+H2LOAD=${H2LOAD:-$(command -v h2load || true)}
+CC=${CC:-cc}
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 TESTSRV=${TESTSRV:-$TREE/tests/fixture/testsrv}
 
@@ -133,6 +149,10 @@ fi
 if [ -z "$WRK" ] || [ ! -x "$WRK" ]; then
 	note "wrk not installed: wrk column skipped"
 	WRK=
+fi
+if [ -z "$H2LOAD" ] || [ ! -x "$H2LOAD" ]; then
+	note "h2load not installed (nghttp2-client): h2load column skipped"
+	H2LOAD=
 fi
 HAVE_STRACE=1
 command -v strace >/dev/null 2>&1 || { HAVE_STRACE=0; note "strace not installed: syscall row skipped"; }
@@ -208,6 +228,20 @@ logcmd() {
 	return 0
 }
 progress() { echo "... $*" >&2; }
+
+# The kernel floor (bench/floor.c): built here, with io_uring when
+# liburing is there.
+FLOOR=$WORK/floor
+FLOOR_MODES=
+if "$CC" -O2 -DFLOOR_URING -o "$FLOOR" "$SCRIPT_DIR/floor.c" -luring \
+    > "$WORK/floor.cc" 2>&1; then
+	FLOOR_MODES="epoll uring"
+elif "$CC" -O2 -o "$FLOOR" "$SCRIPT_DIR/floor.c" > "$WORK/floor.cc" 2>&1; then
+	FLOOR_MODES=epoll
+	note "floor built without liburing: its io_uring row skipped"
+else
+	note "cannot build bench/floor.c with $CC: floor rows skipped ($(head -n 1 "$WORK/floor.cc"))"
+fi
 
 # ---------------------------------------------------------------- nginx ---
 NG=$WORK/nginx
@@ -363,9 +397,9 @@ ROWS=()
 MET=0
 TOTAL=0
 SKIPPED=0
-# row METRIC OURS ORIG WRK TARGET RESULT   (RESULT: PASS|FAIL|SKIP|"")
+# row METRIC OURS ORIG WRK TARGET RESULT [H2LOAD]  (RESULT: PASS|FAIL|SKIP|"")
 row() {
-	ROWS+=("$(printf '%-50s %15s %17s %11s %-16s %s' "$1" "$2" "$3" "$4" "$5" "$6")")
+	ROWS+=("$(printf '%-50s %15s %17s %11s %11s %-16s %s' "$1" "$2" "$3" "$4" "${7:-}" "$5" "$6")")
 	case $6 in
 	PASS) MET=$((MET + 1)); TOTAL=$((TOTAL + 1)) ;;
 	FAIL) TOTAL=$((TOTAL + 1)) ;;
@@ -462,6 +496,13 @@ cpu_per_req() {
 			awk -v u="$u" -v r="$r" 'BEGIN { printf "%.6f\n", u * 1e6 / r }' >> "$WORK/$name.$who.usr"
 			awk -v r="$r" -v d="$(hp_total "$out" duration)" 'BEGIN { if (d > 0) printf "%.1f\n", r / d }' >> "$WORK/$name.$who.rps"
 		done
+		for who in ${CPR_PEERS:-}; do
+			peer_run "$name" "$who" "$rep"
+		done
+	done
+	for who in ${CPR_PEERS:-}; do
+		eval "PEER_$who=\$(median < \"\$WORK/\$name.\$who.tot\")"
+		eval "PEERU_$who=\$(median < \"\$WORK/\$name.\$who.usr\")"
 	done
 	CPR_ours=$(median < "$WORK/$name.ours.tot")
 	CPR_orig=$(median < "$WORK/$name.orig.tot")
@@ -472,7 +513,70 @@ cpu_per_req() {
 	TLSRES_ours=$(median < "$WORK/$name.ours.tlsres")
 	TLSRES_orig=$(median < "$WORK/$name.orig.tlsres")
 }
-cpu_rows() {	# LABEL WRK-TOTAL WRK-USER [PREFIX]
+# peer_run NAME PEER REP: one run of a peer (wrk, h2load, floor_epoll,
+# floor_uring) on the keep-alive workload of CPR_CONNS connections and
+# CPR_TOTAL requests (wrk: for CPR_SECS seconds, it has no count), in the
+# same round as ours; appends its CPU per request to $WORK/NAME.PEER.tot
+# and .usr.
+peer_run() {
+	local name=$1 who=$2 rep=$3 out r url
+	out=$WORK/$name.$who.$rep
+	[ "$rep" = 1 ] && { : > "$WORK/$name.$who.tot"; : > "$WORK/$name.$who.usr"; }
+	url="http://127.0.0.1:$NPORT/1k.html"
+	case $who in
+	wrk)
+		cpu_run "$out" 60 "$WRK" -t 1 -c "$CPR_CONNS" -d "${CPR_SECS}s" "$url"
+		r=$(awk '/requests in/ {print $1}' "$out")
+		grep -q 'Non-2xx\|Socket errors' "$out" &&
+		    note "$name run $rep, wrk: $(grep 'Non-2xx\|Socket errors' "$out" | tr -s ' ')" ;;
+	h2load)
+		cpu_run "$out" 60 "$H2LOAD" --h1 -t 1 -c "$CPR_CONNS" -n "$CPR_TOTAL" "$url"
+		# "requests: N total, N started, N done, N succeeded, ..."
+		r=$(awk '/^requests:/ {print $8}' "$out")
+		[ "$r" = "$CPR_TOTAL" ] || note "$name run $rep, h2load: $r of $CPR_TOTAL succeeded" ;;
+	floor_*)
+		cpu_run "$out" 60 "$FLOOR" "${who#floor_}" 127.0.0.1 "$NPORT" /1k.html \
+		    "$CPR_CONNS" "$CPR_TOTAL"
+		r=$(awk '/^requests/ {print $2}' "$out")
+		[ "$r" = "$CPR_TOTAL" ] || note "$name run $rep, $who: failed ($(head -n 1 "$out"))" ;;
+	esac
+	case $r in ''|*[!0-9]*|0) return ;; esac
+	awk -v u="$(cpu_user "$out")" -v s="$(cpu_sys "$out")" -v r="$r" \
+	    'BEGIN { printf "%.6f\n", (u + s) * 1e6 / r }' >> "$WORK/$name.$who.tot"
+	awk -v u="$(cpu_user "$out")" -v r="$r" \
+	    'BEGIN { printf "%.6f\n", u * 1e6 / r }' >> "$WORK/$name.$who.usr"
+}
+# The peers that run: wrk and h2load when installed, the floor's modes.
+PEERS=
+[ -n "$WRK" ] && PEERS="$PEERS wrk"
+[ -n "$H2LOAD" ] && PEERS="$PEERS h2load"
+for m in $FLOOR_MODES; do PEERS="$PEERS floor_$m"; done
+# peer_rows LABEL: the floor rows and the target "ours <= 0.75x the better
+# of wrk and h2load" for a keep-alive workload just measured.
+peer_rows() {
+	local best= m v res
+	for m in wrk h2load; do
+		eval "v=\${PEER_$m:-}"
+		[ -n "$v" ] && { [ -z "$best" ] || lt "$v" "$best"; } && best=$v
+	done
+	for m in $FLOOR_MODES; do
+		eval "v=\${PEER_floor_$m:-}"
+		row "  bare-client floor, $m [us] (bench/floor.c)" "$(fmt "$v")" "" "" "(info)" ""
+	done
+	if [ -z "$best" ]; then
+		row "  ours / better of wrk and h2load" "" "" "" "<= 0.75" SKIP
+		return
+	fi
+	v=$(awk -v a="$CPR_ours" -v b="$best" 'BEGIN { if (a != "" && b > 0) printf "%.3f", a / b }')
+	res=$(verdict le "$v" 0.75)
+	row "  ours / better of wrk and h2load" "$v" "" "" "<= 0.75" "$res"
+	for m in $FLOOR_MODES; do
+		eval "v=\${PEER_floor_$m:-}"
+		v=$(awk -v a="$v" -v b="$best" 'BEGIN { if (a != "" && b > 0) printf "%.3f", a / b }')
+		row "  floor ($m) / better of wrk and h2load" "$v" "" "" "(info)" ""
+	done
+}
+cpu_rows() {	# LABEL WRK-TOTAL WRK-USER [PREFIX] [H2LOAD-TOTAL H2LOAD-USER]
 	local res
 	if [ -z "$ORIG" ]; then
 		res=SKIP
@@ -485,33 +589,32 @@ cpu_rows() {	# LABEL WRK-TOTAL WRK-USER [PREFIX]
 	fi
 	row "${4:-}client CPU/request, $1 [us]" "$(fmt "$CPR_ours")$FLAG_ours" \
 	    "$( [ -n "$ORIG" ] && echo "$(fmt "$CPR_orig")$FLAG_orig" || echo n/a)" \
-	    "${2:-}" "<= orig" $res
+	    "${2:-}" "<= orig" $res "${5:-}"
 	row "  of which user space [us]" "$(fmt "$CPU_ours")" \
-	    "$( [ -n "$ORIG" ] && fmt "$CPU_orig" || echo n/a)" "${3:-}" "(info)" ""
+	    "$( [ -n "$ORIG" ] && fmt "$CPU_orig" || echo n/a)" "${3:-}" "(info)" "" "${6:-}"
 }
 
-progress "client CPU per request, 50 keep-alive connections x 2000 requests, $REPS runs"
-cpu_per_req ka50 100000 60 --uri /1k.html --num-conns 50 --num-calls 2000 --rate 50000
-w_tot= w_usr= w_rps=
-if [ -n "$WRK" ]; then
-	out=$WORK/wrk.ka50
-	cpu_run "$out" 30 "$WRK" -t 1 -c 50 -d 5s "http://127.0.0.1:$NPORT/1k.html"
-	r=$(awk '/requests in/ {print $1}' "$out")
-	if [ -n "$r" ] && [ "$r" -gt 0 ]; then
-		w_tot=$(awk -v u="$(cpu_user "$out")" -v s="$(cpu_sys "$out")" -v r="$r" 'BEGIN { printf "%.2f", (u + s) * 1e6 / r }')
-		w_usr=$(awk -v u="$(cpu_user "$out")" -v r="$r" 'BEGIN { printf "%.2f", u * 1e6 / r }')
-		w_rps=$(awk '/^Requests\/sec:/ {printf "%.1f", $2}' "$out")
-	fi
-	grep -q 'Non-2xx\|Socket errors' "$out" && note "wrk run: $(grep 'Non-2xx\|Socket errors' "$out" | tr -s ' ')"
-fi
-cpu_rows "50 keep-alive" "$w_tot" "$w_usr"
+progress "client CPU per request, 50 keep-alive connections x 2000 requests, $REPS runs (with:$PEERS)"
+CPR_PEERS=$PEERS CPR_CONNS=50 CPR_TOTAL=100000 CPR_SECS=5 \
+    cpu_per_req ka50 100000 60 --uri /1k.html --num-conns 50 --num-calls 2000 --rate 50000
+# peer_val PEER [usr]: its median (formatted), or n/a when not installed.
+peer_val() {
+	local v
+	case " $PEERS " in *" $1 "*) ;; *) echo n/a; return ;; esac
+	if [ "${2:-}" = usr ]; then eval "v=\${PEERU_$1:-}"; else eval "v=\${PEER_$1:-}"; fi
+	fmt "$v"
+}
+w_tot=$(peer_val wrk)
+cpu_rows "50 keep-alive" "$w_tot" "$(peer_val wrk usr)" "" "$(peer_val h2load)" "$(peer_val h2load usr)"
 row "  request rate [req/s]" "$(fmt "$RPS_ours" 0)" \
-    "$( [ -n "$ORIG" ] && fmt "$RPS_orig" 0 || echo n/a)" \
-    "$( [ -n "$WRK" ] && fmt "$w_rps" 0 || echo n/a)" "(info)" ""
+    "$( [ -n "$ORIG" ] && fmt "$RPS_orig" 0 || echo n/a)" "" "(info)" ""
+peer_rows
 
-progress "client CPU per request, 1000 keep-alive connections x 100 requests, $REPS runs"
-cpu_per_req ka1000 100000 60 --uri /1k.html --num-conns 1000 --num-calls 100 --rate 100000
-cpu_rows "1000 keep-alive" "" ""
+progress "client CPU per request, 1000 keep-alive connections x 100 requests, $REPS runs (with:$PEERS)"
+CPR_PEERS=$PEERS CPR_CONNS=1000 CPR_TOTAL=100000 CPR_SECS=5 \
+    cpu_per_req ka1000 100000 60 --uri /1k.html --num-conns 1000 --num-calls 100 --rate 100000
+cpu_rows "1000 keep-alive" "$(peer_val wrk)" "$(peer_val wrk usr)" "" "$(peer_val h2load)" "$(peer_val h2load usr)"
+peer_rows
 
 progress "client CPU per request, new connection per request (10000 at 5000/s), $REPS runs"
 cpu_per_req newconn 10000 60 --uri /1k.html --num-conns 10000 --num-calls 1 --rate 5000
@@ -806,10 +909,10 @@ fi
 echo
 echo "httperf efficiency report  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc 2>/dev/null || echo '?') CPUs, ${PIN_CLI:+client CPU 0 / server CPU 1, }nginx 1 worker, 1 KiB file, loopback)"
 echo "ours: $HTTPERF"
-echo "orig: ${ORIG:-(not installed)}    wrk: ${WRK:-(not installed)}    CPU runs: median of $REPS"
+echo "orig: ${ORIG:-(not installed)}    wrk: ${WRK:-(not installed)}    h2load: ${H2LOAD:-(not installed)}    CPU runs: median of $REPS"
 echo
-printf '%-50s %15s %17s %11s %-16s %s\n' metric ours orig wrk target result
-printf '%s\n' "$(printf '%.0s-' $(seq 1 118))"
+printf '%-50s %15s %17s %11s %11s %-16s %s\n' metric ours orig wrk h2load target result
+printf '%s\n' "$(printf '%.0s-' $(seq 1 130))"
 printf '%s\n' "${ROWS[@]}"
 echo
 if [ ${#NOTES[@]} -gt 0 ]; then
