@@ -609,12 +609,14 @@ cpu_rows "50 keep-alive" "$w_tot" "$(peer_val wrk usr)" "" "$(peer_val h2load)" 
 row "  request rate [req/s]" "$(fmt "$RPS_ours" 0)" \
     "$( [ -n "$ORIG" ] && fmt "$RPS_orig" 0 || echo n/a)" "" "(info)" ""
 peer_rows
+KA50_H2LOAD=$(peer_val h2load)
 
 progress "client CPU per request, 1000 keep-alive connections x 100 requests, $REPS runs (with:$PEERS)"
 CPR_PEERS=$PEERS CPR_CONNS=1000 CPR_TOTAL=100000 CPR_SECS=5 \
     cpu_per_req ka1000 100000 60 --uri /1k.html --num-conns 1000 --num-calls 100 --rate 100000
 cpu_rows "1000 keep-alive" "$(peer_val wrk)" "$(peer_val wrk usr)" "" "$(peer_val h2load)" "$(peer_val h2load usr)"
 peer_rows
+KA1000_WRK=$(peer_val wrk) KA1000_H2LOAD=$(peer_val h2load)
 
 progress "client CPU per request, new connection per request (10000 at 5000/s), $REPS runs"
 cpu_per_req newconn 10000 60 --uri /1k.html --num-conns 10000 --num-calls 1 --rate 5000
@@ -649,7 +651,7 @@ be_cpu() {	# NAME EXPECTED TIMEOUT ARGS...: sets BE_<backend> medians
 		eval "BE_$be=\$(median < \"\$WORK/be.\$name.\$be\")"
 	done
 }
-be_rows() {	# LABEL [WRK]
+be_rows() {	# LABEL [WRK [H2LOAD]]
 	local be v best=
 	for be in $BACKENDS; do
 		eval "v=\$BE_$be"
@@ -662,15 +664,15 @@ be_rows() {	# LABEL [WRK]
 		# between identical rounds on a shared machine.
 		[ $be = epoll ] && res=$(verdict le "$v" "$(awk -v b="$best" 'BEGIN { print b * 1.05 }')")
 		row "  $be: $1" "$(fmt "$v")" "" "${2:-}" \
-		    "$( [ $be = epoll ] && echo "default, <=1.05x best" || echo "(info)")" "$res"
+		    "$( [ $be = epoll ] && echo "default, <=1.05x best" || echo "(info)")" "$res" "${3:-}"
 	done
 }
 progress "event backends ($BACKENDS): CPU per request, $REPS rounds"
 row "event backends: client CPU/request [us]" "" "" "" "" ""
 be_cpu ka50 100000 60 --uri /1k.html --num-conns 50 --num-calls 2000 --rate 50000
-be_rows "50 keep-alive" "$w_tot"
+be_rows "50 keep-alive" "$w_tot" "$KA50_H2LOAD"
 be_cpu ka1000 100000 60 --uri /1k.html --num-conns 1000 --num-calls 100 --rate 100000
-be_rows "1000 keep-alive"
+be_rows "1000 keep-alive" "$KA1000_WRK" "$KA1000_H2LOAD"
 be_cpu newconn 10000 60 --uri /1k.html --num-conns 10000 --num-calls 1 --rate 5000
 be_rows "new conn per request"
 if [ "$HAVE_STRACE" = 1 ]; then
