@@ -44,9 +44,7 @@
 #include "core/call.h"
 #include "core/clock.h"
 #include "core/conn.h"
-#include "core/loop.h"
 #include "fuzz_net.h"
-#include "net/http_req.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -55,7 +53,6 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 /* The process-wide fixture: the loop and the listener. */
 static struct fz_net fz_net;
-static struct http_req_tmpl fz_tmpl;
 
 /* What one run saw. */
 struct fz_run {
@@ -210,16 +207,10 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 
 	memset(r, 0, sizeof(*r));
 	r->digest = 0xcbf29ce484222325ULL;
-	bus = bus_new();
-	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
-		bus_subscribe(bus, evs[i], fz_event, r);
 	memset(&cfg, 0, sizeof(cfg));
-	memcpy(&cfg.addr, &fz_net.addr, sizeof(fz_net.addr));
-	cfg.addrlen = fz_net.addrlen;
 	cfg.max_line = max_line;
-	cfg.prog = "fuzz_conn";
-	cfg.req = &fz_tmpl;
-	core_init(&core, fz_net.loop, bus, &cfg);
+	bus = fz_net_core(&fz_net, &core, &cfg, evs,
+	    sizeof(evs) / sizeof(evs[0]), fz_event, r);
 
 	now = clock_now();
 	c = conn_new(&core, now);
@@ -303,25 +294,15 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 
 	if (sfd != -1)
 		fz_net_reset(sfd);
-	core_close_all(&core, loop_clock(fz_net.loop));
-	core_fini(&core);
-	bus_free(bus);
+	fz_net_core_free(&fz_net, &core, bus);
 }
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct http_req_spec spec;
-
 	(void)argc;
 	(void)argv;
-	fz_net_init(&fz_net, "fuzz_conn");
-	memset(&spec, 0, sizeof(spec));
-	spec.uri = "/";
-	spec.minor = 1;
-	spec.host = "127.0.0.1";
-	spec.user_agent = "fuzz_conn";
-	http_req_tmpl_init(&fz_tmpl, &spec);
+	fz_net_init(&fz_net, "fuzz_conn", NULL);
 	return 0;
 }
 

@@ -36,9 +36,7 @@
 #include "core/call.h"
 #include "core/clock.h"
 #include "core/conn.h"
-#include "core/loop.h"
 #include "fuzz_net.h"
-#include "net/http_req.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -46,7 +44,6 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 #define FZ_MAX_CALLS	8
 
 static struct fz_net fz_net;
-static struct http_req_tmpl fz_tmpl;
 
 struct fz_run {
 	struct call	*calls[FZ_MAX_CALLS];
@@ -119,19 +116,13 @@ fz_run_one(const uint8_t *stream, size_t n, unsigned ncalls, int body,
 	int sfd;
 
 	memset(&r, 0, sizeof(r));
-	bus = bus_new();
-	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
-		bus_subscribe(bus, evs[i], fz_event, &r);
 	memset(&cfg, 0, sizeof(cfg));
-	memcpy(&cfg.addr, &fz_net.addr, sizeof(fz_net.addr));
-	cfg.addrlen = fz_net.addrlen;
 	cfg.max_line = 4096;
 	cfg.max_head = 16384;
-	cfg.prog = "fuzz_h2";
-	cfg.req = &fz_tmpl;
 	cfg.http2 = 1;
 	cfg.max_streams = max_streams;
-	core_init(&core, fz_net.loop, bus, &cfg);
+	bus = fz_net_core(&fz_net, &core, &cfg, evs,
+	    sizeof(evs) / sizeof(evs[0]), fz_event, &r);
 
 	now = clock_now();
 	c = conn_new(&core, now);
@@ -190,27 +181,15 @@ fz_run_one(const uint8_t *stream, size_t n, unsigned ncalls, int body,
 	if (core.live != NULL || core.conns.nlive != 0)
 		abort();
 	fz_net_reset(sfd);
-	core_close_all(&core, loop_clock(fz_net.loop));
-	core_fini(&core);
-	bus_free(bus);
+	fz_net_core_free(&fz_net, &core, bus);
 }
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct http_req_spec spec;
-
 	(void)argc;
 	(void)argv;
-	fz_net_init(&fz_net, "fuzz_h2");
-	memset(&spec, 0, sizeof(spec));
-	spec.uri = "/";
-	spec.minor = 1;
-	spec.host = "127.0.0.1";
-	spec.user_agent = "fuzz_h2";
-	spec.extra = "X-A: b\r\n";
-	spec.extra_len = 8;
-	http_req_tmpl_init(&fz_tmpl, &spec);
+	fz_net_init(&fz_net, "fuzz_h2", "X-A: b\r\n");
 	return 0;
 }
 

@@ -18,7 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/bus.h"
 #include "core/clock.h"
+#include "core/core.h"
 #include "core/loop.h"
 #include "core/timer.h"
 #include "fuzz_net.h"
@@ -71,13 +73,15 @@ fz_own_netns(void)
 }
 
 void
-fz_net_init(struct fz_net *n, const char *prog)
+fz_net_init(struct fz_net *n, const char *prog, const char *extra)
 {
 	struct sockaddr_in sin;
+	struct http_req_spec spec;
 	char err[256];
 	int one = 1;
 
 	memset(n, 0, sizeof(*n));
+	n->prog = prog;
 	signal(SIGPIPE, SIG_IGN);
 	fz_own_netns();
 	if ((n->loop = loop_new(LOOP_BACKEND_AUTO, err, sizeof(err))) ==
@@ -101,6 +105,43 @@ fz_net_init(struct fz_net *n, const char *prog)
 	if (getsockname(n->lfd, (struct sockaddr *)&n->addr, &n->addrlen) ==
 	    -1)
 		abort();
+
+	memset(&spec, 0, sizeof(spec));
+	spec.uri = "/";
+	spec.minor = 1;
+	spec.host = "127.0.0.1";
+	spec.user_agent = prog;
+	if (extra != NULL) {
+		spec.extra = extra;
+		spec.extra_len = strlen(extra);
+	}
+	http_req_tmpl_init(&n->tmpl, &spec);
+}
+
+struct bus *
+fz_net_core(struct fz_net *n, struct core *core, struct core_config *cfg,
+    const enum bus_event *evs, size_t nevs, bus_handler *fn, void *ctx)
+{
+	struct bus *bus;
+	size_t i;
+
+	bus = bus_new();
+	for (i = 0; i < nevs; i++)
+		bus_subscribe(bus, evs[i], fn, ctx);
+	memcpy(&cfg->addr, &n->addr, sizeof(n->addr));
+	cfg->addrlen = n->addrlen;
+	cfg->prog = n->prog;
+	cfg->req = &n->tmpl;
+	core_init(core, n->loop, bus, cfg);
+	return bus;
+}
+
+void
+fz_net_core_free(struct fz_net *n, struct core *core, struct bus *bus)
+{
+	core_close_all(core, loop_clock(n->loop));
+	core_fini(core);
+	bus_free(bus);
 }
 
 void
