@@ -33,45 +33,26 @@
  */
 #include "config.h"
 
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 
-#include <net/if.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-
-#include <errno.h>
 #include <poll.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/clock.h"
 #include "core/conn.h"
-#include "core/loop.h"
-#include "core/timer.h"
-#include "net/http_req.h"
+#include "fuzz_net.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 #define FZ_MAX_CALLS	8
-#define FZ_MAX_STEPS	100000		/* loop turns per input */
-#define FZ_GUARD_NS	(5 * CLOCK_NS_PER_SEC)	/* a turn that long: hung */
 
 /* The process-wide fixture: the loop and the listener. */
-static struct loop *fz_loop;
-static int fz_lfd = -1;
-static struct sockaddr_storage fz_addr;
-static socklen_t fz_addrlen;
-static struct http_req_tmpl fz_tmpl;
-static struct timer fz_guard;
+static struct fz_net fz_net;
 
 /* What one run saw. */
 struct fz_run {
@@ -99,36 +80,6 @@ fz_hash_u64(uint64_t h, uint64_t v)
 		h *= 0x100000001b3ULL;
 	}
 	return h;
-}
-
-static void
-fz_guard_fired(struct timer *t, uint64_t now)
-{
-	(void)t;
-	(void)now;
-	/* The loop waited this long: the connection did not read what was
-	   written, or did not end after the close. */
-	abort();
-}
-
-static void
-fz_turn(struct loop *l, void *arg, uint64_t now)
-{
-	(void)arg;
-	(void)now;
-	loop_stop(l);
-}
-
-/* Runs one loop turn, bounded by the guard timer. */
-static void
-fz_step(unsigned *steps)
-{
-	if (++*steps > FZ_MAX_STEPS)
-		abort();
-	timer_add(loop_timers(fz_loop), &fz_guard, clock_now() + FZ_GUARD_NS);
-	if (loop_run(fz_loop) == -1)
-		abort();
-	timer_cancel(&fz_guard);
 }
 
 static int
@@ -203,19 +154,6 @@ fz_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	}
 }
 
-/* Reads (without blocking) and drops what the client sent. */
-static uint64_t
-fz_drain(int fd)
-{
-	char buf[4096];
-	uint64_t total = 0;
-	ssize_t n;
-
-	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
-		total += (uint64_t)n;
-	return total;
-}
-
 /* Returns the size of the next piece (at least 1); as fuzz_http_resp. */
 static size_t
 fz_piece(unsigned split, unsigned param, uint32_t *rng, size_t left)
@@ -260,7 +198,6 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 	struct conn *c;
 	struct call *call;
 	struct pollfd pfd;
-	struct linger lg = { 1, 0 };
 	uint64_t now, got, sent_out;
 	uint32_t rng = 0x9e3779b9u ^ param;
 	size_t pos = 0, k;
@@ -270,16 +207,10 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 
 	memset(r, 0, sizeof(*r));
 	r->digest = 0xcbf29ce484222325ULL;
-	bus = bus_new();
-	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
-		bus_subscribe(bus, evs[i], fz_event, r);
 	memset(&cfg, 0, sizeof(cfg));
-	memcpy(&cfg.addr, &fz_addr, sizeof(fz_addr));
-	cfg.addrlen = fz_addrlen;
 	cfg.max_line = max_line;
-	cfg.prog = "fuzz_conn";
-	cfg.req = &fz_tmpl;
-	core_init(&core, fz_loop, bus, &cfg);
+	bus = fz_net_core(&fz_net, &core, &cfg, evs,
+	    sizeof(evs) / sizeof(evs[0]), fz_event, r);
 
 	now = clock_now();
 	c = conn_new(&core, now);
@@ -300,23 +231,19 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 	}
 
 	/* Accept, and run until every request is written and read. */
-	pfd.fd = fz_lfd;
-	pfd.events = POLLIN;
-	if (poll(&pfd, 1, 5000) != 1)
-		abort();
-	if ((sfd = accept(fz_lfd, NULL, NULL)) == -1)
-		abort();
+	sfd = fz_net_accept(&fz_net);
 	got = 0;
 	while (r->destroyed_conns == 0 && (c->state != CONN_CONNECTED ||
 	    c->unsent != NULL))
-		fz_step(&steps);
+		fz_net_step(&fz_net, &steps);
 	if (r->destroyed_conns != 0 || r->connected != 1)
 		abort();
 	sent_out = r->bytes_out;
 	while (got < sent_out) {
-		got += fz_drain(sfd);
+		got += fz_net_drain(sfd);
 		if (got < sent_out) {
 			pfd.fd = sfd;
+			pfd.events = POLLIN;
 			if (poll(&pfd, 1, 5000) != 1)
 				abort();
 		}
@@ -330,7 +257,7 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 			break;		/* the client has gone */
 		pos += (size_t)w;
 		while (r->destroyed_conns == 0 && r->bytes_in < pos)
-			fz_step(&steps);
+			fz_net_step(&fz_net, &steps);
 		if (r->bytes_in > pos)
 			abort();
 	}
@@ -342,8 +269,7 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 		break;
 	case 2:
 		/* A reset: nothing unread here, nothing in flight. */
-		(void)setsockopt(sfd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-		(void)close(sfd);
+		fz_net_reset(sfd);
 		sfd = -1;
 		break;
 	default:
@@ -351,7 +277,7 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 		break;
 	}
 	while (r->destroyed_conns == 0)
-		fz_step(&steps);
+		fz_net_step(&fz_net, &steps);
 
 	/* The connection ended once, and took every call with it. */
 	if (r->destroyed_conns != 1 || r->closed != 1 || r->failed > 1)
@@ -366,82 +292,17 @@ fz_run(const uint8_t *stream, size_t n, unsigned ncalls, unsigned head_mask,
 	    0);
 	r->digest = fz_hash_u64(r->digest, r->replied);
 
-	if (sfd != -1) {
-		/* Reset, so that neither side lingers in TIME_WAIT. */
-		(void)setsockopt(sfd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-		(void)close(sfd);
-	}
-	core_close_all(&core, loop_clock(fz_loop));
-	core_fini(&core);
-	bus_free(bus);
-}
-
-/*
- * Moves the process into a network namespace of its own, with only a
- * loopback interface, when it may (root): the thousands of connections
- * per second then leave their TIME_WAIT sockets there, not on the host.
- * Otherwise the target runs on the host's loopback.
- */
-static void
-fz_own_netns(void)
-{
-	struct ifreq ifr;
-	int fd;
-
-	if (unshare(CLONE_NEWNET) == -1)
-		return;
-	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
-		abort();
-	memset(&ifr, 0, sizeof(ifr));
-	strncpy(ifr.ifr_name, "lo", sizeof(ifr.ifr_name) - 1);
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == -1)
-		abort();
-	ifr.ifr_flags |= IFF_UP;
-	if (ioctl(fd, SIOCSIFFLAGS, &ifr) == -1)
-		abort();
-	(void)close(fd);
+	if (sfd != -1)
+		fz_net_reset(sfd);
+	fz_net_core_free(&fz_net, &core, bus);
 }
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct sockaddr_in sin;
-	struct http_req_spec spec;
-	char err[256];
-	int one = 1;
-
 	(void)argc;
 	(void)argv;
-	signal(SIGPIPE, SIG_IGN);
-	fz_own_netns();
-	if ((fz_loop = loop_new(LOOP_BACKEND_AUTO, err, sizeof(err))) ==
-	    NULL) {
-		fprintf(stderr, "fuzz_conn: %s\n", err);
-		abort();
-	}
-	loop_on_turn(fz_loop, fz_turn, NULL);
-	timer_init(&fz_guard, fz_guard_fired);
-
-	if ((fz_lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		abort();
-	(void)setsockopt(fz_lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(fz_lfd, (struct sockaddr *)&sin, sizeof(sin)) == -1 ||
-	    listen(fz_lfd, 16) == -1)
-		abort();
-	fz_addrlen = sizeof(fz_addr);
-	if (getsockname(fz_lfd, (struct sockaddr *)&fz_addr, &fz_addrlen) ==
-	    -1)
-		abort();
-
-	memset(&spec, 0, sizeof(spec));
-	spec.uri = "/";
-	spec.minor = 1;
-	spec.host = "127.0.0.1";
-	spec.user_agent = "fuzz_conn";
-	http_req_tmpl_init(&fz_tmpl, &spec);
+	fz_net_init(&fz_net, "fuzz_conn", NULL);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "html.h"
@@ -58,5 +59,30 @@ html_output(const char *prog, FILE *f, const char *path, const char *doc,
 		rv = -1;
 	}
 	jv_free(root);
+	return rv;
+}
+
+int
+html_output_doc(const char *prog, FILE *f, const char *path,
+    html_doc_fn *make, void *arg, const struct html_client *clients,
+    size_t nclients)
+{
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *mf;
+	int rv = -1;
+
+	if ((mf = open_memstream(&doc, &len)) != NULL) {
+		rv = make(mf, arg);
+		if (fclose(mf) != 0)
+			rv = -1;
+	}
+	if (rv == 0)
+		rv = html_output(prog, f, path, doc, len, clients, nclients);
+	else {
+		fprintf(stderr, "%s: --html: out of memory\n", prog);
+		fclose(f);
+	}
+	free(doc);
 	return rv;
 }

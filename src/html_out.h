@@ -23,4 +23,16 @@ int	 html_output(const char *prog, FILE *f, const char *path,
 	    const char *doc, size_t len, const struct html_client *clients,
 	    size_t nclients);
 
+/* Writes the result document to mf; returns 0, or -1. */
+typedef int	html_doc_fn(FILE *mf, void *arg);
+
+/*
+ * html_output() of the result document that make(mf, arg) writes, made
+ * in memory; closes f either way.  Returns 0, or -1 after one line on
+ * stderr ("out of memory" when the document could not be made).
+ */
+int	 html_output_doc(const char *prog, FILE *f, const char *path,
+	    html_doc_fn *make, void *arg, const struct html_client *clients,
+	    size_t nclients);
+
 #endif

@@ -895,6 +895,21 @@ run_json(struct run *r, const struct collector_run *cr)
 	return rv;
 }
 
+/* What run_html_doc needs: the run and its collectors. */
+struct run_html_arg {
+	struct run			*r;
+	const struct collector_run	*cr;
+};
+
+/* The result document, as --json would write it (html_doc_fn). */
+static int
+run_html_doc(FILE *mf, void *arg)
+{
+	struct run_html_arg *a = arg;
+
+	return run_json_doc(a->r, a->cr, mf);
+}
+
 /*
  * Writes the --html page, drawn from the result document (made in
  * memory, as --json would write it).  Returns 0, or -1 after a message.
@@ -902,26 +917,12 @@ run_json(struct run *r, const struct collector_run *cr)
 static int
 run_html(struct run *r, const struct collector_run *cr)
 {
-	char *doc = NULL;
-	size_t len = 0;
-	FILE *f = r->html, *mf;
-	int rv = -1;
+	struct run_html_arg a = { r, cr };
+	FILE *f = r->html;
 
 	r->html = NULL;
-	if ((mf = open_memstream(&doc, &len)) != NULL) {
-		rv = run_json_doc(r, cr, mf);
-		if (fclose(mf) != 0)
-			rv = -1;
-	}
-	if (rv == 0)
-		rv = html_output(r->o->prog, f, r->o->html_file, doc, len,
-		    NULL, 0);
-	else {
-		fprintf(stderr, "%s: --html: out of memory\n", r->o->prog);
-		fclose(f);
-	}
-	free(doc);
-	return rv;
+	return html_output_doc(r->o->prog, f, r->o->html_file, run_html_doc,
+	    &a, NULL, 0);
 }
 
 /*

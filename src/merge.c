@@ -1276,6 +1276,27 @@ merge_free(struct merge *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* What merge_html_doc needs: the merge and its files. */
+struct merge_html_arg {
+	struct merge		*m;
+	const struct options	*o;
+	struct jv *const	*docs;
+	size_t			 n;
+};
+
+/* The merged document, as --json would write it (html_doc_fn). */
+static int
+merge_html_doc(FILE *mf, void *arg)
+{
+	struct merge_html_arg *a = arg;
+	struct jsonw w;
+
+	jsonw_init(&w, mf);
+	merge_json(a->m, &w, (const struct jv *const *)a->docs,
+	    a->o->merge_files, a->n);
+	return jsonw_finish(&w);
+}
+
 /*
  * Writes the --html page of the merge to f (and closes it): the merged
  * document, made in memory, and each file's as a client.  Returns 0, or
@@ -1285,14 +1306,13 @@ static int
 merge_html(struct merge *m, const struct options *o, FILE *f,
     struct jv *const *docs, size_t n)
 {
+	struct merge_html_arg a = { m, o, docs, n };
 	struct html_client *cl;
-	struct jsonw w;
-	char *doc = NULL, **labels;
+	char **labels;
 	const char *host;
 	uint64_t id;
-	size_t i, len = 0, llen;
-	FILE *mf;
-	int rv = -1;
+	size_t i, llen;
+	int rv;
 
 	cl = xcalloc(n, sizeof(*cl));
 	labels = xcalloc(n, sizeof(*labels));
@@ -1308,21 +1328,8 @@ merge_html(struct merge *m, const struct options *o, FILE *f,
 		cl[i].doc = docs[i];
 		cl[i].label = labels[i];
 	}
-	if ((mf = open_memstream(&doc, &len)) != NULL) {
-		jsonw_init(&w, mf);
-		merge_json(m, &w, (const struct jv *const *)docs,
-		    o->merge_files, n);
-		rv = jsonw_finish(&w);
-		if (fclose(mf) != 0)
-			rv = -1;
-	}
-	if (rv == 0)
-		rv = html_output(o->prog, f, o->html_file, doc, len, cl, n);
-	else {
-		fprintf(stderr, "%s: --html: out of memory\n", o->prog);
-		fclose(f);
-	}
-	free(doc);
+	rv = html_output_doc(o->prog, f, o->html_file, merge_html_doc, &a,
+	    cl, n);
 	for (i = 0; i < n; i++)
 		free(labels[i]);
 	free(labels);

@@ -250,55 +250,20 @@ if [ ! -x "$NGINX" ]; then
 	exit 0
 fi
 NG=$T_DIR/nginx
-mkdir -p "$NG/html" "$NG/logs"
-head -c 1024 /dev/zero | tr '\0' 'n' > "$NG/html/1k.html"
-cat > "$NG/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $NG/nginx.pid;
-error_log $NG/logs/error.log;
-user root;
-events { worker_connections 1024; }
-http {
-	access_log $NG/logs/access.log;
-	client_body_temp_path $NG/tmp;
-	proxy_temp_path $NG/tmp;
-	fastcgi_temp_path $NG/tmp;
-	keepalive_requests 100000;
+nginx_start -n "${F_NS}s" "$NG" "" --server "$SRV" --port 8080 \
+    --uri /1k.html <<CONF
 	server {
 		listen $SRV:8080;
 		root $NG/html;
 	}
-}
 CONF
-ip netns exec "${F_NS}s" "$NGINX" -p "$NG" -c "$NG/nginx.conf" \
-    2> "$NG/stderr" &
-T_PIDS="$T_PIDS $!"
-i=0
-until ip netns exec "${F_NS}s" "$HP" --server "$SRV" --port 8080 \
-    --uri /1k.html --num-conns 1 2>/dev/null | grep -q '2xx=1 '; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "nginx did not start: $(cat "$NG/stderr")"
-	sleep 0.05
-done
-# The probe's log line, then a clean log for the fleet.
-i=0
-while [ ! -s "$NG/logs/access.log" ] && [ $i -lt 100 ]; do
-	sleep 0.02
-	i=$((i + 1))
-done
-: > "$NG/logs/access.log"
+# A clean log for the fleet.
+: > "$ALOG"
 fleet nginx 8080 /1k.html
 want=$((N * F_CONNS * F_CALLS))
-i=0
-while [ "$(wc -l < "$NG/logs/access.log")" -lt $want ] && [ $i -lt 100 ]; do
-	sleep 0.02
-	i=$((i + 1))
-done
-sleep 0.1
-n=$(wc -l < "$NG/logs/access.log" | tr -d ' ')
+n=$(nginx_logged $want)
 [ "$n" = $want ] || fail "nginx: the server logged $n requests, $want sent"
-per_addr "$NG/logs/access.log" 1 > "$F_DIR/got"
+per_addr "$ALOG" 1 > "$F_DIR/got"
 want_per_addr $((F_CONNS * F_CALLS)) > "$F_DIR/want"
 cmp -s "$F_DIR/want" "$F_DIR/got" ||
     fail "nginx: requests per client address: $(cat "$F_DIR/got")"

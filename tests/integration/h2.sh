@@ -22,47 +22,22 @@ if grep -q 'built without HTTP/2' "$OUT.err"; then
 	skip "httperf was built without libnghttp2"
 fi
 
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-if [ ! -x "$NGINX" ] || ! command -v openssl >/dev/null 2>&1; then
-	[ "${CI:-}" = true ] && fail "nginx or openssl is missing"
-	skip "nginx or openssl is not installed (apt-get install nginx-light openssl)"
-fi
+nginx_need openssl
 if ! "$NGINX" -V 2>&1 | grep -q http_v2_module; then
 	[ "${CI:-}" = true ] && fail "nginx has no http_v2_module"
 	skip "nginx has no http_v2_module"
 fi
 
-# Five free loopback ports, from the fixture (it binds port 0).
-ports=""
-for i in 1 2 3 4 5; do
-	start_srv
-	ports="$ports $PORT"
-	stop_srv
-done
-set -- $ports
+# Five free loopback ports.
+free_ports 5
+set -- $PORTS
 P_H2=$1 P_H2C=$2 P_TLS11=$3 P_GOAWAY=$4 P_RST=$5
 
 N=$T_DIR/nginx
-mkdir -p "$N/html" "$N/logs" "$N/tmp"
-head -c 1024 /dev/zero | tr '\0' 't' > "$N/html/1k.html"
-head -c 200000 /dev/zero | tr '\0' 'b' > "$N/html/big.html"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
-    -keyout "$N/key.pem" -out "$N/cert.pem" -days 2 -subj /CN=localhost \
-    2>/dev/null || fail "cannot make a certificate"
-cat > "$N/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $N/nginx.pid;
-error_log $N/logs/error.log;
-$( [ "$(id -u)" = 0 ] && echo "user root;" )
-events { worker_connections 4096; }
-http {
-	log_format h2 '\$server_port \$server_protocol "\$request" \$status \$request_length "\$http_x_test" "\$http_cookie"';
-	access_log $N/logs/access.log h2;
-	client_body_temp_path $N/tmp;
-	proxy_temp_path $N/tmp;
-	fastcgi_temp_path $N/tmp;
-	keepalive_requests 100000;
+nginx_cert "$N"
+nginx_start "$N" \
+    '$server_port $server_protocol "$request" $status $request_length "$http_x_test" "$http_cookie"' \
+    --server 127.0.0.1 --port "$P_H2C" --http2 --uri /1k.html <<CONF
 	ssl_certificate $N/cert.pem;
 	ssl_certificate_key $N/key.pem;
 	server {
@@ -86,34 +61,12 @@ http {
 		root $N/html;
 		location /rst { return 444; }
 	}
-}
 CONF
-"$NGINX" -p "$N" -c "$N/nginx.conf" 2> "$N/stderr" &
-T_PIDS="$T_PIDS $!"
-ALOG=$N/logs/access.log
-i=0
-until "$HP" --server 127.0.0.1 --port "$P_H2C" --http2 --uri /1k.html \
-    --num-conns 1 2>/dev/null | grep -q '2xx=1 '; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { cat "$N/stderr" >&2; fail "nginx did not start"; }
-	sleep 0.05
-done
-
-# log_lines N: waits (bounded) for N lines in nginx's log, prints the count.
-log_lines() {
-	i=0
-	while [ "$(wc -l < "$ALOG")" -lt "$1" ] && [ $i -lt 100 ]; do
-		sleep 0.02
-		i=$((i + 1))
-	done
-	sleep 0.1
-	wc -l < "$ALOG" | tr -d ' '
-}
-log_lines 1 > /dev/null
+head -c 200000 /dev/zero | tr '\0' 'b' > "$N/html/big.html"
 
 # check_log N: nginx logged exactly N requests, all of them HTTP/2.0.
 check_log() {
-	n=$(log_lines "$1")
+	n=$(nginx_logged "$1")
 	[ "$n" = "$1" ] || fail "nginx logged $n requests, expected $1: $(sort "$ALOG" | uniq -c)"
 	n=$(awk '$2 != "HTTP/2.0"' "$ALOG" | wc -l)
 	[ "$n" = 0 ] || fail "nginx logged $n requests not HTTP/2.0: $(sort "$ALOG" | uniq -c)"
@@ -245,7 +198,7 @@ expect_rc 0
 expect_counts 4 0 0
 expect_errors 4 0 0 0 0 0 0 0 4
 expect '^HTTP/2 errors: stream-reset 0 refused-stream 0 goaway 0 alpn 4 protocol 0$'
-[ "$(log_lines 0)" = 0 ] || fail "nginx logged requests: $(cat "$ALOG")"
+[ "$(nginx_logged 0)" = 0 ] || fail "nginx logged requests: $(cat "$ALOG")"
 ok "ALPN refused: 4 alpn errors, in other"
 
 : > "$ALOG"
@@ -254,7 +207,7 @@ PORT=$P_TLS11 hp --http2 --http2-fallback --ssl --num-conns 4 --num-calls 3 \
 expect_counts 4 12 12
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^HTTP/2: connections 4 \(h2 0 h2c 0 http/1\.1 4\), streams 0,'
-n=$(log_lines 12)
+n=$(nginx_logged 12)
 [ "$n" = 12 ] || fail "nginx logged $n"
 [ "$(awk '$2 == "HTTP/1.1"' "$ALOG" | wc -l)" = 12 ] ||
     fail "nginx: $(cat "$ALOG")"

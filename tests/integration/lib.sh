@@ -314,3 +314,124 @@ for k in sys.argv[2].split("."):
 print(json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v)
 PY
 }
+
+# free_ports N: sets PORTS to N free loopback ports, the fixture's (it
+# binds port 0; it is stopped again at once).
+free_ports() {
+	PORTS=""
+	fp_n=$1
+	while [ "$fp_n" -gt 0 ]; do
+		start_srv
+		PORTS=${PORTS:+$PORTS }$PORT
+		stop_srv
+		fp_n=$((fp_n - 1))
+	done
+}
+
+# nginx_need [PROGRAM...]: sets NGINX to nginx.  When it (or a PROGRAM
+# the test needs with it) is missing, the test fails under CI=true,
+# where everything is installed, and skips elsewhere.
+nginx_need() {
+	NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+	ng_ok=1
+	ng_what=nginx
+	ng_pkgs=nginx-light
+	[ -x "$NGINX" ] || ng_ok=0
+	for ng_p in "$@"; do
+		command -v "$ng_p" >/dev/null 2>&1 || ng_ok=0
+		ng_what="$ng_what or $ng_p"
+		ng_pkgs="$ng_pkgs $ng_p"
+	done
+	[ $ng_ok = 1 ] && return 0
+	[ "${CI:-}" = true ] && fail "$ng_what is missing"
+	skip "$ng_what is not installed (apt-get install $ng_pkgs)"
+}
+
+# nginx_cert DIR: a self-signed certificate for localhost, DIR/cert.pem
+# with its key DIR/key.pem.
+nginx_cert() {
+	mkdir -p "$1"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+	    -nodes -keyout "$1/key.pem" -out "$1/cert.pem" -days 2 \
+	    -subj /CN=localhost 2>/dev/null || fail "cannot make a certificate"
+}
+
+# ng_exec CMD...: execs CMD, in the network namespace $ng_ns if set.
+ng_exec() {
+	[ -z "$ng_ns" ] || exec ip netns exec "$ng_ns" "$@"
+	exec "$@"
+}
+
+# nginx_start [-n NETNS] DIR LOGFORMAT OPTION... <<CONF: starts nginx
+# (nginx_need first), in the network namespace NETNS if given, on
+# DIR/nginx.conf: what every test has (one worker in the foreground; pid,
+# logs, temporary files and html/1k.html, 1024 bytes, under DIR; user
+# root when root; up to 100000 requests a connection) around the test's
+# own directives of the http block (its servers, TLS), read from the
+# standard input.  The access log, ALOG, has LOGFORMAT (nginx's
+# log_format), or nginx's own when that is empty.  Then waits (5 s at
+# the most) until `httperf --num-conns 1 OPTION...' gets a 2xx reply,
+# and for its line in the log.  nginx's stderr is in DIR/stderr; it is
+# stopped when the test exits.
+nginx_start() {
+	ng_ns=""
+	if [ "$1" = -n ]; then
+		ng_ns=$2
+		shift 2
+	fi
+	ng_dir=$1
+	ng_fmt=$2
+	shift 2
+	mkdir -p "$ng_dir/html" "$ng_dir/logs" "$ng_dir/tmp"
+	head -c 1024 /dev/zero | tr '\0' 'n' > "$ng_dir/html/1k.html"
+	ALOG=$ng_dir/logs/access.log
+	ng_log="access_log $ALOG;"
+	if [ -n "$ng_fmt" ]; then
+		ng_log="log_format test '$ng_fmt';
+	access_log $ALOG test;"
+	fi
+	{
+		cat <<CONF
+worker_processes 1;
+daemon off;
+pid $ng_dir/nginx.pid;
+error_log $ng_dir/logs/error.log;
+$( [ "$(id -u)" = 0 ] && echo "user root;" )
+events { worker_connections 4096; }
+http {
+	$ng_log
+	client_body_temp_path $ng_dir/tmp;
+	proxy_temp_path $ng_dir/tmp;
+	fastcgi_temp_path $ng_dir/tmp;
+	keepalive_requests 100000;
+CONF
+		cat
+		echo "}"
+	} > "$ng_dir/nginx.conf"
+	ng_exec "$NGINX" -p "$ng_dir" -c "$ng_dir/nginx.conf" \
+	    2> "$ng_dir/stderr" &
+	T_PIDS="$T_PIDS $!"
+	ng_i=0
+	until (ng_exec "$HP" --num-conns 1 "$@") 2>/dev/null |
+	    grep -q '2xx=1 '; do
+		ng_i=$((ng_i + 1))
+		if [ $ng_i -ge 100 ]; then
+			cat "$ng_dir/stderr" >&2
+			fail "nginx did not start"
+		fi
+		sleep 0.05
+	done
+	nginx_logged 1 > /dev/null
+}
+
+# nginx_logged N: waits (bounded) until nginx's access log ALOG holds N
+# lines, gives it a moment for any more, and prints how many it holds.
+nginx_logged() {
+	ng_i=0
+	while [ "$(wc -l < "$ALOG")" -lt "$1" ] && [ $ng_i -lt 100 ]; do
+		sleep 0.02
+		ng_i=$((ng_i + 1))
+	done
+	sleep 0.1
+	wc -l < "$ALOG" | tr -d ' '
+}

@@ -3,71 +3,25 @@
 # Counts must be exact and agree with nginx's own access log.
 . "$TESTLIB"
 
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-if [ ! -x "$NGINX" ]; then
-	skip "nginx is not installed (apt-get install nginx-light)"
-fi
+nginx_need
 
 # A free port: let the fixture pick one, then stop it.
-start_srv
-NPORT=$PORT
-stop_srv
-
-mkdir -p "$T_DIR/nginx/html" "$T_DIR/nginx/logs"
-head -c 1024 /dev/zero | tr '\0' 'n' > "$T_DIR/nginx/html/1k.html"
-cat > "$T_DIR/nginx/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $T_DIR/nginx/nginx.pid;
-error_log $T_DIR/nginx/logs/error.log;
-$( [ "$(id -u)" = 0 ] && echo "user root;" )
-events { worker_connections 4096; }
-http {
-	access_log $T_DIR/nginx/logs/access.log;
-	client_body_temp_path $T_DIR/nginx/tmp;
-	proxy_temp_path $T_DIR/nginx/tmp;
-	fastcgi_temp_path $T_DIR/nginx/tmp;
-	keepalive_requests 100000;
+free_ports 1
+PORT=$PORTS
+nginx_start "$T_DIR/nginx" "" --server 127.0.0.1 --port "$PORT" \
+    --uri /1k.html <<CONF
 	server {
-		listen 127.0.0.1:$NPORT;
+		listen 127.0.0.1:$PORT;
 		root $T_DIR/nginx/html;
 		location = /close { keepalive_timeout 0; return 200 "bye"; }
 		location = /post { return 200 "ok"; }
 		location = /small { client_max_body_size 1k; }
 	}
-}
 CONF
-"$NGINX" -p "$T_DIR/nginx" -c "$T_DIR/nginx/nginx.conf" \
-    2> "$T_DIR/nginx/stderr" &
-T_PIDS="$T_PIDS $!"
-PORT=$NPORT
-i=0
-until "$HP" --server 127.0.0.1 --port "$PORT" --uri /1k.html \
-    --num-conns 1 2>/dev/null | grep -q '2xx=1 '; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { cat "$T_DIR/nginx/stderr" >&2; fail "nginx did not start"; }
-	sleep 0.05
-done
-# nginx writes its log line just after the reply: wait for the probe's.
-ALOG=$T_DIR/nginx/logs/access.log
-
-# log_count N: waits (bounded) until nginx logged N requests, then
-# gives it a moment for any extra, and prints the count.
-log_count() {
-	i=0
-	while [ "$(wc -l < "$ALOG")" -lt "$1" ] && [ $i -lt 100 ]; do
-		sleep 0.02
-		i=$((i + 1))
-	done
-	sleep 0.1
-	wc -l < "$ALOG" | tr -d ' '
-}
-
-log_count 1 > /dev/null
 
 for be in $(backends); do
 	export HTTPERF_LOOP=$be
-	: > "$T_DIR/nginx/logs/access.log"
+	: > "$ALOG"
 	hp --num-conns 100 --num-calls 5 --rate 500 --uri /1k.html
 	expect_rc 0
 	expect_classic
@@ -75,37 +29,37 @@ for be in $(backends); do
 	expect_status 0 500 0 0 0
 	expect_errors 0 0 0 0 0 0 0 0 0
 	expect '^Reply size \[B\]: header [0-9.]+ content 1024\.0 footer 0\.0 '
-	n=$(log_count 500)
+	n=$(nginx_logged 500)
 	[ "$n" = 500 ] || fail "nginx logged $n requests"
 	ok "$be: nginx keep-alive, exact counts"
 
-	log_count 500 > /dev/null
+	nginx_logged 500 > /dev/null
 	hp --num-conns 20 --num-calls 3 --burst-length 3 --uri /missing
 	expect_counts 20 60 60
 	expect_status 0 0 0 60 0
 	expect_errors 0 0 0 0 0 0 0 0 0
 	ok "$be: nginx pipelined 404s"
 
-	log_count 560 > /dev/null
-	: > "$T_DIR/nginx/logs/access.log"
+	nginx_logged 560 > /dev/null
+	: > "$ALOG"
 	hp --num-conns 10 --num-calls 3 --uri /close
 	expect_counts 10 10 10
 	expect_errors 0 0 0 0 0 0 0 0 0
-	n=$(log_count 10)
+	n=$(nginx_logged 10)
 	[ "$n" = 10 ] || fail "nginx logged $n requests"
 	ok "$be: nginx Connection: close honoured"
 done
 
 # Sessions against nginx: counts, and what nginx logged.
 export HTTPERF_LOOP=epoll
-log_count 10 > /dev/null
+nginx_logged 10 > /dev/null
 : > "$ALOG"
 hp --wsess 10,5,0.01 --burst-length 2 --rate 100 --uri /1k.html
 expect_rc 0
 expect "^Session rate \[sess/s\]: .* \(10/10\)\$"
 expect_counts 10 50 50
 expect_errors 0 0 0 0 0 0 0 0 0
-n=$(log_count 50)
+n=$(nginx_logged 50)
 [ "$n" = 50 ] || fail "nginx logged $n requests"
 ok "nginx --wsess"
 
@@ -117,7 +71,7 @@ expect "^Session rate \[sess/s\]: .* \(6/6\)\$"
 expect_counts 9 18 18
 expect_status 0 15 0 3 0
 expect_errors 0 0 0 0 0 0 0 0 0
-n=$(log_count 18)
+n=$(nginx_logged 18)
 [ "$n" = 18 ] || fail "nginx logged $n requests"
 ok "nginx --wsesslog with Connection: close mid-session"
 
@@ -134,7 +88,7 @@ hp --num-conns 20 --num-calls 5 --uri /post --method POST \
 expect_counts 20 100 100
 expect_status 0 100 0 0 0
 expect_errors 0 0 0 0 0 0 0 0 0
-n=$(log_count 100)
+n=$(nginx_logged 100)
 [ "$n" = 100 ] || fail "nginx logged $n requests"
 [ "$(awk '$9 == 200' "$ALOG" | wc -l)" = 100 ] ||
     fail "nginx logged statuses other than 200: $(awk '{ print $9 }' "$ALOG" | sort | uniq -c)"
@@ -148,7 +102,7 @@ expect_counts 10 10 10
 expect_status 0 0 0 10 0
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Early replies: 10 \(requests cut short 10, request bytes not sent [0-9]+\)$'
-n=$(log_count 10)
+n=$(nginx_logged 10)
 [ "$n" = 10 ] || fail "nginx logged $n requests"
 [ "$(awk '$9 == 413' "$ALOG" | wc -l)" = 10 ] || fail "nginx did not log 10 413s"
 ok "nginx: 413 before the body ends, connection closed, counted"

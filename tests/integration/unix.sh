@@ -178,59 +178,22 @@ done
 kill "$SPID"
 
 # nginx on unix:, counts against its access log.
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-if [ ! -x "$NGINX" ]; then
-	if [ "${CI:-}" = true ]; then
-		fail "nginx is missing"
-	fi
-	t_skip "nginx is not installed: no nginx check"
-	exit 0
-fi
+nginx_need
 NSOCK=$T_DIR/nginx/nginx.sock
-mkdir -p "$T_DIR/nginx/html" "$T_DIR/nginx/logs"
-head -c 1024 /dev/zero | tr '\0' 'n' > "$T_DIR/nginx/html/1k.html"
-cat > "$T_DIR/nginx/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $T_DIR/nginx/nginx.pid;
-error_log $T_DIR/nginx/logs/error.log;
-$( [ "$(id -u)" = 0 ] && echo "user root;" )
-events { worker_connections 1024; }
-http {
-	access_log $T_DIR/nginx/logs/access.log;
-	client_body_temp_path $T_DIR/nginx/tmp;
-	proxy_temp_path $T_DIR/nginx/tmp;
-	fastcgi_temp_path $T_DIR/nginx/tmp;
-	keepalive_requests 100000;
+nginx_start "$T_DIR/nginx" "" --unix-socket "$NSOCK" --uri /1k.html <<CONF
 	server {
 		listen unix:$NSOCK;
 		root $T_DIR/nginx/html;
 	}
-}
 CONF
-"$NGINX" -p "$T_DIR/nginx" -c "$T_DIR/nginx/nginx.conf" \
-    2> "$T_DIR/nginx/stderr" &
-T_PIDS="$T_PIDS $!"
-i=0
-while [ ! -S "$NSOCK" ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { cat "$T_DIR/nginx/stderr" >&2; fail "nginx did not start"; }
-	sleep 0.05
-done
-ALOG=$T_DIR/nginx/logs/access.log
+: > "$ALOG"
 hp --unix-socket "$NSOCK" --num-conns 20 --num-calls 5 --rate 200 \
     --uri /1k.html
 expect_rc 0
 expect_counts 20 100 100
 expect_status 0 100 0 0 0
 expect_errors 0 0 0 0 0 0 0 0 0
-i=0
-while [ "$(wc -l < "$ALOG")" -lt 100 ] && [ $i -lt 100 ]; do
-	sleep 0.02
-	i=$((i + 1))
-done
-sleep 0.1
-n=$(wc -l < "$ALOG" | tr -d ' ')
+n=$(nginx_logged 100)
 [ "$n" = 100 ] || fail "nginx logged $n requests"
 [ "$(grep -c '"GET /1k.html HTTP/1.1" 200 1024 ' "$ALOG")" = 100 ] ||
     fail "nginx logged other requests: $(head -n 2 "$ALOG")"
