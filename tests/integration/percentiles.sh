@@ -12,20 +12,22 @@
 # The ranks sit inside their groups, not at an edge, so one slow
 # request on a loaded machine does not move a percentile into the next
 # group; the fixture's timers have nanosecond resolution (epoll_pwait2).
-# The maximum (and p99.99, the same request here) is one request's
-# overhead, which a machine busy with other tests can stretch past
-# 0.3 ms: a run may be repeated, up to three times, and one must have
-# every value in bounds.  A wrong percentile is wrong every time.
+# p99.9, p99.99 and the maximum are each one of the three 80 ms
+# requests, whose overhead a machine busy with other tests stretches
+# past 0.3 ms (81.1 ms seen with both cores loaded): for them the margin
+# is 2 ms, still far from the 40 ms of the group below.  A run may be
+# repeated, up to three times, and one must have every value in bounds.
+# A wrong percentile is wrong every time.
 . "$TESTLIB"
 
-# near NAME VALUE D: D <= VALUE <= D * 1.001 + 0.3; else says why in
+# near NAME VALUE D M: D <= VALUE <= D * 1.001 + M; else says why in
 # MISS and returns 1.
 near() {
 	[ -n "$2" ] || fail "$1: no value"
-	awk -v v="$2" -v d="$3" \
-	    'BEGIN { exit !(v + 0 >= d + 0 && v + 0 <= d * 1.001 + 0.3) }' &&
+	awk -v v="$2" -v d="$3" -v m="$4" \
+	    'BEGIN { exit !(v + 0 >= d + 0 && v + 0 <= d * 1.001 + m) }' &&
 	    return 0
-	MISS="$1 is $2 ms, expected $3 ms (+0.1% +0.3 ms)"
+	MISS="$1 is $2 ms, expected $3 ms (+0.1% +$4 ms)"
 	return 1
 }
 
@@ -50,13 +52,16 @@ for be in $(backends); do
 		expect_counts 1000 1000 1000
 		expect_errors 0 0 0 0 0 0 0 0 0
 		MISS=
-		for f in p50:5 p90:20 p99:40 p99.9:80 p99.99:80 max:80; do
+		for f in p50:5:0.3 p90:20:0.3 p99:40:0.3 p99.9:80:2 \
+		    p99.99:80:2 max:80:2; do
 			p=${f%%:*}
 			d=${f#*:}
+			m=${d#*:}
+			d=${d%:*}
 			near "$be: reply time $p" \
-			    "$(value 'Reply time percentiles' "$p")" "$d" &&
+			    "$(value 'Reply time percentiles' "$p")" "$d" "$m" &&
 			near "$be: first byte $p" \
-			    "$(value 'First byte percentiles' "$p")" "$d" ||
+			    "$(value 'First byte percentiles' "$p")" "$d" "$m" ||
 			    break
 		done
 		[ -z "$MISS" ] && break
