@@ -31,6 +31,7 @@ while getopts r:n:c:m: opt; do
 	esac
 done
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../tests/nginx-conf.sh"
 HTTPERF=${HTTPERF:-$HERE/../src/httperf}
 H2LOAD=${H2LOAD:-$(command -v h2load)}
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
@@ -74,18 +75,12 @@ head -c 1024 /dev/zero | tr '\0' 'x' > "$N/html/1k.html"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
     -keyout "$N/key.pem" -out "$N/cert.pem" -days 2 -subj /CN=localhost \
     2>/dev/null || die "cannot make a certificate"
-cat > "$N/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $N/nginx.pid;
-error_log $N/logs/error.log;
-$( [ "$(id -u)" = 0 ] && echo "user root;" )
-events { worker_connections 4096; }
-http {
-	access_log off;
-	client_body_temp_path $N/tmp;
-	proxy_temp_path $N/tmp;
-	fastcgi_temp_path $N/tmp;
+{
+nginx_conf_main "$N" off 4096
+echo "http {"
+echo "	access_log off;"
+nginx_conf_temps "$N"
+cat <<CONF
 	keepalive_requests 10000000;
 	http2_max_concurrent_streams 128;
 	ssl_certificate $N/cert.pem;
@@ -97,6 +92,7 @@ http {
 	}
 }
 CONF
+} > "$N/nginx.conf"
 $PIN_SRV "$NGINX" -p "$N" -c "$N/nginx.conf" 2> "$N/stderr" &
 NPID=$!
 for i in $(seq 100); do

@@ -45,6 +45,7 @@ shift $((OPTIND - 1))
 case $REPS in ''|*[!0-9]*|0) echo "large.sh: -r needs a positive number" >&2; exit 2 ;; esac
 
 SCRIPT_DIR=$(cd "$(dirname "$0")" && pwd)
+. "$SCRIPT_DIR/../tests/nginx-conf.sh"
 TREE=$(cd "$SCRIPT_DIR/.." && pwd)
 HTTPERF=${1:-${HTTPERF:-$TREE/src/httperf}}
 ORIG=${ORIG_HTTPERF:-/usr/bin/httperf}
@@ -83,25 +84,18 @@ head -c $SIZE /dev/zero | tr '\0' 'x' > "$W/html/10m.bin"
 "$TESTSRV" -P "$W/p" -t 5 & p=$!
 for i in $(seq 50); do [ -s "$W/p" ] && break; sleep 0.1; done
 PORT=$(cat "$W/p"); kill $p; wait $p 2>/dev/null
-cat > "$W/nginx.conf" <<CONF
-worker_processes 1;
-daemon on;
-pid $W/nginx.pid;
-error_log $W/logs/error.log;
-$( [ "$(id -u)" = 0 ] && echo "user root;" )
-events { worker_connections 1024; }
-http {
-	access_log off;
-	client_body_temp_path $W/tmp;
-	proxy_temp_path $W/tmp;
-	fastcgi_temp_path $W/tmp;
-	uwsgi_temp_path $W/tmp;
-	scgi_temp_path $W/tmp;
+{
+	nginx_conf_main "$W" on 1024
+	echo "http {"
+	echo "	access_log off;"
+	nginx_conf_temps "$W"
+	cat <<CONF
 	keepalive_requests 100000;
 	sendfile on;
 	server { listen 127.0.0.1:$PORT; root $W/html; }
 }
 CONF
+} > "$W/nginx.conf"
 $PIN0 "$NGINX" -c "$W/nginx.conf" -p "$W" || die "nginx did not start"
 sleep 0.3
 

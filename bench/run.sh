@@ -121,6 +121,7 @@ shift $((OPTIND - 1))
 case $REPS in ''|*[!0-9]*|0) echo "run.sh: -r needs a positive number" >&2; exit 2 ;; esac
 
 SCRIPT_DIR=$(cd "$(dirname "$0")" && pwd)
+. "$SCRIPT_DIR/../tests/nginx-conf.sh"
 TREE=$(cd "$SCRIPT_DIR/.." && pwd)
 HTTPERF=${1:-${HTTPERF:-$TREE/src/httperf}}
 ORIG=${ORIG_HTTPERF:-/usr/bin/httperf}
@@ -283,21 +284,12 @@ start_nginx() {
 		root $NG/html;
 	}"
 		fi
-		cat > "$NG/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $NG/nginx.pid;
-error_log $NG/logs/error.log;
-$( [ "$(id -u)" = 0 ] && echo "user root;" )
-worker_rlimit_nofile 30000;
-events { worker_connections 20000; }
-http {
-	access_log off;
-	client_body_temp_path $NG/tmp;
-	proxy_temp_path $NG/tmp;
-	fastcgi_temp_path $NG/tmp;
-	uwsgi_temp_path $NG/tmp;
-	scgi_temp_path $NG/tmp;
+		{
+		nginx_conf_main "$NG" off 20000 30000
+		echo "http {"
+		echo "	access_log off;"
+		nginx_conf_temps "$NG"
+		cat <<CONF
 	keepalive_requests 1000000;
 	keepalive_timeout 120s;
 	server {
@@ -307,6 +299,7 @@ http {
 	$tls_block
 }
 CONF
+		} > "$NG/nginx.conf"
 		logcmd $PIN_SRV "$NGINX" -p "$NG" -c "$NG/nginx.conf"
 		$PIN_SRV "$NGINX" -p "$NG" -c "$NG/nginx.conf" 2> "$NG/stderr" &
 		NGINX_PID=$!

@@ -37,6 +37,8 @@ HP=$T_DIR/httperf
 # Valgrind's false positives (see the file).
 T_VGSUPP=$(dirname "$TESTLIB")/valgrind.supp
 export T_VGSUPP
+# nginx_conf_main, nginx_conf_temps: shared with bench/.
+. "$(dirname "$TESTLIB")/../nginx-conf.sh"
 cat > "$HP" <<'WRAP'
 #!/bin/sh
 if [ -n "${HTTPERF_VALGRIND:-}" ]; then
@@ -391,20 +393,11 @@ nginx_start() {
 	access_log $ALOG test;"
 	fi
 	{
-		cat <<CONF
-worker_processes 1;
-daemon off;
-pid $ng_dir/nginx.pid;
-error_log $ng_dir/logs/error.log;
-$( [ "$(id -u)" = 0 ] && echo "user root;" )
-events { worker_connections 4096; }
-http {
-	$ng_log
-	client_body_temp_path $ng_dir/tmp;
-	proxy_temp_path $ng_dir/tmp;
-	fastcgi_temp_path $ng_dir/tmp;
-	keepalive_requests 100000;
-CONF
+		nginx_conf_main "$ng_dir" off 4096
+		echo "http {"
+		echo "	$ng_log"
+		nginx_conf_temps "$ng_dir"
+		echo "	keepalive_requests 100000;"
 		cat
 		echo "}"
 	} > "$ng_dir/nginx.conf"
