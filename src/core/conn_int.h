@@ -37,6 +37,14 @@ void	conn_xp_error(struct conn *c, uint64_t now);
 
 /* conn_write.c: requests. */
 
+/*
+ * After a write whose outcome was `io': 0 when it went through
+ * (TRANSPORT_OK) and the writer goes on; else waits for the event the
+ * transport needs, or fails the connection, and returns 1.  Shared by
+ * the HTTP/1.1 flush and the HTTP/2 one.
+ */
+int	conn_write_blocked(struct conn *c, enum transport_io io, uint64_t now);
+
 /* Marks `call' as the one being written now (BUS_CALL_SEND_START). */
 void	conn_send_start(struct conn *c, struct call *call, uint64_t now);
 

@@ -160,6 +160,30 @@ conn_advance(struct conn *c, size_t n, uint64_t now)
 	return 0;
 }
 
+int
+conn_write_blocked(struct conn *c, enum transport_io io, uint64_t now)
+{
+	switch (io) {
+	case TRANSPORT_OK:
+		return 0;
+	case TRANSPORT_WANT_WRITE:
+		conn_set_mask(c, LOOP_READ | LOOP_WRITE);
+		break;
+	case TRANSPORT_WANT_READ:
+		/* The transport must read first (a TLS key update): the
+		   next read event flushes again. */
+		conn_set_mask(c, LOOP_READ);
+		break;
+	case TRANSPORT_EOF:
+		conn_fail(c, EPIPE, now);
+		break;
+	case TRANSPORT_ERROR:
+		conn_xp_error(c, now);
+		break;
+	}
+	return 1;
+}
+
 /*
  * Writes as much of the unsent requests as the transport takes, in one
  * writev per CONN_WRITE_IOV iovecs.  Watches for writability only when it
@@ -189,24 +213,8 @@ conn_flush(struct conn *c, uint64_t now)
 				iov[n++] = call->iov[i];
 			}
 		w = xp->ops->writev(xp, iov, (int)n, &io);
-		switch (io) {
-		case TRANSPORT_OK:
-			break;
-		case TRANSPORT_WANT_WRITE:
-			conn_set_mask(c, LOOP_READ | LOOP_WRITE);
+		if (conn_write_blocked(c, io, now))
 			return;
-		case TRANSPORT_WANT_READ:
-			/* The transport must read first (a TLS key update):
-			   the next read event flushes again. */
-			conn_set_mask(c, LOOP_READ);
-			return;
-		case TRANSPORT_EOF:
-			conn_fail(c, EPIPE, now);
-			return;
-		case TRANSPORT_ERROR:
-			conn_xp_error(c, now);
-			return;
-		}
 		now = loop_clock(c->core->loop);
 		if (conn_advance(c, w, now) == -1)
 			return;

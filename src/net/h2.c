@@ -1191,22 +1191,8 @@ h2_flush(struct conn *c, uint64_t now)
 			break;
 		w = xp->ops->writev(xp, &(struct iovec){ h->obuf + h->ooff,
 		    want }, 1, &io);
-		switch (io) {
-		case TRANSPORT_OK:
-			break;
-		case TRANSPORT_WANT_WRITE:
-			conn_set_mask(c, LOOP_READ | LOOP_WRITE);
+		if (conn_write_blocked(c, io, now))
 			return;
-		case TRANSPORT_WANT_READ:
-			conn_set_mask(c, LOOP_READ);
-			return;
-		case TRANSPORT_EOF:
-			conn_fail(c, EPIPE, now);
-			return;
-		case TRANSPORT_ERROR:
-			conn_xp_error(c, now);
-			return;
-		}
 		now = loop_clock(c->core->loop);
 		arg.i = (long)w;
 		bus_signal(c->core->bus, BUS_CONN_BYTES_OUT, c, arg, now);
