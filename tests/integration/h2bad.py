@@ -193,6 +193,8 @@ def main():
     for _ in range(conns):
         s, _ = ls.accept()
         s.settimeout(secs)
+        # Each frame at once, not held for the last one's delayed ACK.
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             serve(Conn(s), mode, nstreams, body)
         finally:
