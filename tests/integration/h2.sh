@@ -44,8 +44,11 @@ nginx_start "$N" \
 		listen 127.0.0.1:$P_H2 ssl http2;
 		listen 127.0.0.1:$P_H2C http2;
 		listen 127.0.0.1:$P_TLS11 ssl;
+		listen unix:$N/h2c.sock http2;
+		listen unix:$N/h2.sock ssl http2;
 		root $N/html;
 		location /post { return 200 "ok\n"; }
+		location /w/ { return 200 "w\n"; }
 		location /cookie {
 			add_header Set-Cookie "sid=s42; path=/";
 			return 200 "c\n";
@@ -68,8 +71,15 @@ head -c 200000 /dev/zero | tr '\0' 'b' > "$N/html/big.html"
 check_log() {
 	n=$(nginx_logged "$1")
 	[ "$n" = "$1" ] || fail "nginx logged $n requests, expected $1: $(sort "$ALOG" | uniq -c)"
-	n=$(awk '$2 != "HTTP/2.0"' "$ALOG" | wc -l)
+	# The port is empty on a Unix socket: fields counted from the quote.
+	n=$(awk -F'"' '$1 !~ / HTTP\/2\.0 $/ || $2 !~ / HTTP\/2\.0$/' \
+	    "$ALOG" | wc -l)
 	[ "$n" = 0 ] || fail "nginx logged $n requests not HTTP/2.0: $(sort "$ALOG" | uniq -c)"
+}
+
+# log_uris: the URIs nginx logged, one per line, in its order.
+log_uris() {
+	awk -F'"' '{ split($2, r, " "); print r[2] }' "$ALOG"
 }
 
 # run PORT OPTIONS...: a clean log, then httperf with --http2.
@@ -174,6 +184,23 @@ for mode in h2 h2c; do
 	[ "$n" = 2 ] || fail "nginx saw the cookie $n times: $(cat "$ALOG")"
 	ok "$mode: --session-cookies"
 
+	# --wset: the URIs nginx got, in order (one stream at a time), and
+	# as a distribution when a burst sends them at once.  With 20 files
+	# and a miss rate of 0.5 the walk is 0,1,1,2,2,3,3,4,4,5.
+	run $P $S --num-conns 2 --num-calls 4 --wset 20,0.5 --uri /w/
+	expect_counts 2 8 8
+	expect_errors 0 0 0 0 0 0 0 0 0
+	check_log 8
+	[ "$(log_uris | tr '\n' ' ')" = "/w/0/0.html /w/0/1.html /w/0/1.html /w/0/2.html /w/0/2.html /w/0/3.html /w/0/3.html /w/0/4.html " ] ||
+	    fail "nginx: URIs $(log_uris | tr '\n' ' ')"
+	run $P $S --num-conns 1 --num-calls 10 --burst-length 10 \
+	    --wset 20,0.5 --uri /w/
+	expect_counts 1 10 10
+	check_log 10
+	[ "$(log_uris | sort | uniq -c | awk '{ printf "%s %s ", $1, $2 }')" = "1 /w/0/0.html 2 /w/0/1.html 2 /w/0/2.html 2 /w/0/3.html 2 /w/0/4.html 1 /w/0/5.html " ] ||
+	    fail "nginx: URIs $(log_uris | sort | uniq -c)"
+	ok "$mode: --wset, sequence and burst"
+
 	# A large reply: flow control on our receive side.
 	run $P $S --num-conns 1 --num-calls 5 --burst-length 5 \
 	    --uri /big.html
@@ -181,6 +208,35 @@ for mode in h2 h2c; do
 	expect '^Reply size \[B\]: header [0-9.]+ content 200000\.0 '
 	check_log 5
 	ok "$mode: 200 kB replies"
+done
+
+# Over a Unix socket: h2c (prior knowledge) and h2 (TLS, ALPN), counts
+# equal to nginx's log, every line HTTP/2.0, the report's HTTP/2 line
+# naming the protocol.
+for mode in h2c h2; do
+	if [ $mode = h2 ]; then
+		S=--ssl
+	else
+		S=
+	fi
+	: > "$ALOG"
+	PORT=443 hp --http2 $S --unix-socket "$N/$mode.sock" --num-conns 3 \
+	    --num-calls 4 --burst-length 2 --uri /1k.html
+	expect_rc 0
+	expect_classic
+	expect_counts 3 12 12
+	expect_status 0 12 0 0 0
+	expect_errors 0 0 0 0 0 0 0 0 0
+	if [ $mode = h2 ]; then
+		expect '^HTTP/2: connections 3 \(h2 3 h2c 0 http/1\.1 0\), streams 12, streams/conn 4\.0 max 4, max concurrent 2$'
+	else
+		expect '^HTTP/2: connections 3 \(h2 0 h2c 3 http/1\.1 0\), streams 12, streams/conn 4\.0 max 4, max concurrent 2$'
+	fi
+	expect '^HTTP/2 errors: stream-reset 0 refused-stream 0 goaway 0 alpn 0 protocol 0$'
+	check_log 12
+	n=$(grep -c '"GET /1k.html HTTP/2.0" 200 ' "$ALOG")
+	[ "$n" = 12 ] || fail "nginx: $(cat "$ALOG")"
+	ok "$mode over a Unix socket"
 done
 
 # --http-version 2 is --http2.

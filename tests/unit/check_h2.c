@@ -5,7 +5,8 @@
  * by the test between loop turns, which answers, resets and refuses
  * streams as each test says.  Checked exactly: the request's header
  * fields, completion by stream in any order, RST_STREAM, GOAWAY with and
- * without an error, --max-streams and the server's stream limit, a
+ * without an error, --max-streams and the server's stream limit (none
+ * set: 100; 1; 300; --max-streams below the server's), a
  * connection that dies with streams in flight, bytes that are not
  * HTTP/2, and the events and counts of each.
  */
@@ -38,7 +39,7 @@
 #include "net/http_req.h"
 #include "util.h"
 
-#define MAXS		32	/* streams a test looks at */
+#define MAXS		320	/* streams a test looks at */
 #define MAXF		16	/* fields kept per request */
 #define STEPS		400	/* loop turns a test may take */
 
@@ -63,7 +64,7 @@ struct fix {
 	int		 lfd;		/* listener */
 	int		 sfd;		/* the server's end, -1: none */
 	nghttp2_session	*srv;
-	struct sreq	 req[MAXS];
+	struct sreq	*req;		/* [MAXS] */
 	int		 nreq;
 	int		 open_max;	/* most streams open at the server */
 	int		 open;
@@ -339,6 +340,7 @@ fix_init(struct fix *f, unsigned max_streams, uint32_t srv_max,
 	size_t i;
 
 	memset(f, 0, sizeof(*f));
+	f->req = xcalloc(MAXS, sizeof(*f->req));
 	f->sfd = -1;
 	f->srv_max = srv_max;
 	f->lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
@@ -428,6 +430,7 @@ fix_fini(struct fix *f)
 	if (f->sfd >= 0)
 		close(f->sfd);
 	close(f->lfd);
+	free(f->req);
 }
 
 /* The server answers stream `id' with `status' and a body of `len'. */
@@ -767,6 +770,75 @@ START_TEST(server_limit)
 }
 END_TEST
 
+/*
+ * Starts n calls and checks that exactly `open' go out as streams at once
+ * (the rest wait on the connection), then answers them all: every call
+ * replied, none refused by the server, never more than `open' open.
+ */
+static void
+limit_check(struct fix *f, int n, int open)
+{
+	int i;
+
+	fix_start(f, n);
+	STEP_UNTIL(f, nended(f) == open);
+	for (i = 0; i < 5; i++)
+		step(f);
+	ck_assert_int_eq(f->nreq, open);
+	ck_assert_int_eq(f->send_start, open);
+	ck_assert_int_eq(f->open, open);
+	ck_assert_uint_eq(conn_pending(f->conn), (size_t)n);
+	/* Each answer lets one more go; all answered in request order. */
+	for (i = 0; i < n; i++) {
+		STEP_UNTIL(f, f->nreq > i);
+		srv_reply(f, f->req[i].id, "200", 0);
+	}
+	STEP_UNTIL(f, f->nreplied == n);
+	ck_assert_int_eq(f->open_max, open);
+	ck_assert_int_eq(f->send_start, n);
+	ck_assert_int_eq(f->ncall_failed, 0);
+	ck_assert_int_eq(f->nconn_failed, 0);
+	ck_assert_uint_eq(conn_pending(f->conn), 0);
+	fix_fini(f);
+	ck_assert_uint_eq(f->st.streams, (uint64_t)n);
+	ck_assert_uint_eq(f->st.max_concurrent, (uint64_t)open);
+	ck_assert_uint_eq(f->st.rst_recv, 0);
+}
+
+/* The server sets no SETTINGS_MAX_CONCURRENT_STREAMS: 100 at a time. */
+START_TEST(default_limit)
+{
+	struct fix f;
+
+	fix_init(&f, 0, 0, NULL, NULL);
+	limit_check(&f, 150, H2_DEFAULT_STREAMS);
+}
+END_TEST
+
+/*
+ * The server's limit above the default (300) is used as it is.  The
+ * first stream may go out before the server's SETTINGS arrive; the
+ * others wait for them, so no stream is refused.
+ */
+START_TEST(server_limit_high)
+{
+	struct fix f;
+
+	fix_init(&f, 0, 300, NULL, NULL);
+	limit_check(&f, 310, 300);
+}
+END_TEST
+
+/* --max-streams below the server's limit wins. */
+START_TEST(max_streams_below_server)
+{
+	struct fix f;
+
+	fix_init(&f, 7, 50, NULL, NULL);
+	limit_check(&f, 20, 7);
+}
+END_TEST
+
 /* The server closes with three streams in flight: three errors. */
 START_TEST(dies_in_flight)
 {
@@ -825,6 +897,9 @@ h2_suite(void)
 	tcase_add_test(tc, goaway_error);
 	tcase_add_test(tc, max_streams);
 	tcase_add_test(tc, server_limit);
+	tcase_add_test(tc, default_limit);
+	tcase_add_test(tc, server_limit_high);
+	tcase_add_test(tc, max_streams_below_server);
 	tcase_add_test(tc, dies_in_flight);
 	tcase_add_test(tc, not_h2);
 	suite_add_tcase(s, tc);
