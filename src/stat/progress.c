@@ -51,7 +51,7 @@ struct progress {
 	uint64_t	 replies;	/* of the seconds ended */
 	uint64_t	 errors;
 	int		 have_last;	/* a second has ended */
-	double		 rate;		/* of the last second */
+	struct progress_rate rate;
 	int		 have_p99;
 	double		 p99;		/* ms, of the last second */
 };
@@ -219,6 +219,48 @@ progress_made(const struct progress *p, const struct interval_counts *c)
 	return p->target > 0 ? c->arrivals : c->conns;
 }
 
+void
+progress_rate_start(struct progress_rate *r, uint64_t now)
+{
+	memset(r, 0, sizeof(*r));
+	r->start = now;
+}
+
+void
+progress_rate_event(struct progress_rate *r, uint64_t now)
+{
+	if (r->have_second)
+		return;
+	if (r->n == 0)
+		r->first = now;
+	r->last = now;
+	r->n++;
+}
+
+void
+progress_rate_second(struct progress_rate *r, uint64_t n, uint64_t len)
+{
+	if (len == 0)
+		return;
+	r->second = (double)n / ((double)len / (double)NS_PER_SEC);
+	r->have_second = 1;
+}
+
+int
+progress_rate_get(const struct progress_rate *r, uint64_t now, double *rate)
+{
+	if (r->have_second) {
+		*rate = r->second;
+		return 0;
+	}
+	/* The first second, so far. */
+	if (now <= r->start)
+		return -1;
+	*rate = (double)r->n / ((double)(now - r->start) /
+	    (double)NS_PER_SEC);
+	return 0;
+}
+
 /* A second ended: keep what the line shows of it. */
 static void
 progress_second(void *arg, const struct interval *iv, uint64_t end)
@@ -228,8 +270,8 @@ progress_second(void *arg, const struct interval *iv, uint64_t end)
 
 	p->replies += interval_replies(&iv->c);
 	p->errors += interval_errors(&iv->c);
-	p->rate = (double)progress_made(p, &iv->c) /
-	    ((double)(end - iv->mark) / (double)NS_PER_SEC);
+	progress_rate_second(&p->rate, progress_made(p, &iv->c),
+	    end - iv->mark);
 	p->have_p99 = hdr_count(h) > 0;
 	if (p->have_p99)
 		p->p99 = (double)hdr_value_at_percentile(h, 99.0) / 1e6;
@@ -251,15 +293,12 @@ progress_view(const struct progress *p, uint64_t now,
 	v->target = p->target;
 	v->replies = p->replies + interval_replies(&iv->c);
 	v->errors = p->errors + interval_errors(&iv->c);
+	(void)progress_rate_get(&p->rate, now, &v->rate);
 	if (p->have_last) {
-		v->rate = p->rate;
 		v->have_p99 = p->have_p99;
 		v->p99 = p->p99;
 	} else {
 		/* The first second, so far. */
-		if (now > iv->mark)
-			v->rate = (double)progress_made(p, &iv->c) /
-			    ((double)(now - iv->mark) / (double)NS_PER_SEC);
 		v->have_p99 = hdr_count(h) > 0;
 		if (v->have_p99)
 			v->p99 = (double)hdr_value_at_percentile(h, 99.0) /
@@ -334,6 +373,17 @@ progress_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	}
 }
 
+/* An event the achieved rate counts. */
+static void
+progress_made_event(void *ctx, enum bus_event ev, void *obj,
+    union bus_arg arg, uint64_t now)
+{
+	struct progress *p = ctx;
+
+	if (p->running)
+		progress_rate_event(&p->rate, now);
+}
+
 static int
 progress_init(void **state, const struct collector_env *env, char *err,
     size_t errlen)
@@ -374,6 +424,8 @@ progress_init(void **state, const struct collector_env *env, char *err,
 	default:
 		break;
 	}
+	bus_subscribe(env->bus, p->target > 0 ? BUS_ARRIVAL :
+	    BUS_CONN_CONNECTING, progress_made_event, p);
 	*state = p;
 	return 0;
 }
@@ -385,6 +437,7 @@ progress_start(void *state, uint64_t now)
 
 	p->start = now;
 	p->running = 1;
+	progress_rate_start(&p->rate, now);
 	interval_start(&p->iv, now, clock_wall_now());
 	timer_add(p->wheel, &p->timer, now + PROGRESS_STEP);
 }

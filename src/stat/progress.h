@@ -50,6 +50,37 @@ struct progress_config {
 	uint64_t	 runtime;	/* --runtime in ns, 0: none */
 };
 
+/*
+ * The achieved rate the line shows, from the events the rate counts
+ * (the schedule's arrivals, or without one the connections started):
+ * once a second has ended, that second's; before, an estimate from the
+ * events so far (see progress_rate_get()).
+ */
+struct progress_rate {
+	uint64_t	 start;		/* the test's start */
+	uint64_t	 n;		/* events before the first second ended */
+	uint64_t	 first, last;	/* the times of the first and the last */
+	int		 have_second;	/* a second has ended */
+	double		 second;	/* its rate, per second */
+};
+
+/* The test starts at `now'. */
+void	progress_rate_start(struct progress_rate *r, uint64_t now);
+
+/* An event at `now'. */
+void	progress_rate_event(struct progress_rate *r, uint64_t now);
+
+/* A second ended: it was `len' ns long and held n events. */
+void	progress_rate_second(struct progress_rate *r, uint64_t n,
+	    uint64_t len);
+
+/*
+ * The rate at `now' into *rate; returns 0, or -1 when there is no
+ * estimate yet.
+ */
+int	progress_rate_get(const struct progress_rate *r, uint64_t now,
+	    double *rate);
+
 /* The numbers of one line, for progress_format(). */
 struct progress_view {
 	uint64_t	 elapsed;	/* ns since the start */
