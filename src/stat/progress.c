@@ -119,14 +119,18 @@ put_ms(char *buf, size_t size, double ms)
 static void
 put_tail(struct line *l, const struct progress_view *v, int shortly)
 {
-	char ms[32];
+	char ms[32], rate[PROGRESS_LINE_MAX];
 
 	if (v->have_p99)
 		put_ms(ms, sizeof(ms), v->p99);
 	else
 		snprintf(ms, sizeof(ms), "-");
+	if (v->have_rate)
+		snprintf(rate, sizeof(rate), "%.1f", v->rate);
+	else
+		snprintf(rate, sizeof(rate), "-");
 	if (shortly) {
-		line_add(l, " %.1f", v->rate);
+		line_add(l, " %s", rate);
 		if (v->target > 0)
 			line_add(l, "/%.1f", v->target);
 		line_add(l, "/s %llu rep %llu err p99 %s%s",
@@ -135,7 +139,7 @@ put_tail(struct line *l, const struct progress_view *v, int shortly)
 		    v->have_p99 ? "ms" : "");
 		return;
 	}
-	line_add(l, "  rate %.1f/s", v->rate);
+	line_add(l, "  rate %s%s", rate, v->have_rate ? "/s" : "");
 	if (v->target > 0)
 		line_add(l, " of %.1f/s", v->target);
 	line_add(l, "  replies %llu  errors %llu  p99 %s%s",
@@ -249,15 +253,32 @@ progress_rate_second(struct progress_rate *r, uint64_t n, uint64_t len)
 int
 progress_rate_get(const struct progress_rate *r, uint64_t now, double *rate)
 {
+	double gaps, since;
+
 	if (r->have_second) {
 		*rate = r->second;
 		return 0;
 	}
-	/* The first second, so far. */
-	if (now <= r->start)
+	/*
+	 * The first second, so far: never its events over the time passed,
+	 * which scales a partial second up (one arrival at the start of
+	 * --rate 1 read 4/s at 0.25 s).  With two events or more, the
+	 * smaller of the rate between the first and the last (n - 1 gaps)
+	 * and that of n events from the first to now: the first for a
+	 * regular schedule, the second once the events have stopped
+	 * coming for longer than their mean gap.  With one event or none,
+	 * no estimate until the second ends.
+	 */
+	if (r->n < 2 || now <= r->first)
 		return -1;
-	*rate = (double)r->n / ((double)(now - r->start) /
-	    (double)NS_PER_SEC);
+	since = (double)(now - r->first) / (double)NS_PER_SEC;
+	*rate = (double)r->n / since;
+	if (r->last > r->first) {
+		gaps = (double)(r->n - 1) / ((double)(r->last - r->first) /
+		    (double)NS_PER_SEC);
+		if (gaps < *rate)
+			*rate = gaps;
+	}
 	return 0;
 }
 
@@ -293,7 +314,7 @@ progress_view(const struct progress *p, uint64_t now,
 	v->target = p->target;
 	v->replies = p->replies + interval_replies(&iv->c);
 	v->errors = p->errors + interval_errors(&iv->c);
-	(void)progress_rate_get(&p->rate, now, &v->rate);
+	v->have_rate = progress_rate_get(&p->rate, now, &v->rate) == 0;
 	if (p->have_last) {
 		v->have_p99 = p->have_p99;
 		v->p99 = p->p99;

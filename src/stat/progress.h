@@ -3,7 +3,8 @@
  * runs, for the person watching it.  It shows the time elapsed; when the
  * end is known (a total of connections, sessions or calls, or
  * --runtime) a bar and the time left; the achieved rate (of the last
- * second) against the schedule's; the replies and errors so far; and the
+ * second, before the first ends an estimate from the events so far, see
+ * progress_rate_get()) against the schedule's; the replies and errors so far; and the
  * p99 reply time of the last second.  It is drawn at most
  * PROGRESS_HZ times a second on an absolute schedule from the test's
  * start, with a carriage return and an erase to the end of the line, and
@@ -76,7 +77,10 @@ void	progress_rate_second(struct progress_rate *r, uint64_t n,
 
 /*
  * The rate at `now' into *rate; returns 0, or -1 when there is no
- * estimate yet.
+ * estimate yet.  Once a second has ended, that second's.  Before, with
+ * n >= 2 events, the smaller of (n - 1) over the time from the first to
+ * the last and n over the time from the first to now; with fewer, none
+ * (a partial second is never scaled up to a whole one).
  */
 int	progress_rate_get(const struct progress_rate *r, uint64_t now,
 	    double *rate);
@@ -88,6 +92,7 @@ struct progress_view {
 	double		 frac;		/* done, 0 to 1 */
 	int		 have_left;	/* left is an estimate */
 	uint64_t	 left;		/* ns left */
+	int		 have_rate;	/* rate is an estimate */
 	double		 rate;		/* achieved per second */
 	double		 target;	/* the schedule's, 0: none */
 	uint64_t	 replies;
