@@ -40,6 +40,10 @@
 
 #define MAX_TICKS	16
 
+/* The least room between the 0% and the 50% of a percentile axis for
+   both labels (their centres, in the SVG's units). */
+#define PCT_ZERO_GAP	24.0
+
 /* Series over time of at most this many points get a marker per point,
    whose <title> tells its value on hover. */
 #define HTML_MARKERS_MAX	60
@@ -474,6 +478,31 @@ put_tick_label(FILE *f, double v, int dec)
 		fprintf(f, "%.*f", dec, v);
 }
 
+/*
+ * The label of tick i of a percentile axis: 0%, 50%, then one a decade,
+ * 90%, 99%, 99.9%...: decade d has d nines.
+ */
+static void
+put_pct_label(FILE *f, size_t i)
+{
+	size_t k;
+
+	if (i == 0)
+		fputs("0%", f);
+	else if (i == 1)
+		fputs("50%", f);
+	else if (i == 2)
+		fputs("90%", f);
+	else {
+		fputs("99", f);
+		if (i > 3)
+			fputc('.', f);
+		for (k = 4; k <= i; k++)
+			fputc('9', f);
+		fputc('%', f);
+	}
+}
+
 /* The legend: an HTML list under the SVG, so it wraps. */
 static void
 legend_item(FILE *f, const char *name, const struct style *st)
@@ -493,7 +522,7 @@ plot_write(struct ctx *c, struct plot *pl)
 	FILE *f = c->f;
 	double xt[MAX_TICKS], yt[MAX_TICKS], xmax = 0, ymax = 0, yminpos = 0;
 	double top, ymaxs, ystep, xstep = 1, ylo, yhi, px, py, v;
-	size_t nx, ny, i, j, k;
+	size_t nx, ny, i, j;
 	int ydec, xdec = 0, legend = 0;
 	struct series *s;
 
@@ -535,9 +564,12 @@ plot_write(struct ctx *c, struct plot *pl)
 
 	/* The axes. */
 	if (pl->xkind == X_PCT) {
-		nx = (size_t)pl->decades + 1;
-		for (i = 0; i < nx; i++)
-			xt[i] = (double)i;
+		/* 0%, the median, then a tick per decade: 90%, 99%... */
+		nx = 0;
+		xt[nx++] = 0;
+		xt[nx++] = html_pct_pos(50);
+		for (i = 1; i <= (size_t)pl->decades && nx < MAX_TICKS; i++)
+			xt[nx++] = (double)i;
 		xmax = pl->decades;
 	} else {
 		/* Every plot over time spans the whole test, data or not. */
@@ -610,23 +642,16 @@ plot_write(struct ctx *c, struct plot *pl)
 	fputc('\n', f);
 	for (i = 0; i < nx; i++) {
 		px = map_x(pl, xt[i], xmax);
+		/* The axis' origin needs no "0%" where it would run into
+		   the "50%" (many decades squeeze them together). */
+		if (pl->xkind == X_PCT && i == 0 &&
+		    map_x(pl, xt[1], xmax) - px < PCT_ZERO_GAP)
+			continue;
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
 		    "text-anchor=\"middle\">", px, PL_Y0 + 16);
-		if (pl->xkind == X_PCT) {
-			/* 0%, 90%, 99%, 99.9%...: i nines. */
-			if (i == 0)
-				fputs("0%", f);
-			else if (i == 1)
-				fputs("90%", f);
-			else if (i == 2)
-				fputs("99%", f);
-			else {
-				fputs("99.", f);
-				for (k = 2; k < i; k++)
-					fputc('9', f);
-				fputs("%", f);
-			}
-		} else
+		if (pl->xkind == X_PCT)
+			put_pct_label(f, i);
+		else
 			put_tick_label(f, xt[i], xdec);
 		fputs("</text>", f);
 	}

@@ -627,13 +627,55 @@ tick_x(const char *page, const char *id, const char *label)
 	return x;
 }
 
+/* Is there a tick label `label' in figure `id'? */
+static int
+has_tick(const char *page, const char *id, const char *label)
+{
+	char key[64], *fig = figure(page, id);
+	int has;
+
+	ck_assert_ptr_nonnull(fig);
+	snprintf(key, sizeof(key), "text-anchor=\"middle\">%s</text>", label);
+	has = strstr(fig, key) != NULL;
+	free(fig);
+	return has;
+}
+
+/* The percentile ticks 0% (when it fits), 50%, 90%, ... of every
+   percentile plot, at their places on the log axis. */
+static void
+pct_ticks_are(const char *page, const char *id, int decades, int zero)
+{
+	static const char *const tick[] = { "90%", "99%", "99.9%",
+		"99.99%", "99.999%", "99.9999%", "99.99999%", "99.999999%",
+		"99.9999999%", "99.99999999%" };
+	double x0, x50, x[10], w;
+	int i;
+
+	ck_assert_int_eq(has_tick(page, id, "0%"), zero);
+	ck_assert_msg(has_tick(page, id, "50%"), "%s: no 50%%", id);
+	for (i = 0; i < decades; i++)
+		x[i] = tick_x(page, id, tick[i]);
+	ck_assert_msg(!has_tick(page, id, tick[decades]), "%s: %s", id,
+	    tick[decades]);
+	/* A decade each, evenly. */
+	w = (x[decades - 1] - x[0]) / (decades - 1);
+	ck_assert(w > 40);
+	for (i = 1; i < decades; i++)
+		ck_assert_msg(fabs(x[i] - x[i - 1] - w) < 0.15,
+		    "%s: tick %s at %g", id, tick[i], x[i]);
+	/* 50% at log10(2) of a decade from the origin (0% is there). */
+	x0 = x[0] - w;
+	if (zero)
+		ck_assert(fabs(tick_x(page, id, "0%") - x0) < 0.15);
+	x50 = tick_x(page, id, "50%");
+	ck_assert_msg(fabs(x50 - x0 - w * log10(2)) < 0.15,
+	    "%s: 50%% at %g, 0%% at %g, a decade %g", id, x50, x0, w);
+}
+
 START_TEST(test_pct_axis)
 {
-	static const char *const tick[] = { "0%", "90%", "99%", "99.9%",
-		"99.99%", "99.999%" };
 	char *d, *page;
-	double x[6], w;
-	size_t i;
 
 	ck_assert(html_pct_pos(0) == 0);
 	ck_assert(fabs(html_pct_pos(90) - 1) < 1e-12);
@@ -644,29 +686,28 @@ START_TEST(test_pct_axis)
 	ck_assert(html_pct_pos(-5) == 0);
 	ck_assert(html_pct_pos(100) == 12);
 
-	/* 1000 replies: 0% .. 99.99%, evenly spaced (a log axis). */
+	/* 1000 replies: 0%, 50%, 90% .. 99.99% (a log axis), on the reply
+	   times, the phases and the lateness alike. */
 	d = doc_json("h", 0, 1000, 1, known_iv, 3, 100);
 	page = render(d, NULL, NULL, 0);
-	for (i = 0; i < 5; i++)
-		x[i] = tick_x(page, "pct-reply", tick[i]);
-	w = x[1] - x[0];
-	ck_assert(w > 50);
-	for (i = 1; i < 5; i++)
-		ck_assert_msg(fabs(x[i] - x[i - 1] - w) < 0.15,
-		    "tick %zu at %g", i, x[i]);
-	ck_assert_ptr_null(strstr(page, ">99.999%</text>"));
+	pct_ticks_are(page, "pct-reply", 4, 1);
+	pct_ticks_are(page, "pct-phases", 4, 1);
+	pct_ticks_are(page, "pct-lateness", 4, 1);
 	free(page);
 	free(d);
 
 	/* 200,000 replies: 99.999% too. */
 	d = doc_json("h", 0, 200000, 1, known_iv, 3, 100);
 	page = render(d, NULL, NULL, 0);
-	for (i = 0; i < 6; i++)
-		x[i] = tick_x(page, "pct-reply", tick[i]);
-	w = x[1] - x[0];
-	for (i = 1; i < 6; i++)
-		ck_assert(fabs(x[i] - x[i - 1] - w) < 0.15);
-	ck_assert_ptr_null(strstr(page, ">99.9999%</text>"));
+	pct_ticks_are(page, "pct-reply", 5, 1);
+	free(page);
+	free(d);
+
+	/* 20,000,000: 7 decades; 0% and 50% would run into each other:
+	   the origin goes without its label. */
+	d = doc_json("h", 0, 20000000, 1, known_iv, 3, 100);
+	page = render(d, NULL, NULL, 0);
+	pct_ticks_are(page, "pct-reply", 7, 0);
 	free(page);
 	free(d);
 }
