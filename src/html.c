@@ -764,6 +764,24 @@ style_client(const struct ctx *c, size_t i)
 	return st;
 }
 
+/*
+ * A client's thin line of a plot of several kinds (status classes,
+ * phases): the colour of its kind, `kind', or grey beyond the legend's
+ * clients; never in the legend itself (N clients times the kinds would
+ * drown it), plot_kinds_legend() explains them.
+ */
+static struct style
+style_client_kind(const struct ctx *c, const struct style *kind)
+{
+	struct style st;
+
+	st.color = c->ncl > HTML_LEGEND_CLIENTS ? GREY : kind->color;
+	st.dash = SOLID;
+	st.width = c->ncl > HTML_LEGEND_CLIENTS ? 1 : 1.2;
+	st.legend = 0;
+	return st;
+}
+
 static void
 plot_client_legend(const struct ctx *c, struct plot *pl)
 {
@@ -775,6 +793,26 @@ plot_client_legend(const struct ctx *c, struct plot *pl)
 	pl->extra_st.color = GREY;
 	pl->extra_st.dash = SOLID;
 	pl->extra_st.width = 1;
+	pl->extra_st.legend = 1;
+}
+
+/* The legend's entry for the clients' lines of style_client_kind(). */
+static void
+plot_kinds_legend(const struct ctx *c, struct plot *pl, const char *kind)
+{
+	if (c->ncl == 0)
+		return;
+	if (c->ncl > HTML_LEGEND_CLIENTS) {
+		plot_client_legend(c, pl);
+		return;
+	}
+	pl->extra_legend = fmtdup("thin: each client (%zu), in its %s's "
+	    "colour", c->ncl, kind);
+	if (pl->extra_legend == NULL)
+		return;
+	pl->extra_st.color = "#555555";
+	pl->extra_st.dash = SOLID;
+	pl->extra_st.width = 1.2;
 	pl->extra_st.legend = 1;
 }
 
@@ -920,11 +958,11 @@ plot_pct_phases(struct ctx *c)
 	static const enum dash dashes[] = { SOLID, DASHED, SOLID, SOLID,
 		DOTTED, DASHED };
 	const struct jv *hs = jv_path(c->doc, "stats.basic.histograms");
-	char paths[6][64];
+	char paths[6][64], *suffix;
 	const char *pp[6];
 	struct plot pl;
 	struct style st;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < 6; i++) {
 		snprintf(paths[i], sizeof(paths[i]),
@@ -934,10 +972,25 @@ plot_pct_phases(struct ctx *c)
 	plot_init(&pl, "pct-phases", "Phases by percentile", "ms", X_PCT);
 	pl.decades = pct_decades(max_count(c, pp, 6));
 	pl.maybe_ylog = 1;
+	/* Each client's phases, thin, under the totals. */
+	for (k = 0; k < c->ncl; k++)
+		for (i = 0; i < 6; i++) {
+			st = style_n(i, dashes[i], 2);
+			st = style_client_kind(c, &st);
+			suffix = fmtdup(" %s", names[i]);
+			if (suffix == NULL) {
+				c->oom = 1;
+				continue;
+			}
+			pct_series(c, &pl, jv_path(c->cl[k].doc, paths[i]),
+			    client_label(c, k, suffix), &st);
+			free(suffix);
+		}
+	plot_kinds_legend(c, &pl, "phase");
 	for (i = 0; i < 6; i++) {
-		st = style_n(i, dashes[i], 2);
-		pct_series(c, &pl, jv_get(hs, keys[i]), fmtdup("%s", names[i]),
-		    &st);
+		st = style_n(i, dashes[i], c->ncl > 0 ? 2.6 : 2);
+		pct_series(c, &pl, jv_get(hs, keys[i]), fmtdup("%s%s",
+		    c->ncl > 0 ? "Total " : "", names[i]), &st);
 	}
 	if (pl.ns == 0)
 		pl.note = "no phase was measured";
@@ -1175,30 +1228,69 @@ plot_iv_rate(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 	plot_free(&pl);
 }
 
+/*
+ * A plot of the classes `names' of object `obj' of every interval
+ * ("replies": 1xx..., "errors": connreset...): a line per class that
+ * happened, and in a merge each client's classes that happened to it,
+ * thin, in the class's colour.
+ */
 static void
-plot_iv_classes(struct ctx *c, const struct ivs *iv, const char *id,
-    const char *title, const char *ylabel, const char *obj,
+plot_iv_classes(struct ctx *c, const struct ivs *iv, const struct ivs *civ,
+    const char *id, const char *title, const char *ylabel, const char *obj,
     const char *const *names, size_t n, const char *none)
 {
 	struct plot pl;
-	struct style st;
-	char what[64];
-	size_t i, k = 0;
+	struct style st, *kst;
+	char what[64], *suffix;
+	size_t i, k, ncol = 0;
+	int any;
 
+	/* A colour per class that any of them has, in the classes' order,
+	   so a class keeps its colour across the total and the clients. */
+	if ((kst = calloc(n, sizeof(*kst))) == NULL) {
+		c->oom = 1;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(what, sizeof(what), "%s.%s", obj, names[i]);
+		any = iv_any(iv, what);
+		for (k = 0; k < c->ncl && !any; k++)
+			any = civ[k].arr != NULL && iv_any(&civ[k], what);
+		if (any)
+			kst[i] = style_n(ncol++, SOLID, c->ncl > 0 ? 2.6 : 2);
+	}
 	plot_init(&pl, id, title, ylabel, X_SECONDS);
 	pl.xext = c->iv_end;
+	for (k = 0; k < c->ncl; k++) {
+		if (civ[k].arr == NULL)
+			continue;
+		for (i = 0; i < n; i++) {
+			snprintf(what, sizeof(what), "%s.%s", obj, names[i]);
+			if (kst[i].color == NULL || !iv_any(&civ[k], what))
+				continue;
+			st = style_client_kind(c, &kst[i]);
+			if ((suffix = fmtdup(" %s", names[i])) == NULL) {
+				c->oom = 1;
+				continue;
+			}
+			iv_series(c, &pl, &civ[k], IV_CLASS, what,
+			    client_label(c, k, suffix), &st);
+			free(suffix);
+		}
+	}
+	plot_kinds_legend(c, &pl, "class");
 	for (i = 0; i < n; i++) {
 		snprintf(what, sizeof(what), "%s.%s", obj, names[i]);
 		if (!iv_any(iv, what))
 			continue;
-		st = style_n(k++, SOLID, 2);
-		iv_series(c, &pl, iv, IV_CLASS, what, fmtdup("%s", names[i]),
-		    &st);
+		iv_series(c, &pl, iv, IV_CLASS, what, fmtdup("%s%s",
+		    c->ncl > 0 ? "Total " : "", names[i]), &kst[i]);
 	}
 	if (pl.ns == 0)
 		pl.note = none;
 	plot_write(c, &pl);
 	plot_free(&pl);
+	free(kst);
 }
 
 static void
@@ -1268,10 +1360,10 @@ plots_interval(struct ctx *c)
 	}
 	fputs("<div class=\"grid\">\n", c->f);
 	plot_iv_rate(c, &iv, civ);
-	plot_iv_classes(c, &iv, "iv-status", "Replies by status class",
+	plot_iv_classes(c, &iv, civ, "iv-status", "Replies by status class",
 	    "replies/s", "replies", status_class, 5, "no replies");
-	plot_iv_classes(c, &iv, "iv-errors", "Errors by class", "errors/s",
-	    "errors", error_class, 8, "no errors");
+	plot_iv_classes(c, &iv, civ, "iv-errors", "Errors by class",
+	    "errors/s", "errors", error_class, 8, "no errors");
 	plot_iv_latency(c, &iv, civ);
 	fputs("</div>\n", c->f);
 	free(civ);

@@ -89,10 +89,15 @@ for d, l in cl:
 pct("pct-reply", doc, H + "reply", "Total" if merged else "Reply time")
 pct("pct-reply", doc, H + "reply_corrected",
     "Total (corrected)" if merged else "Reply time (corrected)")
-for k, n in (("connection", "Connection"), ("connect", "Connect"),
+T = "Total " if merged else ""
+PH = (("connection", "Connection"), ("connect", "Connect"),
     ("tls_handshake", "TLS handshake"), ("first_byte", "First byte"),
-    ("transfer", "Transfer"), ("session", "Session lifetime")):
-    pct("pct-phases", doc, H + k, n)
+    ("transfer", "Transfer"), ("session", "Session lifetime"))
+for d, l in cl:
+    for k, n in PH:
+        pct("pct-phases", d, H + k, l + " " + n)
+for k, n in PH:
+    pct("pct-phases", doc, H + k, T + n)
 for d, l in cl:
     pct("pct-lateness", d, "stats.sched.lateness", l)
 pct("pct-lateness", doc, "stats.sched.lateness",
@@ -113,13 +118,17 @@ add("iv-rate", "Total achieved" if merged else "Achieved", len(iv))
 if target > 0:
     add("iv-rate", "Arrivals", len(iv))
     add("iv-rate", "Target", 2)
-for c in ("1xx", "2xx", "3xx", "4xx", "5xx"):
-    if any(i["replies"][c] > 0 for i in iv):
-        add("iv-status", c, len(iv))
-for c in ("client-timo", "socket-timo", "connrefused", "connreset",
-    "fd-unavail", "addrunavail", "ftab-full", "other"):
-    if any(i["errors"][c] > 0 for i in iv):
-        add("iv-errors", c, len(iv))
+SC = ("1xx", "2xx", "3xx", "4xx", "5xx")
+EC = ("client-timo", "socket-timo", "connrefused", "connreset",
+    "fd-unavail", "addrunavail", "ftab-full", "other")
+# Each client's classes that happened to it, then the total's.
+for d, l in cl + [(doc, None)]:
+    v = ivs(d)
+    for fig, obj, names in (("iv-status", "replies", SC),
+        ("iv-errors", "errors", EC)):
+        for c in names:
+            if any(i[obj][c] > 0 for i in v):
+                add(fig, T + c if l is None else l + " " + c, len(v))
 t = "Total " if merged else ""
 nr = sum(1 for i in iv if i["reply"]["count"] > 0)
 add("iv-latency", t + "p99", nr)

@@ -275,6 +275,47 @@ points(const char *page, const char *id, const char *name)
 	return n;
 }
 
+/* Attribute `attr' of series `name' in figure `id' (a copy); NULL when
+   absent. */
+static char *
+series_attr(const char *page, const char *id, const char *name,
+    const char *attr)
+{
+	char key[200], *fig, *v = NULL;
+	const char *p, *e;
+
+	if ((fig = figure(page, id)) == NULL)
+		return NULL;
+	snprintf(key, sizeof(key), "data-series=\"%s\" ", name);
+	if ((p = strstr(fig, key)) != NULL) {
+		snprintf(key, sizeof(key), " %s=\"", attr);
+		e = strchr(p, '>');
+		if ((p = strstr(p, key)) != NULL && p < e) {
+			p += strlen(key);
+			v = strndup(p, strcspn(p, "\""));
+		}
+	}
+	free(fig);
+	return v;
+}
+
+/* Series `name' of figure `id' is drawn in `color', `width' wide. */
+static void
+series_style(const char *page, const char *id, const char *name,
+    const char *color, const char *width)
+{
+	char *c = series_attr(page, id, name, "stroke");
+	char *w = series_attr(page, id, name, "stroke-width");
+
+	ck_assert_msg(c != NULL && w != NULL, "%s: no series %s", id, name);
+	ck_assert_msg(strcmp(c, color) == 0, "%s: %s in %s, not %s", id, name,
+	    c, color);
+	ck_assert_msg(strcmp(w, width) == 0, "%s: %s %s wide, not %s", id,
+	    name, w, width);
+	free(c);
+	free(w);
+}
+
 /* The number of series in figure id (-1: no figure). */
 static long
 nseries(const char *page, const char *id)
@@ -858,10 +899,14 @@ START_TEST(test_merged)
 		{ 1000000000, 1000000000, 100, 100, 0, 0, 100, 1000000,
 		    2000000 },
 	};
+	/* Client 1 had 5xx replies and resets, client 0 none. */
+	static const struct iv civ1[1] = {
+		{ 0, 1000000000, 100, 90, 10, 3, 100, 1000000, 2000000 },
+	};
 	static const char *const lab[] = { "client 0 (host-a)",
 		"client 1 (host-b)" };
 	char *c0 = doc_json("host-a", 0, 200, 1, civ, 2, 100);
-	char *c1 = doc_json("host-b", 1, 300, 1, civ, 1, 101);
+	char *c1 = doc_json("host-b", 1, 300, 1, civ1, 1, 101);
 	char *m = doc_json("host-a,host-b", 0, 500, 1, known_iv, 3, 100);
 	const char *const cl[] = { c0, c1 };
 	char *page = render(m, cl, lab, 2);
@@ -915,9 +960,111 @@ START_TEST(test_merged)
 	}
 	free(fig);
 	ck_assert_ptr_nonnull(strstr(page, "<dt>Clients</dt><dd>2 (ids 0)"));
+	/* Status classes: each client's that happened, plus the totals. */
+	ck_assert_int_eq(points(page, "iv-status", "client 0 (host-a) 2xx"),
+	    2);
+	ck_assert_int_eq(points(page, "iv-status", "client 1 (host-b) 2xx"),
+	    1);
+	ck_assert_int_eq(points(page, "iv-status", "client 1 (host-b) 5xx"),
+	    1);
+	ck_assert_int_eq(points(page, "iv-status", "client 0 (host-a) 5xx"),
+	    -1);
+	ck_assert_int_eq(points(page, "iv-status", "Total 2xx"), 3);
+	ck_assert_int_eq(points(page, "iv-status", "Total 5xx"), 3);
+	ck_assert_int_eq(nseries(page, "iv-status"), 5);
+	/* Thin, in the class's colour; the totals wide. */
+	series_style(page, "iv-status", "Total 2xx", "#0072B2", "2.6");
+	series_style(page, "iv-status", "Total 5xx", "#D55E00", "2.6");
+	series_style(page, "iv-status", "client 0 (host-a) 2xx", "#0072B2",
+	    "1.2");
+	series_style(page, "iv-status", "client 1 (host-b) 5xx", "#D55E00",
+	    "1.2");
+	fig = figure(page, "iv-status");
+	ck_assert_uint_eq(count(fig, "<li>"), 3);
+	ck_assert_ptr_nonnull(strstr(fig, "thin: each client (2), in its "
+	    "class&#39;s colour</li>"));
+	free(fig);
+	/* Errors: client 1's resets, the total's. */
+	ck_assert_int_eq(points(page, "iv-errors", "client 1 (host-b) "
+	    "connreset"), 1);
+	ck_assert_int_eq(points(page, "iv-errors", "Total connreset"), 3);
+	ck_assert_int_eq(nseries(page, "iv-errors"), 2);
+	/* Phases: each client's two, the total's two. */
+	ck_assert_int_eq(points(page, "pct-phases", "client 0 (host-a) "
+	    "Connection"), 1);
+	ck_assert_int_eq(points(page, "pct-phases", "client 0 (host-a) "
+	    "Connect"), HTML_PCT_POINTS);
+	ck_assert_int_eq(points(page, "pct-phases", "client 1 (host-b) "
+	    "Connection"), 1);
+	ck_assert_int_eq(points(page, "pct-phases", "client 1 (host-b) "
+	    "Connect"), HTML_PCT_POINTS);
+	ck_assert_int_eq(points(page, "pct-phases", "Total Connection"), 1);
+	ck_assert_int_eq(points(page, "pct-phases", "Total Connect"),
+	    HTML_PCT_POINTS);
+	ck_assert_int_eq(nseries(page, "pct-phases"), 6);
+	series_style(page, "pct-phases", "client 1 (host-b) Connect",
+	    "#D55E00", "1.2");
+	series_style(page, "pct-phases", "Total Connect", "#D55E00", "2.6");
 	free(page);
 	free(c0);
 	free(c1);
+	free(m);
+}
+END_TEST
+
+/*
+ * A merge of three clients: one with 2xx only, one with 5xx and resets
+ * too, one without per-interval data (an older result): every plot has
+ * a series per client (that has the data) plus the totals.
+ */
+START_TEST(test_merged3)
+{
+	static const struct iv iv0[2] = {
+		{ 0, 1000000000, 100, 100, 0, 0, 100, 1000000, 2000000 },
+		{ 1000000000, 1000000000, 100, 100, 0, 0, 100, 1000000,
+		    2000000 },
+	};
+	static const struct iv iv1[1] = {
+		{ 0, 1000000000, 100, 90, 10, 3, 100, 1000000, 2000000 },
+	};
+	static const char *const lab[] = { "c0", "c1", "c2" };
+	char *c0 = doc_json("a", 0, 200, 1, iv0, 2, 100);
+	char *c1 = doc_json("b", 1, 300, 1, iv1, 1, 100);
+	char *c2 = doc_json("c", 2, 300, 1, NULL, SIZE_MAX, 100);
+	char *m = doc_json("a,b,c", 0, 800, 1, known_iv, 3, 100);
+	const char *const cl[] = { c0, c1, c2 };
+	char *page = render(m, cl, lab, 3);
+	char *fig;
+
+	ck_assert_int_eq(render_rv, 0);
+	check_page(page);
+	ck_assert_int_eq(nseries(page, "pct-reply"), 5);
+	ck_assert_int_eq(points(page, "pct-reply", "c2"), HTML_PCT_POINTS);
+	ck_assert_int_eq(nseries(page, "pct-lateness"), 4);
+	ck_assert_int_eq(nseries(page, "pct-phases"), 8);
+	ck_assert_int_eq(points(page, "pct-phases", "c2 Connect"),
+	    HTML_PCT_POINTS);
+	ck_assert_int_eq(points(page, "pct-phases", "c2 Connection"), 1);
+	ck_assert_int_eq(nseries(page, "iv-rate"), 5);
+	ck_assert_int_eq(points(page, "iv-rate", "c2"), -1);
+	ck_assert_int_eq(nseries(page, "iv-latency"), 5);
+	ck_assert_int_eq(points(page, "iv-status", "c0 2xx"), 2);
+	ck_assert_int_eq(points(page, "iv-status", "c1 2xx"), 1);
+	ck_assert_int_eq(points(page, "iv-status", "c1 5xx"), 1);
+	ck_assert_int_eq(points(page, "iv-status", "Total 2xx"), 3);
+	ck_assert_int_eq(points(page, "iv-status", "Total 5xx"), 3);
+	ck_assert_int_eq(nseries(page, "iv-status"), 5);
+	ck_assert_int_eq(points(page, "iv-errors", "c1 connreset"), 1);
+	ck_assert_int_eq(points(page, "iv-errors", "Total connreset"), 3);
+	ck_assert_int_eq(nseries(page, "iv-errors"), 2);
+	fig = figure(page, "iv-errors");
+	ck_assert_ptr_nonnull(strstr(fig, "thin: each client (3), in its "
+	    "class&#39;s colour</li>"));
+	free(fig);
+	free(page);
+	free(c0);
+	free(c1);
+	free(c2);
 	free(m);
 }
 END_TEST
@@ -947,6 +1094,29 @@ START_TEST(test_many_clients)
 	fig = figure(page, "iv-rate");
 	ck_assert_uint_eq(count(fig, "data-series=\"client\" data-points="
 	    "\"3\""), 100);
+	free(fig);
+	/* The classes' and the phases' thin lines too, grey, one legend
+	   entry for all. */
+	fig = figure(page, "iv-status");
+	ck_assert_uint_eq(count(fig, "data-series=\"client 2xx\" "
+	    "data-points=\"3\" fill=\"none\" stroke=\"#9a9a9a\" "
+	    "stroke-width=\"1.0\""), 100);
+	ck_assert_uint_eq(count(fig, "data-series=\"client 5xx\" "
+	    "data-points=\"3\" fill=\"none\" stroke=\"#9a9a9a\""), 100);
+	ck_assert_uint_eq(count(fig, "<polyline"), 202);
+	ck_assert_uint_eq(count(fig, "<li>"), 3);
+	ck_assert_ptr_nonnull(strstr(fig, "each of the 100 clients</li>"));
+	free(fig);
+	fig = figure(page, "iv-errors");
+	ck_assert_uint_eq(count(fig, "data-series=\"client connreset\" "
+	    "data-points=\"3\" fill=\"none\" stroke=\"#9a9a9a\""), 100);
+	ck_assert_uint_eq(count(fig, "<polyline"), 101);
+	free(fig);
+	fig = figure(page, "pct-phases");
+	ck_assert_uint_eq(count(fig, "data-series=\"client Connect\" "
+	    "data-points=\"100\" fill=\"none\" stroke=\"#9a9a9a\""), 100);
+	ck_assert_uint_eq(count(fig, "<polyline"), 202);
+	ck_assert_ptr_nonnull(strstr(fig, "each of the 100 clients</li>"));
 	free(fig);
 	free(page);
 	for (i = 0; i < 100; i++)
@@ -996,6 +1166,7 @@ main(void)
 	tcase_add_test(tc, test_decimate);
 	tcase_add_test(tc, test_huge_intervals);
 	tcase_add_test(tc, test_merged);
+	tcase_add_test(tc, test_merged3);
 	tcase_add_test(tc, test_many_clients);
 	tcase_add_test(tc, test_write_error);
 	suite_add_tcase(s, tc);
