@@ -40,6 +40,9 @@
 
 #define MAX_TICKS	16
 
+/* The clients whose command lines a merge's heading lists, at most. */
+#define HTML_CMD_ROWS	64
+
 /* The least room between the 0% and the 50% of a percentile axis for
    both labels (their centres, in the SVG's units). */
 #define PCT_ZERO_GAP	24.0
@@ -1420,6 +1423,14 @@ static const char css[] =
 "flex-wrap:wrap;gap:2px 16px;font-size:12.5px}\n"
 ".legend li{display:flex;align-items:center;gap:5px}\n"
 "footer{margin-top:28px;color:#777;font-size:12px}\n"
+"p.merged{margin:0 0 4px;color:#444}\n"
+"mark{background:#ffe7a3;color:inherit;font-weight:600;padding:0 2px;"
+"border-radius:2px;-webkit-print-color-adjust:exact;"
+"print-color-adjust:exact}\n"
+"table.clients{margin:0 0 10px}\n"
+"td.cmd{font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,"
+"\"DejaVu Sans Mono\",\"Liberation Mono\",monospace;"
+"word-break:break-all}\n"
 "@media (min-width:1000px){.grid{grid-template-columns:1fr 1fr}}\n"
 "@media (max-width:800px){th,td{padding:3px 6px}main{padding:12px}}\n"
 "@media print{body{font-size:10.5pt;background:#fff;color:#000}"
@@ -1446,6 +1457,8 @@ write_head(struct ctx *c)
 	fputc(' ', f);
 	put_str(f, c->doc, "tool.version");
 	fputs("\">\n<title>httperf report", f);
+	if (c->ncl > 0)
+		fprintf(f, " (a merge of %zu)", c->ncl);
 	if (str(c->doc, "start.time") != NULL) {
 		fputs(" \xe2\x80\x94 ", f);
 		put_str(f, c->doc, "start.time");
@@ -1461,6 +1474,154 @@ meta_open(FILE *f, const char *name)
 	fprintf(f, "<div><dt>%s</dt><dd>", name);
 }
 
+/* A command line cut at its spaces. */
+struct words {
+	char	*buf;		/* the line, its spaces made NULs */
+	char	**w;
+	size_t	 n;
+};
+
+/* Cuts s (NULL: no words) into ws; -1 when out of memory. */
+static int
+words_split(const char *s, struct words *ws)
+{
+	char *p;
+	size_t n = 0;
+
+	memset(ws, 0, sizeof(*ws));
+	if (s == NULL)
+		return 0;
+	if ((ws->buf = strdup(s)) == NULL)
+		return -1;
+	for (p = ws->buf; *p != '\0'; p++)
+		if (*p != ' ' && (p == ws->buf || p[-1] == ' '))
+			n++;
+	if (n == 0)
+		return 0;
+	if ((ws->w = calloc(n, sizeof(*ws->w))) == NULL)
+		return -1;
+	for (p = ws->buf; *p != '\0'; p++) {
+		if (*p == ' ')
+			*p = '\0';
+		else if (p == ws->buf || p[-1] == '\0')
+			ws->w[ws->n++] = p;
+	}
+	return 0;
+}
+
+static void
+put_client_label(const struct ctx *c, size_t i)
+{
+	if (c->cl[i].label != NULL)
+		html_escape(c->f, c->cl[i].label);
+	else
+		fprintf(c->f, "client %zu", i);
+}
+
+/*
+ * The heading of a merge: what each client ran.  When the command lines
+ * have as many words each, the words they share once, with a mark where
+ * they differ, then what each client had there (with the option before
+ * it); else each line whole.  At most HTML_CMD_ROWS clients are listed.
+ */
+static void
+write_commands(struct ctx *c)
+{
+	FILE *f = c->f;
+	struct words *ws;
+	size_t i, j, n = c->ncl, ndiff = 0;
+	char *diff = NULL;
+	int same = 1;
+	const char *sep;
+
+	if ((ws = calloc(n, sizeof(*ws))) == NULL) {
+		c->oom = 1;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (words_split(str(c->cl[i].doc, "command_line"), &ws[i]) != 0)
+			c->oom = 1;
+	for (i = 0; i < n; i++)
+		if (ws[i].n == 0 || ws[i].n != ws[0].n)
+			same = 0;
+	if (same && (diff = calloc(ws[0].n, 1)) == NULL) {
+		c->oom = 1;
+		same = 0;
+	}
+	for (j = 0; same && j < ws[0].n; j++) {
+		for (i = 1; i < n; i++)
+			if (strcmp(ws[i].w[j], ws[0].w[j]) != 0)
+				diff[j] = 1;
+		if (diff[j])
+			ndiff++;
+	}
+	if (same && ndiff == 0) {
+		fprintf(f, "<p class=\"merged\">All %zu clients ran the same "
+		    "command line:</p>\n<pre class=\"cmd\" id=\"cmd-common\">",
+		    n);
+		put_str(f, c->cl[0].doc, "command_line");
+		fputs("</pre>\n", f);
+		goto out;
+	}
+	if (same) {
+		fprintf(f, "<p class=\"merged\">The command line of the %zu "
+		    "clients, <mark>&#8230;</mark> where they differ:</p>\n"
+		    "<pre class=\"cmd\" id=\"cmd-common\">", n);
+		for (j = 0; j < ws[0].n; j++) {
+			if (j > 0)
+				fputc(' ', f);
+			if (diff[j])
+				fputs("<mark>&#8230;</mark>", f);
+			else
+				html_escape(f, ws[0].w[j]);
+		}
+		fputs("</pre>\n", f);
+	} else
+		fprintf(f, "<p class=\"merged\">The command lines of the %zu "
+		    "clients:</p>\n", n);
+	fprintf(f, "<div class=\"wrap\"><table class=\"clients\" "
+	    "id=\"clients\">\n<thead><tr><th>Client</th><th>%s</th></tr>"
+	    "</thead>\n<tbody>\n", same ? "Where it differs" :
+	    "Command line");
+	for (i = 0; i < n && i < HTML_CMD_ROWS; i++) {
+		fputs("<tr><th scope=\"row\">", f);
+		put_client_label(c, i);
+		fputs("</th><td class=\"cmd\">", f);
+		if (!same) {
+			put_str(f, c->cl[i].doc, "command_line");
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		sep = "";
+		for (j = 0; j < ws[i].n; j++) {
+			if (!diff[j])
+				continue;
+			fputs(sep, f);
+			/* The option the value belongs to, if it is shared. */
+			if (j > 0 && !diff[j - 1] && ws[i].w[j - 1][0] == '-') {
+				html_escape(f, ws[i].w[j - 1]);
+				fputc(' ', f);
+			}
+			fputs("<mark>", f);
+			html_escape(f, ws[i].w[j]);
+			fputs("</mark>", f);
+			sep = " &#160; ";
+		}
+		fputs("</td></tr>\n", f);
+	}
+	if (n > HTML_CMD_ROWS)
+		fprintf(f, "<tr><td colspan=\"2\" class=\"note\">&#8230; and "
+		    "%zu more clients</td></tr>\n", n - HTML_CMD_ROWS);
+	fputs("</tbody>\n</table></div>\n", f);
+out:
+	for (i = 0; i < n; i++) {
+		free(ws[i].w);
+		free(ws[i].buf);
+	}
+	free(ws);
+	free(diff);
+}
+
 static void
 write_summary(struct ctx *c)
 {
@@ -1469,9 +1630,16 @@ write_summary(struct ctx *c)
 	double d;
 	size_t i;
 
-	fputs("<header>\n<h1>httperf report</h1>\n<pre class=\"cmd\">", f);
-	put_str(f, c->doc, "command_line");
-	fputs("</pre>\n<dl class=\"meta\">\n", f);
+	fputs("<header>\n<h1>httperf report", f);
+	if (c->ncl > 0) {
+		fprintf(f, ": a merge of %zu results</h1>\n", c->ncl);
+		write_commands(c);
+	} else {
+		fputs("</h1>\n<pre class=\"cmd\">", f);
+		put_str(f, c->doc, "command_line");
+		fputs("</pre>\n", f);
+	}
+	fputs("<dl class=\"meta\">\n", f);
 	meta_open(f, "Start");
 	put_str(f, c->doc, "start.time");
 	fputs("</dd></div>\n", f);

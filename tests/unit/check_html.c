@@ -182,6 +182,25 @@ doc_json(const char *host, unsigned id, uint64_t reply_n, int sched,
 	return buf_close(&b);
 }
 
+/* doc (freed) with its command line "httperf --uri /" made `cmd' (a JSON
+   string's inside). */
+static char *
+with_cmd(char *doc, const char *cmd)
+{
+	static const char old[] = "\"command_line\": \"httperf --uri /\"";
+	char *p = strstr(doc, old), *s;
+	size_t len;
+
+	ck_assert_ptr_nonnull(p);
+	len = strlen(doc) + strlen(cmd) + 32;
+	s = malloc(len);
+	ck_assert_ptr_nonnull(s);
+	snprintf(s, len, "%.*s\"command_line\": \"%s\"%s", (int)(p - doc),
+	    doc, cmd, p + strlen(old));
+	free(doc);
+	return s;
+}
+
 static struct jv *
 parse(const char *text)
 {
@@ -414,16 +433,31 @@ START_TEST(test_hostile)
 	    "\"stats\": {\"basic\": {\"errors\": {\"total\": 1, "
 	    "\"<i>evil</i>\": 1}, \"histograms\": {\"<u>x</u>\": "
 	    "{\"count\": 1}}}}}";
-	static const char *const cl[] = { "{}", "{\"stats\": 1}" };
+	/* The heading of a merge shows the clients' command lines. */
+	static const char *const cl[] = { "{\"command_line\": \"httperf "
+	    "--uri '/<script>alert(1)</script>' --add-header \\\"A: "
+	    "b&c\\\"\"}", "{\"stats\": 1}" };
 	static const char *const lab[] = { "client 0 (<svg onload=x>)",
 		"client 1 (\"q\" & 'a')" };
-	char *page = render(doc, cl, lab, 2);
+	char *page = render(doc, cl, lab, 2), *solo;
 
 	ck_assert_int_eq(render_rv, 0);
 	check_page(page);
-	ck_assert_ptr_nonnull(strstr(page, "<pre class=\"cmd\">httperf --uri "
+	ck_assert_ptr_nonnull(strstr(page, "<tr><th scope=\"row\">client 0 "
+	    "(&lt;svg onload=x&gt;)</th><td class=\"cmd\">httperf --uri "
+	    "&#39;/&lt;script&gt;alert(1)&lt;/script&gt;&#39; --add-header "
+	    "&quot;A: b&amp;c&quot;</td></tr>"));
+	ck_assert_ptr_nonnull(strstr(page, "<tr><th scope=\"row\">client 1 "
+	    "(&quot;q&quot; &amp; &#39;a&#39;)</th><td class=\"cmd\">n/a"
+	    "</td></tr>"));
+	/* The page of the document alone: its own command line. */
+	solo = render(doc, NULL, NULL, 0);
+	ck_assert_int_eq(render_rv, 0);
+	check_page(solo);
+	ck_assert_ptr_nonnull(strstr(solo, "<pre class=\"cmd\">httperf --uri "
 	    "&#39;/&lt;script&gt;alert(1)&lt;/script&gt;&#39; --add-header "
 	    "&quot;A: b&amp;c&quot;</pre>"));
+	free(solo);
 	ck_assert_ptr_nonnull(strstr(page, "&lt;b onmouseover=x&gt;h&amp;amp;"
 	    "&lt;/b&gt;"));
 	ck_assert_ptr_nonnull(strstr(page, "&lt;/title&gt;&lt;script&gt;"));
@@ -1069,6 +1103,125 @@ START_TEST(test_merged3)
 }
 END_TEST
 
+/* The page of a merge of n clients of the command lines cmds. */
+static char *
+merged_cmds(const char *const *cmds, size_t n)
+{
+	static const char *const lab[] = { "client 0 (a)", "client 1 (b)",
+		"client 2 (<c>)" };
+	char *m = with_cmd(doc_json("a,b", 0, 10, 0, known_iv, 3, 100),
+	    "httperf --merged-doc-line");
+	char *docs[3], *page;
+	size_t i;
+
+	ck_assert_uint_le(n, 3);
+	for (i = 0; i < n; i++) {
+		docs[i] = doc_json("a", (unsigned)i, 10, 0, known_iv, 3, 100);
+		if (cmds[i] != NULL)
+			docs[i] = with_cmd(docs[i], cmds[i]);
+		else {
+			/* No command line at all. */
+			char *p = strstr(docs[i], "\"command_line\"");
+
+			ck_assert_ptr_nonnull(p);
+			memcpy(p, "\"command_lin_\"", 14);
+		}
+	}
+	page = render(m, (const char *const *)docs, lab, n);
+	ck_assert_int_eq(render_rv, 0);
+	check_page(page);
+	for (i = 0; i < n; i++)
+		free(docs[i]);
+	free(m);
+	return page;
+}
+
+/*
+ * The heading of a merge says so and shows what each client ran: the
+ * words in common once, what differs per client; or each line whole.
+ * Never the merged document's own command line (client 0's).
+ */
+START_TEST(test_merged_heading)
+{
+	static const char *const two[] = {
+		"httperf --server h --client 0/2 --rate 10 --json /t/c0.json",
+		"httperf --server h --client 1/2 --rate 10 --json /t/c1.json" };
+	static const char *const uneven[] = {
+		"httperf --client 0/3 --rate 10",
+		"httperf --client 1/3 --rate 10 --hog",
+		"httperf --client 2/3 --uri '/<b>'" };
+	static const char *const hostile[] = {
+		"httperf --uri /<script>x</script> --n 1",
+		"httperf --uri /a&b --n 1" };
+	static const char *const same[] = { "httperf --client auto",
+		"httperf --client auto" };
+	static const char *const missing[] = { "httperf --x 1", NULL };
+	char *page;
+
+	page = merged_cmds(two, 2);
+	ck_assert_ptr_nonnull(strstr(page, "<h1>httperf report: a merge of 2 "
+	    "results</h1>"));
+	ck_assert_ptr_nonnull(strstr(page, "<title>httperf report (a merge "
+	    "of 2) "));
+	ck_assert_ptr_null(strstr(page, "merged-doc-line"));
+	ck_assert_ptr_nonnull(strstr(page, "<pre class=\"cmd\" id=\"cmd-"
+	    "common\">httperf --server h --client <mark>&#8230;</mark> --rate "
+	    "10 --json <mark>&#8230;</mark></pre>"));
+	ck_assert_ptr_nonnull(strstr(page, "<tr><th scope=\"row\">client 0 "
+	    "(a)</th><td class=\"cmd\">--client <mark>0/2</mark> &#160; "
+	    "--json <mark>/t/c0.json</mark></td></tr>"));
+	ck_assert_ptr_nonnull(strstr(page, "<tr><th scope=\"row\">client 1 "
+	    "(b)</th><td class=\"cmd\">--client <mark>1/2</mark> &#160; "
+	    "--json <mark>/t/c1.json</mark></td></tr>"));
+	ck_assert_uint_eq(count(page, "<pre class=\"cmd\""), 1);
+	free(page);
+
+	/* Lines of different lengths: each whole. */
+	page = merged_cmds(uneven, 3);
+	ck_assert_ptr_nonnull(strstr(page, "<h1>httperf report: a merge of 3 "
+	    "results</h1>"));
+	ck_assert_ptr_null(strstr(page, "cmd-common"));
+	ck_assert_ptr_nonnull(strstr(page, "<th>Client</th><th>Command line"
+	    "</th>"));
+	ck_assert_ptr_nonnull(strstr(page, "<td class=\"cmd\">httperf "
+	    "--client 0/3 --rate 10</td>"));
+	ck_assert_ptr_nonnull(strstr(page, "<td class=\"cmd\">httperf "
+	    "--client 1/3 --rate 10 --hog</td>"));
+	ck_assert_ptr_nonnull(strstr(page, "<tr><th scope=\"row\">client 2 "
+	    "(&lt;c&gt;)</th><td class=\"cmd\">httperf --client 2/3 --uri "
+	    "&#39;/&lt;b&gt;&#39;</td>"));
+	ck_assert_uint_eq(count(page, "<td class=\"cmd\">"), 3);
+	free(page);
+
+	/* What differs is escaped; a value after a value has no option. */
+	page = merged_cmds(hostile, 2);
+	ck_assert_ptr_nonnull(strstr(page, ">httperf --uri <mark>&#8230;"
+	    "</mark> --n 1</pre>"));
+	ck_assert_ptr_nonnull(strstr(page, "--uri <mark>/&lt;script&gt;x"
+	    "&lt;/script&gt;</mark></td>"));
+	ck_assert_ptr_nonnull(strstr(page, "--uri <mark>/a&amp;b</mark>"
+	    "</td>"));
+	ck_assert_ptr_null(strstr(page, "<script"));
+	free(page);
+
+	/* The same line: once, no table. */
+	page = merged_cmds(same, 2);
+	ck_assert_ptr_nonnull(strstr(page, "All 2 clients ran the same "
+	    "command line:</p>\n<pre class=\"cmd\" id=\"cmd-common\">"
+	    "httperf --client auto</pre>"));
+	ck_assert_ptr_null(strstr(page, "id=\"clients\""));
+	free(page);
+
+	/* A client without a command line: each whole, "n/a" for it. */
+	page = merged_cmds(missing, 2);
+	ck_assert_ptr_nonnull(strstr(page, "<td class=\"cmd\">httperf --x 1"
+	    "</td>"));
+	ck_assert_ptr_nonnull(strstr(page, "(b)</th><td class=\"cmd\">n/a"
+	    "</td>"));
+	free(page);
+}
+END_TEST
+
 /* 100 clients: one series each, grey, one legend entry for all. */
 START_TEST(test_many_clients)
 {
@@ -1091,6 +1244,8 @@ START_TEST(test_many_clients)
 	ck_assert_uint_eq(count(fig, "<li>"), 3);
 	ck_assert_ptr_nonnull(strstr(fig, "each of the 100 clients</li>"));
 	free(fig);
+	/* The same command line: said once. */
+	ck_assert_ptr_nonnull(strstr(page, "All 100 clients ran the same "));
 	fig = figure(page, "iv-rate");
 	ck_assert_uint_eq(count(fig, "data-series=\"client\" data-points="
 	    "\"3\""), 100);
@@ -1167,6 +1322,7 @@ main(void)
 	tcase_add_test(tc, test_huge_intervals);
 	tcase_add_test(tc, test_merged);
 	tcase_add_test(tc, test_merged3);
+	tcase_add_test(tc, test_merged_heading);
 	tcase_add_test(tc, test_many_clients);
 	tcase_add_test(tc, test_write_error);
 	suite_add_tcase(s, tc);
