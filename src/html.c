@@ -1518,18 +1518,31 @@ put_client_label(const struct ctx *c, size_t i)
 		fprintf(c->f, "client %zu", i);
 }
 
+/* The first len bytes of s, escaped. */
+static void
+put_prefix(FILE *f, const char *s, size_t len)
+{
+	char one[2] = { '\0', '\0' };
+	size_t i;
+
+	for (i = 0; i < len && s[i] != '\0'; i++) {
+		one[0] = s[i];
+		html_escape(f, one);
+	}
+}
+
 /*
  * The heading of a merge: what each client ran.  When the command lines
  * have as many words each, the words they share once, with a mark where
- * they differ, then what each client had there (with the option before
- * it); else each line whole.  At most HTML_CMD_ROWS clients are listed.
+ * they differ (after the "--option=" they share), then what each client
+ * had there (with the option before it); else each line whole.  At most HTML_CMD_ROWS clients are listed.
  */
 static void
 write_commands(struct ctx *c)
 {
 	FILE *f = c->f;
 	struct words *ws;
-	size_t i, j, n = c->ncl, ndiff = 0;
+	size_t i, j, k, n = c->ncl, ndiff = 0, *pre = NULL;
 	char *diff = NULL;
 	int same = 1;
 	const char *sep;
@@ -1544,7 +1557,8 @@ write_commands(struct ctx *c)
 	for (i = 0; i < n; i++)
 		if (ws[i].n == 0 || ws[i].n != ws[0].n)
 			same = 0;
-	if (same && (diff = calloc(ws[0].n, 1)) == NULL) {
+	if (same && ((diff = calloc(ws[0].n, 1)) == NULL ||
+	    (pre = calloc(ws[0].n, sizeof(*pre))) == NULL)) {
 		c->oom = 1;
 		same = 0;
 	}
@@ -1552,8 +1566,19 @@ write_commands(struct ctx *c)
 		for (i = 1; i < n; i++)
 			if (strcmp(ws[i].w[j], ws[0].w[j]) != 0)
 				diff[j] = 1;
-		if (diff[j])
-			ndiff++;
+		if (!diff[j])
+			continue;
+		ndiff++;
+		/* "--client=0/2" and "--client=1/2": "--client=" is shared. */
+		for (k = 0; ws[0].w[j][k] != '\0'; k++) {
+			for (i = 1; i < n; i++)
+				if (ws[i].w[j][k] != ws[0].w[j][k])
+					break;
+			if (i < n)
+				break;
+			if (ws[0].w[j][k] == '=')
+				pre[j] = k + 1;
+		}
 	}
 	if (same && ndiff == 0) {
 		fprintf(f, "<p class=\"merged\">All %zu clients ran the same "
@@ -1570,9 +1595,10 @@ write_commands(struct ctx *c)
 		for (j = 0; j < ws[0].n; j++) {
 			if (j > 0)
 				fputc(' ', f);
-			if (diff[j])
+			if (diff[j]) {
+				put_prefix(f, ws[0].w[j], pre[j]);
 				fputs("<mark>&#8230;</mark>", f);
-			else
+			} else
 				html_escape(f, ws[0].w[j]);
 		}
 		fputs("</pre>\n", f);
@@ -1597,13 +1623,17 @@ write_commands(struct ctx *c)
 			if (!diff[j])
 				continue;
 			fputs(sep, f);
-			/* The option the value belongs to, if it is shared. */
-			if (j > 0 && !diff[j - 1] && ws[i].w[j - 1][0] == '-') {
+			/* The option the value belongs to, if it is shared
+			   and not one of "--option=value". */
+			if (pre[j] == 0 && j > 0 && !diff[j - 1] &&
+			    ws[i].w[j - 1][0] == '-' &&
+			    strchr(ws[i].w[j - 1], '=') == NULL) {
 				html_escape(f, ws[i].w[j - 1]);
 				fputc(' ', f);
 			}
+			put_prefix(f, ws[i].w[j], pre[j]);
 			fputs("<mark>", f);
-			html_escape(f, ws[i].w[j]);
+			html_escape(f, ws[i].w[j] + pre[j]);
 			fputs("</mark>", f);
 			sep = " &#160; ";
 		}
@@ -1620,6 +1650,7 @@ out:
 	}
 	free(ws);
 	free(diff);
+	free(pre);
 }
 
 static void

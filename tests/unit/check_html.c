@@ -1153,6 +1153,10 @@ START_TEST(test_merged_heading)
 	static const char *const hostile[] = {
 		"httperf --uri /<script>x</script> --n 1",
 		"httperf --uri /a&b --n 1" };
+	static const char *const eq[] = {
+		"httperf --client=0/3 --uri=/a --json=/t/<0>.json --x=1",
+		"httperf --client=1/3 --uri=/a --json=/t/<1>.json --x=2",
+		"httperf --client=2/3 --uri=/a --json=/u/<2>.json --x=3" };
 	static const char *const same[] = { "httperf --client auto",
 		"httperf --client auto" };
 	static const char *const missing[] = { "httperf --x 1", NULL };
@@ -1174,6 +1178,16 @@ START_TEST(test_merged_heading)
 	    "(b)</th><td class=\"cmd\">--client <mark>1/2</mark> &#160; "
 	    "--json <mark>/t/c1.json</mark></td></tr>"));
 	ck_assert_uint_eq(count(page, "<pre class=\"cmd\""), 1);
+	free(page);
+
+	/* "--option=value": the mark after the shared "--option=". */
+	page = merged_cmds(eq, 3);
+	ck_assert_ptr_nonnull(strstr(page, "id=\"cmd-common\">httperf "
+	    "--client=<mark>&#8230;</mark> --uri=/a --json=<mark>&#8230;"
+	    "</mark> --x=<mark>&#8230;</mark></pre>"));
+	ck_assert_ptr_nonnull(strstr(page, "(&lt;c&gt;)</th><td class=\"cmd\">"
+	    "--client=<mark>2/3</mark> &#160; --json=<mark>/u/&lt;2&gt;.json"
+	    "</mark> &#160; --x=<mark>3</mark></td>"));
 	free(page);
 
 	/* Lines of different lengths: each whole. */
