@@ -1535,7 +1535,8 @@ put_prefix(FILE *f, const char *s, size_t len)
  * The heading of a merge: what each client ran.  When the command lines
  * have as many words each, the words they share once, with a mark where
  * they differ (after the "--option=" they share), then what each client
- * had there (with the option before it); else each line whole.  At most HTML_CMD_ROWS clients are listed.
+ * had there (with the option before it); else each line whole.  At
+ * most HTML_CMD_ROWS clients are listed.
  */
 static void
 write_commands(struct ctx *c)

@@ -3,9 +3,9 @@
  * runs, for the person watching it.  It shows the time elapsed; when the
  * end is known (a total of connections, sessions or calls, or
  * --runtime) a bar and the time left; the achieved rate (of the last
- * second, before the first ends an estimate from the events so far, see
- * progress_rate_get()) against the schedule's; the replies and errors so far; and the
- * p99 reply time of the last second.  It is drawn at most
+ * second; before the first ends, an estimate from the events so far,
+ * see progress_rate_get()) against the schedule's; the replies and
+ * errors so far; and the p99 reply time of the last second.  It is drawn at most
  * PROGRESS_HZ times a second on an absolute schedule from the test's
  * start, with a carriage return and an erase to the end of the line, and
  * erased at the stop, before the report.  It is built on the interval
@@ -59,8 +59,9 @@ struct progress_config {
  */
 struct progress_rate {
 	uint64_t	 start;		/* the test's start */
-	uint64_t	 n;		/* events before the first second ended */
-	uint64_t	 first, last;	/* the times of the first and the last */
+	uint64_t	 n;		/* events before the first second
+					   ended */
+	uint64_t	 first, last;	/* the first's and the last's time */
 	int		 have_second;	/* a second has ended */
 	double		 second;	/* its rate, per second */
 };
