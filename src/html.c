@@ -40,6 +40,13 @@
 
 #define MAX_TICKS	16
 
+/* The clients whose command lines a merge's heading lists, at most. */
+#define HTML_CMD_ROWS	64
+
+/* The least room between the 0% and the 50% of a percentile axis for
+   both labels (their centres, in the SVG's units). */
+#define PCT_ZERO_GAP	24.0
+
 /* Series over time of at most this many points get a marker per point,
    whose <title> tells its value on hover. */
 #define HTML_MARKERS_MAX	60
@@ -474,6 +481,31 @@ put_tick_label(FILE *f, double v, int dec)
 		fprintf(f, "%.*f", dec, v);
 }
 
+/*
+ * The label of tick i of a percentile axis: 0%, 50%, then one a decade,
+ * 90%, 99%, 99.9%...: decade d has d nines.
+ */
+static void
+put_pct_label(FILE *f, size_t i)
+{
+	size_t k;
+
+	if (i == 0)
+		fputs("0%", f);
+	else if (i == 1)
+		fputs("50%", f);
+	else if (i == 2)
+		fputs("90%", f);
+	else {
+		fputs("99", f);
+		if (i > 3)
+			fputc('.', f);
+		for (k = 4; k <= i; k++)
+			fputc('9', f);
+		fputc('%', f);
+	}
+}
+
 /* The legend: an HTML list under the SVG, so it wraps. */
 static void
 legend_item(FILE *f, const char *name, const struct style *st)
@@ -493,7 +525,7 @@ plot_write(struct ctx *c, struct plot *pl)
 	FILE *f = c->f;
 	double xt[MAX_TICKS], yt[MAX_TICKS], xmax = 0, ymax = 0, yminpos = 0;
 	double top, ymaxs, ystep, xstep = 1, ylo, yhi, px, py, v;
-	size_t nx, ny, i, j, k;
+	size_t nx, ny, i, j;
 	int ydec, xdec = 0, legend = 0;
 	struct series *s;
 
@@ -535,9 +567,12 @@ plot_write(struct ctx *c, struct plot *pl)
 
 	/* The axes. */
 	if (pl->xkind == X_PCT) {
-		nx = (size_t)pl->decades + 1;
-		for (i = 0; i < nx; i++)
-			xt[i] = (double)i;
+		/* 0%, the median, then a tick per decade: 90%, 99%... */
+		nx = 0;
+		xt[nx++] = 0;
+		xt[nx++] = html_pct_pos(50);
+		for (i = 1; i <= (size_t)pl->decades && nx < MAX_TICKS; i++)
+			xt[nx++] = (double)i;
 		xmax = pl->decades;
 	} else {
 		/* Every plot over time spans the whole test, data or not. */
@@ -610,23 +645,16 @@ plot_write(struct ctx *c, struct plot *pl)
 	fputc('\n', f);
 	for (i = 0; i < nx; i++) {
 		px = map_x(pl, xt[i], xmax);
+		/* The axis' origin needs no "0%" where it would run into
+		   the "50%" (many decades squeeze them together). */
+		if (pl->xkind == X_PCT && i == 0 &&
+		    map_x(pl, xt[1], xmax) - px < PCT_ZERO_GAP)
+			continue;
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
 		    "text-anchor=\"middle\">", px, PL_Y0 + 16);
-		if (pl->xkind == X_PCT) {
-			/* 0%, 90%, 99%, 99.9%...: i nines. */
-			if (i == 0)
-				fputs("0%", f);
-			else if (i == 1)
-				fputs("90%", f);
-			else if (i == 2)
-				fputs("99%", f);
-			else {
-				fputs("99.", f);
-				for (k = 2; k < i; k++)
-					fputc('9', f);
-				fputs("%", f);
-			}
-		} else
+		if (pl->xkind == X_PCT)
+			put_pct_label(f, i);
+		else
 			put_tick_label(f, xt[i], xdec);
 		fputs("</text>", f);
 	}
@@ -739,6 +767,24 @@ style_client(const struct ctx *c, size_t i)
 	return st;
 }
 
+/*
+ * A client's thin line of a plot of several kinds (status classes,
+ * phases): the colour of its kind, `kind', or grey beyond the legend's
+ * clients; never in the legend itself (N clients times the kinds would
+ * drown it), plot_kinds_legend() explains them.
+ */
+static struct style
+style_client_kind(const struct ctx *c, const struct style *kind)
+{
+	struct style st;
+
+	st.color = c->ncl > HTML_LEGEND_CLIENTS ? GREY : kind->color;
+	st.dash = SOLID;
+	st.width = c->ncl > HTML_LEGEND_CLIENTS ? 1 : 1.2;
+	st.legend = 0;
+	return st;
+}
+
 static void
 plot_client_legend(const struct ctx *c, struct plot *pl)
 {
@@ -750,6 +796,26 @@ plot_client_legend(const struct ctx *c, struct plot *pl)
 	pl->extra_st.color = GREY;
 	pl->extra_st.dash = SOLID;
 	pl->extra_st.width = 1;
+	pl->extra_st.legend = 1;
+}
+
+/* The legend's entry for the clients' lines of style_client_kind(). */
+static void
+plot_kinds_legend(const struct ctx *c, struct plot *pl, const char *kind)
+{
+	if (c->ncl == 0)
+		return;
+	if (c->ncl > HTML_LEGEND_CLIENTS) {
+		plot_client_legend(c, pl);
+		return;
+	}
+	pl->extra_legend = fmtdup("thin: each client (%zu), in its %s's "
+	    "colour", c->ncl, kind);
+	if (pl->extra_legend == NULL)
+		return;
+	pl->extra_st.color = "#555555";
+	pl->extra_st.dash = SOLID;
+	pl->extra_st.width = 1.2;
 	pl->extra_st.legend = 1;
 }
 
@@ -895,11 +961,11 @@ plot_pct_phases(struct ctx *c)
 	static const enum dash dashes[] = { SOLID, DASHED, SOLID, SOLID,
 		DOTTED, DASHED };
 	const struct jv *hs = jv_path(c->doc, "stats.basic.histograms");
-	char paths[6][64];
+	char paths[6][64], *suffix;
 	const char *pp[6];
 	struct plot pl;
 	struct style st;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < 6; i++) {
 		snprintf(paths[i], sizeof(paths[i]),
@@ -909,10 +975,25 @@ plot_pct_phases(struct ctx *c)
 	plot_init(&pl, "pct-phases", "Phases by percentile", "ms", X_PCT);
 	pl.decades = pct_decades(max_count(c, pp, 6));
 	pl.maybe_ylog = 1;
+	/* Each client's phases, thin, under the totals. */
+	for (k = 0; k < c->ncl; k++)
+		for (i = 0; i < 6; i++) {
+			st = style_n(i, dashes[i], 2);
+			st = style_client_kind(c, &st);
+			suffix = fmtdup(" %s", names[i]);
+			if (suffix == NULL) {
+				c->oom = 1;
+				continue;
+			}
+			pct_series(c, &pl, jv_path(c->cl[k].doc, paths[i]),
+			    client_label(c, k, suffix), &st);
+			free(suffix);
+		}
+	plot_kinds_legend(c, &pl, "phase");
 	for (i = 0; i < 6; i++) {
-		st = style_n(i, dashes[i], 2);
-		pct_series(c, &pl, jv_get(hs, keys[i]), fmtdup("%s", names[i]),
-		    &st);
+		st = style_n(i, dashes[i], c->ncl > 0 ? 2.6 : 2);
+		pct_series(c, &pl, jv_get(hs, keys[i]), fmtdup("%s%s",
+		    c->ncl > 0 ? "Total " : "", names[i]), &st);
 	}
 	if (pl.ns == 0)
 		pl.note = "no phase was measured";
@@ -1150,30 +1231,69 @@ plot_iv_rate(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 	plot_free(&pl);
 }
 
+/*
+ * A plot of the classes `names' of object `obj' of every interval
+ * ("replies": 1xx..., "errors": connreset...): a line per class that
+ * happened, and in a merge each client's classes that happened to it,
+ * thin, in the class's colour.
+ */
 static void
-plot_iv_classes(struct ctx *c, const struct ivs *iv, const char *id,
-    const char *title, const char *ylabel, const char *obj,
+plot_iv_classes(struct ctx *c, const struct ivs *iv, const struct ivs *civ,
+    const char *id, const char *title, const char *ylabel, const char *obj,
     const char *const *names, size_t n, const char *none)
 {
 	struct plot pl;
-	struct style st;
-	char what[64];
-	size_t i, k = 0;
+	struct style st, *kst;
+	char what[64], *suffix;
+	size_t i, k, ncol = 0;
+	int any;
 
+	/* A colour per class that any of them has, in the classes' order,
+	   so a class keeps its colour across the total and the clients. */
+	if ((kst = calloc(n, sizeof(*kst))) == NULL) {
+		c->oom = 1;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(what, sizeof(what), "%s.%s", obj, names[i]);
+		any = iv_any(iv, what);
+		for (k = 0; k < c->ncl && !any; k++)
+			any = civ[k].arr != NULL && iv_any(&civ[k], what);
+		if (any)
+			kst[i] = style_n(ncol++, SOLID, c->ncl > 0 ? 2.6 : 2);
+	}
 	plot_init(&pl, id, title, ylabel, X_SECONDS);
 	pl.xext = c->iv_end;
+	for (k = 0; k < c->ncl; k++) {
+		if (civ[k].arr == NULL)
+			continue;
+		for (i = 0; i < n; i++) {
+			snprintf(what, sizeof(what), "%s.%s", obj, names[i]);
+			if (kst[i].color == NULL || !iv_any(&civ[k], what))
+				continue;
+			st = style_client_kind(c, &kst[i]);
+			if ((suffix = fmtdup(" %s", names[i])) == NULL) {
+				c->oom = 1;
+				continue;
+			}
+			iv_series(c, &pl, &civ[k], IV_CLASS, what,
+			    client_label(c, k, suffix), &st);
+			free(suffix);
+		}
+	}
+	plot_kinds_legend(c, &pl, "class");
 	for (i = 0; i < n; i++) {
 		snprintf(what, sizeof(what), "%s.%s", obj, names[i]);
 		if (!iv_any(iv, what))
 			continue;
-		st = style_n(k++, SOLID, 2);
-		iv_series(c, &pl, iv, IV_CLASS, what, fmtdup("%s", names[i]),
-		    &st);
+		iv_series(c, &pl, iv, IV_CLASS, what, fmtdup("%s%s",
+		    c->ncl > 0 ? "Total " : "", names[i]), &kst[i]);
 	}
 	if (pl.ns == 0)
 		pl.note = none;
 	plot_write(c, &pl);
 	plot_free(&pl);
+	free(kst);
 }
 
 static void
@@ -1243,10 +1363,10 @@ plots_interval(struct ctx *c)
 	}
 	fputs("<div class=\"grid\">\n", c->f);
 	plot_iv_rate(c, &iv, civ);
-	plot_iv_classes(c, &iv, "iv-status", "Replies by status class",
+	plot_iv_classes(c, &iv, civ, "iv-status", "Replies by status class",
 	    "replies/s", "replies", status_class, 5, "no replies");
-	plot_iv_classes(c, &iv, "iv-errors", "Errors by class", "errors/s",
-	    "errors", error_class, 8, "no errors");
+	plot_iv_classes(c, &iv, civ, "iv-errors", "Errors by class",
+	    "errors/s", "errors", error_class, 8, "no errors");
 	plot_iv_latency(c, &iv, civ);
 	fputs("</div>\n", c->f);
 	free(civ);
@@ -1303,6 +1423,14 @@ static const char css[] =
 "flex-wrap:wrap;gap:2px 16px;font-size:12.5px}\n"
 ".legend li{display:flex;align-items:center;gap:5px}\n"
 "footer{margin-top:28px;color:#777;font-size:12px}\n"
+"p.merged{margin:0 0 4px;color:#444}\n"
+"mark{background:#ffe7a3;color:inherit;font-weight:600;padding:0 2px;"
+"border-radius:2px;-webkit-print-color-adjust:exact;"
+"print-color-adjust:exact}\n"
+"table.clients{margin:0 0 10px}\n"
+"td.cmd{font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,"
+"\"DejaVu Sans Mono\",\"Liberation Mono\",monospace;"
+"word-break:break-all}\n"
 "@media (min-width:1000px){.grid{grid-template-columns:1fr 1fr}}\n"
 "@media (max-width:800px){th,td{padding:3px 6px}main{padding:12px}}\n"
 "@media print{body{font-size:10.5pt;background:#fff;color:#000}"
@@ -1329,6 +1457,8 @@ write_head(struct ctx *c)
 	fputc(' ', f);
 	put_str(f, c->doc, "tool.version");
 	fputs("\">\n<title>httperf report", f);
+	if (c->ncl > 0)
+		fprintf(f, " (a merge of %zu)", c->ncl);
 	if (str(c->doc, "start.time") != NULL) {
 		fputs(" \xe2\x80\x94 ", f);
 		put_str(f, c->doc, "start.time");
@@ -1344,6 +1474,186 @@ meta_open(FILE *f, const char *name)
 	fprintf(f, "<div><dt>%s</dt><dd>", name);
 }
 
+/* A command line cut at its spaces. */
+struct words {
+	char	*buf;		/* the line, its spaces made NULs */
+	char	**w;
+	size_t	 n;
+};
+
+/* Cuts s (NULL: no words) into ws; -1 when out of memory. */
+static int
+words_split(const char *s, struct words *ws)
+{
+	char *p;
+	size_t n = 0;
+
+	memset(ws, 0, sizeof(*ws));
+	if (s == NULL)
+		return 0;
+	if ((ws->buf = strdup(s)) == NULL)
+		return -1;
+	for (p = ws->buf; *p != '\0'; p++)
+		if (*p != ' ' && (p == ws->buf || p[-1] == ' '))
+			n++;
+	if (n == 0)
+		return 0;
+	if ((ws->w = calloc(n, sizeof(*ws->w))) == NULL)
+		return -1;
+	for (p = ws->buf; *p != '\0'; p++) {
+		if (*p == ' ')
+			*p = '\0';
+		else if (p == ws->buf || p[-1] == '\0')
+			ws->w[ws->n++] = p;
+	}
+	return 0;
+}
+
+static void
+put_client_label(const struct ctx *c, size_t i)
+{
+	if (c->cl[i].label != NULL)
+		html_escape(c->f, c->cl[i].label);
+	else
+		fprintf(c->f, "client %zu", i);
+}
+
+/* The first len bytes of s, escaped. */
+static void
+put_prefix(FILE *f, const char *s, size_t len)
+{
+	char one[2] = { '\0', '\0' };
+	size_t i;
+
+	for (i = 0; i < len && s[i] != '\0'; i++) {
+		one[0] = s[i];
+		html_escape(f, one);
+	}
+}
+
+/*
+ * The heading of a merge: what each client ran.  When the command lines
+ * have as many words each, the words they share once, with a mark where
+ * they differ (after the "--option=" they share), then what each client
+ * had there (with the option before it); else each line whole.  At
+ * most HTML_CMD_ROWS clients are listed.
+ */
+static void
+write_commands(struct ctx *c)
+{
+	FILE *f = c->f;
+	struct words *ws;
+	size_t i, j, k, n = c->ncl, ndiff = 0, *pre = NULL;
+	char *diff = NULL;
+	int same = 1;
+	const char *sep;
+
+	if ((ws = calloc(n, sizeof(*ws))) == NULL) {
+		c->oom = 1;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (words_split(str(c->cl[i].doc, "command_line"), &ws[i]) != 0)
+			c->oom = 1;
+	for (i = 0; i < n; i++)
+		if (ws[i].n == 0 || ws[i].n != ws[0].n)
+			same = 0;
+	if (same && ((diff = calloc(ws[0].n, 1)) == NULL ||
+	    (pre = calloc(ws[0].n, sizeof(*pre))) == NULL)) {
+		c->oom = 1;
+		same = 0;
+	}
+	for (j = 0; same && j < ws[0].n; j++) {
+		for (i = 1; i < n; i++)
+			if (strcmp(ws[i].w[j], ws[0].w[j]) != 0)
+				diff[j] = 1;
+		if (!diff[j])
+			continue;
+		ndiff++;
+		/* "--client=0/2" and "--client=1/2": "--client=" is shared. */
+		for (k = 0; ws[0].w[j][k] != '\0'; k++) {
+			for (i = 1; i < n; i++)
+				if (ws[i].w[j][k] != ws[0].w[j][k])
+					break;
+			if (i < n)
+				break;
+			if (ws[0].w[j][k] == '=')
+				pre[j] = k + 1;
+		}
+	}
+	if (same && ndiff == 0) {
+		fprintf(f, "<p class=\"merged\">All %zu clients ran the same "
+		    "command line:</p>\n<pre class=\"cmd\" id=\"cmd-common\">",
+		    n);
+		put_str(f, c->cl[0].doc, "command_line");
+		fputs("</pre>\n", f);
+		goto out;
+	}
+	if (same) {
+		fprintf(f, "<p class=\"merged\">The command line of the %zu "
+		    "clients, <mark>&#8230;</mark> where they differ:</p>\n"
+		    "<pre class=\"cmd\" id=\"cmd-common\">", n);
+		for (j = 0; j < ws[0].n; j++) {
+			if (j > 0)
+				fputc(' ', f);
+			if (diff[j]) {
+				put_prefix(f, ws[0].w[j], pre[j]);
+				fputs("<mark>&#8230;</mark>", f);
+			} else
+				html_escape(f, ws[0].w[j]);
+		}
+		fputs("</pre>\n", f);
+	} else
+		fprintf(f, "<p class=\"merged\">The command lines of the %zu "
+		    "clients:</p>\n", n);
+	fprintf(f, "<div class=\"wrap\"><table class=\"clients\" "
+	    "id=\"clients\">\n<thead><tr><th>Client</th><th>%s</th></tr>"
+	    "</thead>\n<tbody>\n", same ? "Where it differs" :
+	    "Command line");
+	for (i = 0; i < n && i < HTML_CMD_ROWS; i++) {
+		fputs("<tr><th scope=\"row\">", f);
+		put_client_label(c, i);
+		fputs("</th><td class=\"cmd\">", f);
+		if (!same) {
+			put_str(f, c->cl[i].doc, "command_line");
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		sep = "";
+		for (j = 0; j < ws[i].n; j++) {
+			if (!diff[j])
+				continue;
+			fputs(sep, f);
+			/* The option the value belongs to, if it is shared
+			   and not one of "--option=value". */
+			if (pre[j] == 0 && j > 0 && !diff[j - 1] &&
+			    ws[i].w[j - 1][0] == '-' &&
+			    strchr(ws[i].w[j - 1], '=') == NULL) {
+				html_escape(f, ws[i].w[j - 1]);
+				fputc(' ', f);
+			}
+			put_prefix(f, ws[i].w[j], pre[j]);
+			fputs("<mark>", f);
+			html_escape(f, ws[i].w[j] + pre[j]);
+			fputs("</mark>", f);
+			sep = " &#160; ";
+		}
+		fputs("</td></tr>\n", f);
+	}
+	if (n > HTML_CMD_ROWS)
+		fprintf(f, "<tr><td colspan=\"2\" class=\"note\">&#8230; and "
+		    "%zu more clients</td></tr>\n", n - HTML_CMD_ROWS);
+	fputs("</tbody>\n</table></div>\n", f);
+out:
+	for (i = 0; i < n; i++) {
+		free(ws[i].w);
+		free(ws[i].buf);
+	}
+	free(ws);
+	free(diff);
+	free(pre);
+}
+
 static void
 write_summary(struct ctx *c)
 {
@@ -1352,9 +1662,16 @@ write_summary(struct ctx *c)
 	double d;
 	size_t i;
 
-	fputs("<header>\n<h1>httperf report</h1>\n<pre class=\"cmd\">", f);
-	put_str(f, c->doc, "command_line");
-	fputs("</pre>\n<dl class=\"meta\">\n", f);
+	fputs("<header>\n<h1>httperf report", f);
+	if (c->ncl > 0) {
+		fprintf(f, ": a merge of %zu results</h1>\n", c->ncl);
+		write_commands(c);
+	} else {
+		fputs("</h1>\n<pre class=\"cmd\">", f);
+		put_str(f, c->doc, "command_line");
+		fputs("</pre>\n", f);
+	}
+	fputs("<dl class=\"meta\">\n", f);
 	meta_open(f, "Start");
 	put_str(f, c->doc, "start.time");
 	fputs("</dd></div>\n", f);

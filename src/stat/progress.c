@@ -51,7 +51,7 @@ struct progress {
 	uint64_t	 replies;	/* of the seconds ended */
 	uint64_t	 errors;
 	int		 have_last;	/* a second has ended */
-	double		 rate;		/* of the last second */
+	struct progress_rate rate;
 	int		 have_p99;
 	double		 p99;		/* ms, of the last second */
 };
@@ -119,14 +119,18 @@ put_ms(char *buf, size_t size, double ms)
 static void
 put_tail(struct line *l, const struct progress_view *v, int shortly)
 {
-	char ms[32];
+	char ms[32], rate[PROGRESS_LINE_MAX];
 
 	if (v->have_p99)
 		put_ms(ms, sizeof(ms), v->p99);
 	else
 		snprintf(ms, sizeof(ms), "-");
+	if (v->have_rate)
+		snprintf(rate, sizeof(rate), "%.1f", v->rate);
+	else
+		snprintf(rate, sizeof(rate), "-");
 	if (shortly) {
-		line_add(l, " %.1f", v->rate);
+		line_add(l, " %s", rate);
 		if (v->target > 0)
 			line_add(l, "/%.1f", v->target);
 		line_add(l, "/s %llu rep %llu err p99 %s%s",
@@ -135,7 +139,7 @@ put_tail(struct line *l, const struct progress_view *v, int shortly)
 		    v->have_p99 ? "ms" : "");
 		return;
 	}
-	line_add(l, "  rate %.1f/s", v->rate);
+	line_add(l, "  rate %s%s", rate, v->have_rate ? "/s" : "");
 	if (v->target > 0)
 		line_add(l, " of %.1f/s", v->target);
 	line_add(l, "  replies %llu  errors %llu  p99 %s%s",
@@ -219,6 +223,65 @@ progress_made(const struct progress *p, const struct interval_counts *c)
 	return p->target > 0 ? c->arrivals : c->conns;
 }
 
+void
+progress_rate_start(struct progress_rate *r, uint64_t now)
+{
+	memset(r, 0, sizeof(*r));
+	r->start = now;
+}
+
+void
+progress_rate_event(struct progress_rate *r, uint64_t now)
+{
+	if (r->have_second)
+		return;
+	if (r->n == 0)
+		r->first = now;
+	r->last = now;
+	r->n++;
+}
+
+void
+progress_rate_second(struct progress_rate *r, uint64_t n, uint64_t len)
+{
+	if (len == 0)
+		return;
+	r->second = (double)n / ((double)len / (double)NS_PER_SEC);
+	r->have_second = 1;
+}
+
+int
+progress_rate_get(const struct progress_rate *r, uint64_t now, double *rate)
+{
+	double gaps, since;
+
+	if (r->have_second) {
+		*rate = r->second;
+		return 0;
+	}
+	/*
+	 * The first second, so far: never its events over the time passed,
+	 * which scales a partial second up (one arrival at the start of
+	 * --rate 1 read 4/s at 0.25 s).  With two events or more, the
+	 * smaller of the rate between the first and the last (n - 1 gaps)
+	 * and that of n events from the first to now: the first for a
+	 * regular schedule, the second once the events have stopped
+	 * coming for longer than their mean gap.  With one event or none,
+	 * no estimate until the second ends.
+	 */
+	if (r->n < 2 || now <= r->first)
+		return -1;
+	since = (double)(now - r->first) / (double)NS_PER_SEC;
+	*rate = (double)r->n / since;
+	if (r->last > r->first) {
+		gaps = (double)(r->n - 1) / ((double)(r->last - r->first) /
+		    (double)NS_PER_SEC);
+		if (gaps < *rate)
+			*rate = gaps;
+	}
+	return 0;
+}
+
 /* A second ended: keep what the line shows of it. */
 static void
 progress_second(void *arg, const struct interval *iv, uint64_t end)
@@ -228,8 +291,8 @@ progress_second(void *arg, const struct interval *iv, uint64_t end)
 
 	p->replies += interval_replies(&iv->c);
 	p->errors += interval_errors(&iv->c);
-	p->rate = (double)progress_made(p, &iv->c) /
-	    ((double)(end - iv->mark) / (double)NS_PER_SEC);
+	progress_rate_second(&p->rate, progress_made(p, &iv->c),
+	    end - iv->mark);
 	p->have_p99 = hdr_count(h) > 0;
 	if (p->have_p99)
 		p->p99 = (double)hdr_value_at_percentile(h, 99.0) / 1e6;
@@ -251,15 +314,12 @@ progress_view(const struct progress *p, uint64_t now,
 	v->target = p->target;
 	v->replies = p->replies + interval_replies(&iv->c);
 	v->errors = p->errors + interval_errors(&iv->c);
+	v->have_rate = progress_rate_get(&p->rate, now, &v->rate) == 0;
 	if (p->have_last) {
-		v->rate = p->rate;
 		v->have_p99 = p->have_p99;
 		v->p99 = p->p99;
 	} else {
 		/* The first second, so far. */
-		if (now > iv->mark)
-			v->rate = (double)progress_made(p, &iv->c) /
-			    ((double)(now - iv->mark) / (double)NS_PER_SEC);
 		v->have_p99 = hdr_count(h) > 0;
 		if (v->have_p99)
 			v->p99 = (double)hdr_value_at_percentile(h, 99.0) /
@@ -334,6 +394,17 @@ progress_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	}
 }
 
+/* An event the achieved rate counts. */
+static void
+progress_made_event(void *ctx, enum bus_event ev, void *obj,
+    union bus_arg arg, uint64_t now)
+{
+	struct progress *p = ctx;
+
+	if (p->running)
+		progress_rate_event(&p->rate, now);
+}
+
 static int
 progress_init(void **state, const struct collector_env *env, char *err,
     size_t errlen)
@@ -374,6 +445,8 @@ progress_init(void **state, const struct collector_env *env, char *err,
 	default:
 		break;
 	}
+	bus_subscribe(env->bus, p->target > 0 ? BUS_ARRIVAL :
+	    BUS_CONN_CONNECTING, progress_made_event, p);
 	*state = p;
 	return 0;
 }
@@ -385,6 +458,7 @@ progress_start(void *state, uint64_t now)
 
 	p->start = now;
 	p->running = 1;
+	progress_rate_start(&p->rate, now);
 	interval_start(&p->iv, now, clock_wall_now());
 	timer_add(p->wheel, &p->timer, now + PROGRESS_STEP);
 }

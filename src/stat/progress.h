@@ -3,8 +3,9 @@
  * runs, for the person watching it.  It shows the time elapsed; when the
  * end is known (a total of connections, sessions or calls, or
  * --runtime) a bar and the time left; the achieved rate (of the last
- * second) against the schedule's; the replies and errors so far; and the
- * p99 reply time of the last second.  It is drawn at most
+ * second; before the first ends, an estimate from the events so far,
+ * see progress_rate_get()) against the schedule's; the replies and
+ * errors so far; and the p99 reply time of the last second.  It is drawn at most
  * PROGRESS_HZ times a second on an absolute schedule from the test's
  * start, with a carriage return and an erase to the end of the line, and
  * erased at the stop, before the report.  It is built on the interval
@@ -50,6 +51,41 @@ struct progress_config {
 	uint64_t	 runtime;	/* --runtime in ns, 0: none */
 };
 
+/*
+ * The achieved rate the line shows, from the events the rate counts
+ * (the schedule's arrivals, or without one the connections started):
+ * once a second has ended, that second's; before, an estimate from the
+ * events so far (see progress_rate_get()).
+ */
+struct progress_rate {
+	uint64_t	 start;		/* the test's start */
+	uint64_t	 n;		/* events before the first second
+					   ended */
+	uint64_t	 first, last;	/* the first's and the last's time */
+	int		 have_second;	/* a second has ended */
+	double		 second;	/* its rate, per second */
+};
+
+/* The test starts at `now'. */
+void	progress_rate_start(struct progress_rate *r, uint64_t now);
+
+/* An event at `now'. */
+void	progress_rate_event(struct progress_rate *r, uint64_t now);
+
+/* A second ended: it was `len' ns long and held n events. */
+void	progress_rate_second(struct progress_rate *r, uint64_t n,
+	    uint64_t len);
+
+/*
+ * The rate at `now' into *rate; returns 0, or -1 when there is no
+ * estimate yet.  Once a second has ended, that second's.  Before, with
+ * n >= 2 events, the smaller of (n - 1) over the time from the first to
+ * the last and n over the time from the first to now; with fewer, none
+ * (a partial second is never scaled up to a whole one).
+ */
+int	progress_rate_get(const struct progress_rate *r, uint64_t now,
+	    double *rate);
+
 /* The numbers of one line, for progress_format(). */
 struct progress_view {
 	uint64_t	 elapsed;	/* ns since the start */
@@ -57,6 +93,7 @@ struct progress_view {
 	double		 frac;		/* done, 0 to 1 */
 	int		 have_left;	/* left is an estimate */
 	uint64_t	 left;		/* ns left */
+	int		 have_rate;	/* rate is an estimate */
 	double		 rate;		/* achieved per second */
 	double		 target;	/* the schedule's, 0: none */
 	uint64_t	 replies;

@@ -3,8 +3,8 @@
 # The bash completion script (completion/httperf): it offers exactly the
 # long options `httperf --help' lists, completes --num-c to --num-calls
 # and --num-conns, and completes file names for the options that take
-# files, after the "y," of --wlog and the "N,X," of --wsesslog, and for
-# the arguments of --merge.  Runs bash with only the script loaded (no
+# files, after the "y," of --wlog and the "N,X," of --wsesslog, for
+# --html (also among --merge's files) and for the arguments of --merge.  Runs bash with only the script loaded (no
 # bash-completion), calling its function as bash would.  Needs HTTPERF
 # and COMPLETION in the environment, as automake's test harness sets them.
 # Exit status: 0 pass, 1 fail, 77 skip (no bash).
@@ -99,6 +99,17 @@ expect "" httperf --wsesslog 10,s
 expect "run1.json run2.json" httperf --merge ru
 expect "run1.json run2.json" httperf --merge run1.json ru
 expect "run1.json run2.json" httperf --merg --json out.json ru
+# --html FILE: a file, on its own, after '=' and after --merge's files
+# (where a word that is no option's value is a file anyway: the option
+# must complete files also with no --merge, and options after it).
+expect "run1.json run2.json" httperf --html ru
+expect "run1.json run2.json" httperf --html = ru
+expect "access.log" httperf --server h --html a
+expect "run1.json run2.json" httperf --merge run1.json run2.json --html ru
+expect "run1.json run2.json" httperf --merge run1.json --html = ru
+expect "--help --hlog --hog --html --http-version --http2 --http2-fallback" \
+    httperf --merge run1.json --h
+expect "run1.json run2.json" httperf --merge run1.json --html out.html ru
 # Nothing for options whose value is the user's, nor for a stray word.
 expect "" httperf --rate a
 expect "" httperf --uri a

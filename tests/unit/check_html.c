@@ -182,6 +182,25 @@ doc_json(const char *host, unsigned id, uint64_t reply_n, int sched,
 	return buf_close(&b);
 }
 
+/* doc (freed) with its command line "httperf --uri /" made `cmd' (a JSON
+   string's inside). */
+static char *
+with_cmd(char *doc, const char *cmd)
+{
+	static const char old[] = "\"command_line\": \"httperf --uri /\"";
+	char *p = strstr(doc, old), *s;
+	size_t len;
+
+	ck_assert_ptr_nonnull(p);
+	len = strlen(doc) + strlen(cmd) + 32;
+	s = malloc(len);
+	ck_assert_ptr_nonnull(s);
+	snprintf(s, len, "%.*s\"command_line\": \"%s\"%s", (int)(p - doc),
+	    doc, cmd, p + strlen(old));
+	free(doc);
+	return s;
+}
+
 static struct jv *
 parse(const char *text)
 {
@@ -273,6 +292,47 @@ points(const char *page, const char *id, const char *name)
 	n = strtol(p + strlen(key), NULL, 10);
 	free(fig);
 	return n;
+}
+
+/* Attribute `attr' of series `name' in figure `id' (a copy); NULL when
+   absent. */
+static char *
+series_attr(const char *page, const char *id, const char *name,
+    const char *attr)
+{
+	char key[200], *fig, *v = NULL;
+	const char *p, *e;
+
+	if ((fig = figure(page, id)) == NULL)
+		return NULL;
+	snprintf(key, sizeof(key), "data-series=\"%s\" ", name);
+	if ((p = strstr(fig, key)) != NULL) {
+		snprintf(key, sizeof(key), " %s=\"", attr);
+		e = strchr(p, '>');
+		if ((p = strstr(p, key)) != NULL && p < e) {
+			p += strlen(key);
+			v = strndup(p, strcspn(p, "\""));
+		}
+	}
+	free(fig);
+	return v;
+}
+
+/* Series `name' of figure `id' is drawn in `color', `width' wide. */
+static void
+series_style(const char *page, const char *id, const char *name,
+    const char *color, const char *width)
+{
+	char *c = series_attr(page, id, name, "stroke");
+	char *w = series_attr(page, id, name, "stroke-width");
+
+	ck_assert_msg(c != NULL && w != NULL, "%s: no series %s", id, name);
+	ck_assert_msg(strcmp(c, color) == 0, "%s: %s in %s, not %s", id, name,
+	    c, color);
+	ck_assert_msg(strcmp(w, width) == 0, "%s: %s %s wide, not %s", id,
+	    name, w, width);
+	free(c);
+	free(w);
 }
 
 /* The number of series in figure id (-1: no figure). */
@@ -373,16 +433,31 @@ START_TEST(test_hostile)
 	    "\"stats\": {\"basic\": {\"errors\": {\"total\": 1, "
 	    "\"<i>evil</i>\": 1}, \"histograms\": {\"<u>x</u>\": "
 	    "{\"count\": 1}}}}}";
-	static const char *const cl[] = { "{}", "{\"stats\": 1}" };
+	/* The heading of a merge shows the clients' command lines. */
+	static const char *const cl[] = { "{\"command_line\": \"httperf "
+	    "--uri '/<script>alert(1)</script>' --add-header \\\"A: "
+	    "b&c\\\"\"}", "{\"stats\": 1}" };
 	static const char *const lab[] = { "client 0 (<svg onload=x>)",
 		"client 1 (\"q\" & 'a')" };
-	char *page = render(doc, cl, lab, 2);
+	char *page = render(doc, cl, lab, 2), *solo;
 
 	ck_assert_int_eq(render_rv, 0);
 	check_page(page);
-	ck_assert_ptr_nonnull(strstr(page, "<pre class=\"cmd\">httperf --uri "
+	ck_assert_ptr_nonnull(strstr(page, "<tr><th scope=\"row\">client 0 "
+	    "(&lt;svg onload=x&gt;)</th><td class=\"cmd\">httperf --uri "
+	    "&#39;/&lt;script&gt;alert(1)&lt;/script&gt;&#39; --add-header "
+	    "&quot;A: b&amp;c&quot;</td></tr>"));
+	ck_assert_ptr_nonnull(strstr(page, "<tr><th scope=\"row\">client 1 "
+	    "(&quot;q&quot; &amp; &#39;a&#39;)</th><td class=\"cmd\">n/a"
+	    "</td></tr>"));
+	/* The page of the document alone: its own command line. */
+	solo = render(doc, NULL, NULL, 0);
+	ck_assert_int_eq(render_rv, 0);
+	check_page(solo);
+	ck_assert_ptr_nonnull(strstr(solo, "<pre class=\"cmd\">httperf --uri "
 	    "&#39;/&lt;script&gt;alert(1)&lt;/script&gt;&#39; --add-header "
 	    "&quot;A: b&amp;c&quot;</pre>"));
+	free(solo);
 	ck_assert_ptr_nonnull(strstr(page, "&lt;b onmouseover=x&gt;h&amp;amp;"
 	    "&lt;/b&gt;"));
 	ck_assert_ptr_nonnull(strstr(page, "&lt;/title&gt;&lt;script&gt;"));
@@ -627,13 +702,55 @@ tick_x(const char *page, const char *id, const char *label)
 	return x;
 }
 
+/* Is there a tick label `label' in figure `id'? */
+static int
+has_tick(const char *page, const char *id, const char *label)
+{
+	char key[64], *fig = figure(page, id);
+	int has;
+
+	ck_assert_ptr_nonnull(fig);
+	snprintf(key, sizeof(key), "text-anchor=\"middle\">%s</text>", label);
+	has = strstr(fig, key) != NULL;
+	free(fig);
+	return has;
+}
+
+/* The percentile ticks 0% (when it fits), 50%, 90%, ... of every
+   percentile plot, at their places on the log axis. */
+static void
+pct_ticks_are(const char *page, const char *id, int decades, int zero)
+{
+	static const char *const tick[] = { "90%", "99%", "99.9%",
+		"99.99%", "99.999%", "99.9999%", "99.99999%", "99.999999%",
+		"99.9999999%", "99.99999999%" };
+	double x0, x50, x[10], w;
+	int i;
+
+	ck_assert_int_eq(has_tick(page, id, "0%"), zero);
+	ck_assert_msg(has_tick(page, id, "50%"), "%s: no 50%%", id);
+	for (i = 0; i < decades; i++)
+		x[i] = tick_x(page, id, tick[i]);
+	ck_assert_msg(!has_tick(page, id, tick[decades]), "%s: %s", id,
+	    tick[decades]);
+	/* A decade each, evenly. */
+	w = (x[decades - 1] - x[0]) / (decades - 1);
+	ck_assert(w > 40);
+	for (i = 1; i < decades; i++)
+		ck_assert_msg(fabs(x[i] - x[i - 1] - w) < 0.15,
+		    "%s: tick %s at %g", id, tick[i], x[i]);
+	/* 50% at log10(2) of a decade from the origin (0% is there). */
+	x0 = x[0] - w;
+	if (zero)
+		ck_assert(fabs(tick_x(page, id, "0%") - x0) < 0.15);
+	x50 = tick_x(page, id, "50%");
+	ck_assert_msg(fabs(x50 - x0 - w * log10(2)) < 0.15,
+	    "%s: 50%% at %g, 0%% at %g, a decade %g", id, x50, x0, w);
+}
+
 START_TEST(test_pct_axis)
 {
-	static const char *const tick[] = { "0%", "90%", "99%", "99.9%",
-		"99.99%", "99.999%" };
 	char *d, *page;
-	double x[6], w;
-	size_t i;
 
 	ck_assert(html_pct_pos(0) == 0);
 	ck_assert(fabs(html_pct_pos(90) - 1) < 1e-12);
@@ -644,29 +761,28 @@ START_TEST(test_pct_axis)
 	ck_assert(html_pct_pos(-5) == 0);
 	ck_assert(html_pct_pos(100) == 12);
 
-	/* 1000 replies: 0% .. 99.99%, evenly spaced (a log axis). */
+	/* 1000 replies: 0%, 50%, 90% .. 99.99% (a log axis), on the reply
+	   times, the phases and the lateness alike. */
 	d = doc_json("h", 0, 1000, 1, known_iv, 3, 100);
 	page = render(d, NULL, NULL, 0);
-	for (i = 0; i < 5; i++)
-		x[i] = tick_x(page, "pct-reply", tick[i]);
-	w = x[1] - x[0];
-	ck_assert(w > 50);
-	for (i = 1; i < 5; i++)
-		ck_assert_msg(fabs(x[i] - x[i - 1] - w) < 0.15,
-		    "tick %zu at %g", i, x[i]);
-	ck_assert_ptr_null(strstr(page, ">99.999%</text>"));
+	pct_ticks_are(page, "pct-reply", 4, 1);
+	pct_ticks_are(page, "pct-phases", 4, 1);
+	pct_ticks_are(page, "pct-lateness", 4, 1);
 	free(page);
 	free(d);
 
 	/* 200,000 replies: 99.999% too. */
 	d = doc_json("h", 0, 200000, 1, known_iv, 3, 100);
 	page = render(d, NULL, NULL, 0);
-	for (i = 0; i < 6; i++)
-		x[i] = tick_x(page, "pct-reply", tick[i]);
-	w = x[1] - x[0];
-	for (i = 1; i < 6; i++)
-		ck_assert(fabs(x[i] - x[i - 1] - w) < 0.15);
-	ck_assert_ptr_null(strstr(page, ">99.9999%</text>"));
+	pct_ticks_are(page, "pct-reply", 5, 1);
+	free(page);
+	free(d);
+
+	/* 20,000,000: 7 decades; 0% and 50% would run into each other:
+	   the origin goes without its label. */
+	d = doc_json("h", 0, 20000000, 1, known_iv, 3, 100);
+	page = render(d, NULL, NULL, 0);
+	pct_ticks_are(page, "pct-reply", 7, 0);
 	free(page);
 	free(d);
 }
@@ -817,10 +933,14 @@ START_TEST(test_merged)
 		{ 1000000000, 1000000000, 100, 100, 0, 0, 100, 1000000,
 		    2000000 },
 	};
+	/* Client 1 had 5xx replies and resets, client 0 none. */
+	static const struct iv civ1[1] = {
+		{ 0, 1000000000, 100, 90, 10, 3, 100, 1000000, 2000000 },
+	};
 	static const char *const lab[] = { "client 0 (host-a)",
 		"client 1 (host-b)" };
 	char *c0 = doc_json("host-a", 0, 200, 1, civ, 2, 100);
-	char *c1 = doc_json("host-b", 1, 300, 1, civ, 1, 101);
+	char *c1 = doc_json("host-b", 1, 300, 1, civ1, 1, 101);
 	char *m = doc_json("host-a,host-b", 0, 500, 1, known_iv, 3, 100);
 	const char *const cl[] = { c0, c1 };
 	char *page = render(m, cl, lab, 2);
@@ -874,10 +994,245 @@ START_TEST(test_merged)
 	}
 	free(fig);
 	ck_assert_ptr_nonnull(strstr(page, "<dt>Clients</dt><dd>2 (ids 0)"));
+	/* Status classes: each client's that happened, plus the totals. */
+	ck_assert_int_eq(points(page, "iv-status", "client 0 (host-a) 2xx"),
+	    2);
+	ck_assert_int_eq(points(page, "iv-status", "client 1 (host-b) 2xx"),
+	    1);
+	ck_assert_int_eq(points(page, "iv-status", "client 1 (host-b) 5xx"),
+	    1);
+	ck_assert_int_eq(points(page, "iv-status", "client 0 (host-a) 5xx"),
+	    -1);
+	ck_assert_int_eq(points(page, "iv-status", "Total 2xx"), 3);
+	ck_assert_int_eq(points(page, "iv-status", "Total 5xx"), 3);
+	ck_assert_int_eq(nseries(page, "iv-status"), 5);
+	/* Thin, in the class's colour; the totals wide. */
+	series_style(page, "iv-status", "Total 2xx", "#0072B2", "2.6");
+	series_style(page, "iv-status", "Total 5xx", "#D55E00", "2.6");
+	series_style(page, "iv-status", "client 0 (host-a) 2xx", "#0072B2",
+	    "1.2");
+	series_style(page, "iv-status", "client 1 (host-b) 5xx", "#D55E00",
+	    "1.2");
+	fig = figure(page, "iv-status");
+	ck_assert_uint_eq(count(fig, "<li>"), 3);
+	ck_assert_ptr_nonnull(strstr(fig, "thin: each client (2), in its "
+	    "class&#39;s colour</li>"));
+	free(fig);
+	/* Errors: client 1's resets, the total's. */
+	ck_assert_int_eq(points(page, "iv-errors", "client 1 (host-b) "
+	    "connreset"), 1);
+	ck_assert_int_eq(points(page, "iv-errors", "Total connreset"), 3);
+	ck_assert_int_eq(nseries(page, "iv-errors"), 2);
+	/* Phases: each client's two, the total's two. */
+	ck_assert_int_eq(points(page, "pct-phases", "client 0 (host-a) "
+	    "Connection"), 1);
+	ck_assert_int_eq(points(page, "pct-phases", "client 0 (host-a) "
+	    "Connect"), HTML_PCT_POINTS);
+	ck_assert_int_eq(points(page, "pct-phases", "client 1 (host-b) "
+	    "Connection"), 1);
+	ck_assert_int_eq(points(page, "pct-phases", "client 1 (host-b) "
+	    "Connect"), HTML_PCT_POINTS);
+	ck_assert_int_eq(points(page, "pct-phases", "Total Connection"), 1);
+	ck_assert_int_eq(points(page, "pct-phases", "Total Connect"),
+	    HTML_PCT_POINTS);
+	ck_assert_int_eq(nseries(page, "pct-phases"), 6);
+	series_style(page, "pct-phases", "client 1 (host-b) Connect",
+	    "#D55E00", "1.2");
+	series_style(page, "pct-phases", "Total Connect", "#D55E00", "2.6");
 	free(page);
 	free(c0);
 	free(c1);
 	free(m);
+}
+END_TEST
+
+/*
+ * A merge of three clients: one with 2xx only, one with 5xx and resets
+ * too, one without per-interval data (an older result): every plot has
+ * a series per client (that has the data) plus the totals.
+ */
+START_TEST(test_merged3)
+{
+	static const struct iv iv0[2] = {
+		{ 0, 1000000000, 100, 100, 0, 0, 100, 1000000, 2000000 },
+		{ 1000000000, 1000000000, 100, 100, 0, 0, 100, 1000000,
+		    2000000 },
+	};
+	static const struct iv iv1[1] = {
+		{ 0, 1000000000, 100, 90, 10, 3, 100, 1000000, 2000000 },
+	};
+	static const char *const lab[] = { "c0", "c1", "c2" };
+	char *c0 = doc_json("a", 0, 200, 1, iv0, 2, 100);
+	char *c1 = doc_json("b", 1, 300, 1, iv1, 1, 100);
+	char *c2 = doc_json("c", 2, 300, 1, NULL, SIZE_MAX, 100);
+	char *m = doc_json("a,b,c", 0, 800, 1, known_iv, 3, 100);
+	const char *const cl[] = { c0, c1, c2 };
+	char *page = render(m, cl, lab, 3);
+	char *fig;
+
+	ck_assert_int_eq(render_rv, 0);
+	check_page(page);
+	ck_assert_int_eq(nseries(page, "pct-reply"), 5);
+	ck_assert_int_eq(points(page, "pct-reply", "c2"), HTML_PCT_POINTS);
+	ck_assert_int_eq(nseries(page, "pct-lateness"), 4);
+	ck_assert_int_eq(nseries(page, "pct-phases"), 8);
+	ck_assert_int_eq(points(page, "pct-phases", "c2 Connect"),
+	    HTML_PCT_POINTS);
+	ck_assert_int_eq(points(page, "pct-phases", "c2 Connection"), 1);
+	ck_assert_int_eq(nseries(page, "iv-rate"), 5);
+	ck_assert_int_eq(points(page, "iv-rate", "c2"), -1);
+	ck_assert_int_eq(nseries(page, "iv-latency"), 5);
+	ck_assert_int_eq(points(page, "iv-status", "c0 2xx"), 2);
+	ck_assert_int_eq(points(page, "iv-status", "c1 2xx"), 1);
+	ck_assert_int_eq(points(page, "iv-status", "c1 5xx"), 1);
+	ck_assert_int_eq(points(page, "iv-status", "Total 2xx"), 3);
+	ck_assert_int_eq(points(page, "iv-status", "Total 5xx"), 3);
+	ck_assert_int_eq(nseries(page, "iv-status"), 5);
+	ck_assert_int_eq(points(page, "iv-errors", "c1 connreset"), 1);
+	ck_assert_int_eq(points(page, "iv-errors", "Total connreset"), 3);
+	ck_assert_int_eq(nseries(page, "iv-errors"), 2);
+	fig = figure(page, "iv-errors");
+	ck_assert_ptr_nonnull(strstr(fig, "thin: each client (3), in its "
+	    "class&#39;s colour</li>"));
+	free(fig);
+	free(page);
+	free(c0);
+	free(c1);
+	free(c2);
+	free(m);
+}
+END_TEST
+
+/* The page of a merge of n clients of the command lines cmds. */
+static char *
+merged_cmds(const char *const *cmds, size_t n)
+{
+	static const char *const lab[] = { "client 0 (a)", "client 1 (b)",
+		"client 2 (<c>)" };
+	char *m = with_cmd(doc_json("a,b", 0, 10, 0, known_iv, 3, 100),
+	    "httperf --merged-doc-line");
+	char *docs[3], *page;
+	size_t i;
+
+	ck_assert_uint_le(n, 3);
+	for (i = 0; i < n; i++) {
+		docs[i] = doc_json("a", (unsigned)i, 10, 0, known_iv, 3, 100);
+		if (cmds[i] != NULL)
+			docs[i] = with_cmd(docs[i], cmds[i]);
+		else {
+			/* No command line at all. */
+			char *p = strstr(docs[i], "\"command_line\"");
+
+			ck_assert_ptr_nonnull(p);
+			memcpy(p, "\"command_lin_\"", 14);
+		}
+	}
+	page = render(m, (const char *const *)docs, lab, n);
+	ck_assert_int_eq(render_rv, 0);
+	check_page(page);
+	for (i = 0; i < n; i++)
+		free(docs[i]);
+	free(m);
+	return page;
+}
+
+/*
+ * The heading of a merge says so and shows what each client ran: the
+ * words in common once, what differs per client; or each line whole.
+ * Never the merged document's own command line (client 0's).
+ */
+START_TEST(test_merged_heading)
+{
+	static const char *const two[] = {
+		"httperf --server h --client 0/2 --rate 10 --json /t/c0.json",
+		"httperf --server h --client 1/2 --rate 10 --json /t/c1.json" };
+	static const char *const uneven[] = {
+		"httperf --client 0/3 --rate 10",
+		"httperf --client 1/3 --rate 10 --hog",
+		"httperf --client 2/3 --uri '/<b>'" };
+	static const char *const hostile[] = {
+		"httperf --uri /<script>x</script> --n 1",
+		"httperf --uri /a&b --n 1" };
+	static const char *const eq[] = {
+		"httperf --client=0/3 --uri=/a --json=/t/<0>.json --x=1",
+		"httperf --client=1/3 --uri=/a --json=/t/<1>.json --x=2",
+		"httperf --client=2/3 --uri=/a --json=/u/<2>.json --x=3" };
+	static const char *const same[] = { "httperf --client auto",
+		"httperf --client auto" };
+	static const char *const missing[] = { "httperf --x 1", NULL };
+	char *page;
+
+	page = merged_cmds(two, 2);
+	ck_assert_ptr_nonnull(strstr(page, "<h1>httperf report: a merge of 2 "
+	    "results</h1>"));
+	ck_assert_ptr_nonnull(strstr(page, "<title>httperf report (a merge "
+	    "of 2) "));
+	ck_assert_ptr_null(strstr(page, "merged-doc-line"));
+	ck_assert_ptr_nonnull(strstr(page, "<pre class=\"cmd\" id=\"cmd-"
+	    "common\">httperf --server h --client <mark>&#8230;</mark> --rate "
+	    "10 --json <mark>&#8230;</mark></pre>"));
+	ck_assert_ptr_nonnull(strstr(page, "<tr><th scope=\"row\">client 0 "
+	    "(a)</th><td class=\"cmd\">--client <mark>0/2</mark> &#160; "
+	    "--json <mark>/t/c0.json</mark></td></tr>"));
+	ck_assert_ptr_nonnull(strstr(page, "<tr><th scope=\"row\">client 1 "
+	    "(b)</th><td class=\"cmd\">--client <mark>1/2</mark> &#160; "
+	    "--json <mark>/t/c1.json</mark></td></tr>"));
+	ck_assert_uint_eq(count(page, "<pre class=\"cmd\""), 1);
+	free(page);
+
+	/* "--option=value": the mark after the shared "--option=". */
+	page = merged_cmds(eq, 3);
+	ck_assert_ptr_nonnull(strstr(page, "id=\"cmd-common\">httperf "
+	    "--client=<mark>&#8230;</mark> --uri=/a --json=<mark>&#8230;"
+	    "</mark> --x=<mark>&#8230;</mark></pre>"));
+	ck_assert_ptr_nonnull(strstr(page, "(&lt;c&gt;)</th><td class=\"cmd\">"
+	    "--client=<mark>2/3</mark> &#160; --json=<mark>/u/&lt;2&gt;.json"
+	    "</mark> &#160; --x=<mark>3</mark></td>"));
+	free(page);
+
+	/* Lines of different lengths: each whole. */
+	page = merged_cmds(uneven, 3);
+	ck_assert_ptr_nonnull(strstr(page, "<h1>httperf report: a merge of 3 "
+	    "results</h1>"));
+	ck_assert_ptr_null(strstr(page, "cmd-common"));
+	ck_assert_ptr_nonnull(strstr(page, "<th>Client</th><th>Command line"
+	    "</th>"));
+	ck_assert_ptr_nonnull(strstr(page, "<td class=\"cmd\">httperf "
+	    "--client 0/3 --rate 10</td>"));
+	ck_assert_ptr_nonnull(strstr(page, "<td class=\"cmd\">httperf "
+	    "--client 1/3 --rate 10 --hog</td>"));
+	ck_assert_ptr_nonnull(strstr(page, "<tr><th scope=\"row\">client 2 "
+	    "(&lt;c&gt;)</th><td class=\"cmd\">httperf --client 2/3 --uri "
+	    "&#39;/&lt;b&gt;&#39;</td>"));
+	ck_assert_uint_eq(count(page, "<td class=\"cmd\">"), 3);
+	free(page);
+
+	/* What differs is escaped; a value after a value has no option. */
+	page = merged_cmds(hostile, 2);
+	ck_assert_ptr_nonnull(strstr(page, ">httperf --uri <mark>&#8230;"
+	    "</mark> --n 1</pre>"));
+	ck_assert_ptr_nonnull(strstr(page, "--uri <mark>/&lt;script&gt;x"
+	    "&lt;/script&gt;</mark></td>"));
+	ck_assert_ptr_nonnull(strstr(page, "--uri <mark>/a&amp;b</mark>"
+	    "</td>"));
+	ck_assert_ptr_null(strstr(page, "<script"));
+	free(page);
+
+	/* The same line: once, no table. */
+	page = merged_cmds(same, 2);
+	ck_assert_ptr_nonnull(strstr(page, "All 2 clients ran the same "
+	    "command line:</p>\n<pre class=\"cmd\" id=\"cmd-common\">"
+	    "httperf --client auto</pre>"));
+	ck_assert_ptr_null(strstr(page, "id=\"clients\""));
+	free(page);
+
+	/* A client without a command line: each whole, "n/a" for it. */
+	page = merged_cmds(missing, 2);
+	ck_assert_ptr_nonnull(strstr(page, "<td class=\"cmd\">httperf --x 1"
+	    "</td>"));
+	ck_assert_ptr_nonnull(strstr(page, "(b)</th><td class=\"cmd\">n/a"
+	    "</td>"));
+	free(page);
 }
 END_TEST
 
@@ -903,9 +1258,34 @@ START_TEST(test_many_clients)
 	ck_assert_uint_eq(count(fig, "<li>"), 3);
 	ck_assert_ptr_nonnull(strstr(fig, "each of the 100 clients</li>"));
 	free(fig);
+	/* The same command line: said once. */
+	ck_assert_ptr_nonnull(strstr(page, "All 100 clients ran the same "));
 	fig = figure(page, "iv-rate");
 	ck_assert_uint_eq(count(fig, "data-series=\"client\" data-points="
 	    "\"3\""), 100);
+	free(fig);
+	/* The classes' and the phases' thin lines too, grey, one legend
+	   entry for all. */
+	fig = figure(page, "iv-status");
+	ck_assert_uint_eq(count(fig, "data-series=\"client 2xx\" "
+	    "data-points=\"3\" fill=\"none\" stroke=\"#9a9a9a\" "
+	    "stroke-width=\"1.0\""), 100);
+	ck_assert_uint_eq(count(fig, "data-series=\"client 5xx\" "
+	    "data-points=\"3\" fill=\"none\" stroke=\"#9a9a9a\""), 100);
+	ck_assert_uint_eq(count(fig, "<polyline"), 202);
+	ck_assert_uint_eq(count(fig, "<li>"), 3);
+	ck_assert_ptr_nonnull(strstr(fig, "each of the 100 clients</li>"));
+	free(fig);
+	fig = figure(page, "iv-errors");
+	ck_assert_uint_eq(count(fig, "data-series=\"client connreset\" "
+	    "data-points=\"3\" fill=\"none\" stroke=\"#9a9a9a\""), 100);
+	ck_assert_uint_eq(count(fig, "<polyline"), 101);
+	free(fig);
+	fig = figure(page, "pct-phases");
+	ck_assert_uint_eq(count(fig, "data-series=\"client Connect\" "
+	    "data-points=\"100\" fill=\"none\" stroke=\"#9a9a9a\""), 100);
+	ck_assert_uint_eq(count(fig, "<polyline"), 202);
+	ck_assert_ptr_nonnull(strstr(fig, "each of the 100 clients</li>"));
 	free(fig);
 	free(page);
 	for (i = 0; i < 100; i++)
@@ -955,6 +1335,8 @@ main(void)
 	tcase_add_test(tc, test_decimate);
 	tcase_add_test(tc, test_huge_intervals);
 	tcase_add_test(tc, test_merged);
+	tcase_add_test(tc, test_merged3);
+	tcase_add_test(tc, test_merged_heading);
 	tcase_add_test(tc, test_many_clients);
 	tcase_add_test(tc, test_write_error);
 	suite_add_tcase(s, tc);

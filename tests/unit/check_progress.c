@@ -24,6 +24,7 @@ view_run(struct progress_view *v)
 	v->frac = 0.45;
 	v->have_left = 1;
 	v->left = 14 * SEC + 1;
+	v->have_rate = 1;
 	v->rate = 99.84;
 	v->target = 100;
 	v->replies = 1234;
@@ -78,6 +79,7 @@ START_TEST(test_open_end)
 
 	memset(&v, 0, sizeof(v));
 	v.elapsed = 3725 * SEC;
+	v.have_rate = 1;
 	v.rate = 7;
 	v.replies = 5;
 	v.errors = 2;
@@ -98,6 +100,7 @@ START_TEST(test_bar_ends)
 
 	memset(&v, 0, sizeof(v));
 	v.known = 1;
+	v.have_rate = 1;
 	v.have_p99 = 1;
 	v.p99 = 0.5;
 	progress_format(buf, sizeof(buf), &v, 100);
@@ -163,6 +166,103 @@ START_TEST(test_huge)
 }
 END_TEST
 
+/* Events every `gap' ns from t0 up to `now' (inclusive), then the rate. */
+static int
+rate_at(struct progress_rate *r, uint64_t t0, uint64_t gap, uint64_t now,
+    double *rate)
+{
+	uint64_t t;
+
+	progress_rate_start(r, 0);
+	for (t = t0; t <= now; t += gap)
+		progress_rate_event(r, t);
+	return progress_rate_get(r, now, rate);
+}
+
+/*
+ * The achieved rate before the first second ends: never a partial
+ * window scaled up (--rate 1 once read 4.0/s at 0.25 s).
+ */
+START_TEST(test_rate_first_second)
+{
+	struct progress_rate r;
+	double rate;
+
+	/* --rate 1: one arrival at 0; no estimate until a second ends. */
+	ck_assert_int_eq(rate_at(&r, 0, SEC, SEC / 4, &rate), -1);
+	ck_assert_int_eq(rate_at(&r, 0, SEC, SEC / 2, &rate), -1);
+	ck_assert_int_eq(rate_at(&r, 0, SEC, SEC * 3 / 4, &rate), -1);
+	/* The second [0, 1 s) held the one arrival: 1/s. */
+	progress_rate_second(&r, 1, SEC);
+	ck_assert_int_eq(progress_rate_get(&r, SEC, &rate), 0);
+	ck_assert_double_eq_tol(rate, 1.0, 1e-9);
+	/* Events after that second do not count: the next one does. */
+	progress_rate_event(&r, SEC);
+	ck_assert_int_eq(progress_rate_get(&r, SEC + SEC / 4, &rate), 0);
+	ck_assert_double_eq_tol(rate, 1.0, 1e-9);
+	progress_rate_second(&r, 3, SEC / 2);
+	ck_assert_int_eq(progress_rate_get(&r, 2 * SEC, &rate), 0);
+	ck_assert_double_eq_tol(rate, 6.0, 1e-9);
+
+	/* --rate 20 at 0.25 s: 6 arrivals 50 ms apart, 20/s, whether the
+	   one due at 0.25 s came before the line or not. */
+	ck_assert_int_eq(rate_at(&r, 0, SEC / 20, SEC / 4, &rate), 0);
+	ck_assert_double_eq_tol(rate, 20.0, 1e-9);
+	ck_assert_int_eq(rate_at(&r, 0, SEC / 20, SEC / 4 - 1, &rate), 0);
+	ck_assert_double_eq_tol(rate, 20.0, 1e-6);
+	/* --rate 4 at 0.75 s: 4 arrivals (0 to 0.75 s), 4/s. */
+	ck_assert_int_eq(rate_at(&r, 0, SEC / 4, SEC * 3 / 4, &rate), 0);
+	ck_assert_double_eq_tol(rate, 4.0, 1e-9);
+	/* A schedule starting late (the first arrival at 0.5 s, then every
+	   0.1 s): 10/s, not the events over the whole time. */
+	ck_assert_int_eq(rate_at(&r, SEC / 2, SEC / 10, SEC * 9 / 10, &rate),
+	    0);
+	ck_assert_double_eq_tol(rate, 10.0, 1e-6);
+
+	/* Two events at once, then nothing: not an infinite rate; the
+	   time since the first bounds it (2 in 0.25 s). */
+	progress_rate_start(&r, 0);
+	progress_rate_event(&r, SEC / 100);
+	progress_rate_event(&r, SEC / 100);
+	ck_assert_int_eq(progress_rate_get(&r, SEC / 100, &rate), -1);
+	ck_assert_int_eq(progress_rate_get(&r, SEC / 4 + SEC / 100, &rate),
+	    0);
+	ck_assert_double_eq_tol(rate, 8.0, 1e-9);
+	/* A burst then silence: the silence lowers the estimate. */
+	progress_rate_start(&r, 0);
+	progress_rate_event(&r, 0);
+	progress_rate_event(&r, SEC / 100);
+	ck_assert_int_eq(progress_rate_get(&r, SEC / 2, &rate), 0);
+	ck_assert_double_eq_tol(rate, 4.0, 1e-9);
+	/* No event at all: no estimate, and none at the start. */
+	progress_rate_start(&r, 5 * SEC);
+	ck_assert_int_eq(progress_rate_get(&r, 5 * SEC, &rate), -1);
+	ck_assert_int_eq(progress_rate_get(&r, 5 * SEC + SEC / 2, &rate), -1);
+}
+END_TEST
+
+/* No rate estimate yet: "-" where the rate goes. */
+START_TEST(test_no_rate)
+{
+	struct progress_view v;
+	char buf[PROGRESS_LINE_MAX];
+
+	view_run(&v);
+	v.have_rate = 0;
+	progress_format(buf, sizeof(buf), &v, 200);
+	ck_assert_str_eq(buf, "0:12 [##################----------------------]"
+	    "  45% ETA 0:15  rate - of 100.0/s  replies 1234  errors 0  "
+	    "p99 12.3 ms");
+	progress_format(buf, sizeof(buf), &v, 80);
+	ck_assert_str_eq(buf, "0:12 [#########-------------]  45% ETA 0:15 "
+	    "-/100.0/s 1234 rep 0 err p99 12.3ms");
+	v.target = 0;
+	progress_format(buf, sizeof(buf), &v, 200);
+	ck_assert_str_eq(buf, "0:12 [##################----------------------]"
+	    "  45% ETA 0:15  rate -  replies 1234  errors 0  p99 12.3 ms");
+}
+END_TEST
+
 int
 main(void)
 {
@@ -177,6 +277,8 @@ main(void)
 	tcase_add_test(tc, test_bar_ends);
 	tcase_add_test(tc, test_small_buffer);
 	tcase_add_test(tc, test_huge);
+	tcase_add_test(tc, test_rate_first_second);
+	tcase_add_test(tc, test_no_rate);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
