@@ -58,7 +58,8 @@ size_t	html_nice_ticks(double lo, double hi, size_t target, double *ticks,
 
 /*
  * Where percentile pct (0..100) lies on the percentile axis: log10 of
- * 1 / (1 - pct / 100), so 0% is 0, 90% 1, 99% 2, 99.9% 3, 99.99% 4.
+ * 1 / (1 - pct / 100), so 0% is 0, 50% log10(2), 90% 1, 99% 2, 99.9% 3,
+ * 99.99% 4.
  * 100 and above give 12 (a percentile axis never goes that far).
  */
 double	html_pct_pos(double pct);
