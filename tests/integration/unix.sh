@@ -1,10 +1,12 @@
 #!/bin/sh
-# --unix-socket: every workload against the fixture listening on a
+# --unix-socket: every workload (--num-conns, --wsess, --call-rate,
+# --wsesslog, --wlog, --wset, POST bodies, session cookies) against the fixture listening on a
 # Unix-domain socket (counts exact against its log), TLS over the socket,
 # the Host header still from --server / --server-name, a path missing at
 # start (an error, nothing sent), the socket removed or replaced during a
-# run (counted as connrefused), the options it excludes, and nginx
-# listening on unix: (counts against its access log).
+# run (counted as connrefused), a path component replaced by a file or a
+# datagram socket in its place (counted as other), the options it
+# excludes, and nginx listening on unix: (counts against its access log).
 . "$TESTLIB"
 
 SOCK=$T_DIR/srv.sock
@@ -230,6 +232,77 @@ refused=$(value "Errors: total" connrefused)
 [ "$replies" -gt 0 ] && [ $((replies + refused)) = 60 ] ||
     fail "a regular file in the socket's place: $replies replies, $refused refused"
 ok "a regular file in the socket's place: $refused connrefused"
+rm -f "$SOCK"
+stop_srv
+
+# Any other failure to connect is `other' (the manual): a directory of the
+# path replaced by a regular file (ENOTDIR; as root EACCES cannot be
+# provoked), a datagram socket in the stream socket's place (EPROTOTYPE).
+# The swap follows the second request the fixture logs, half a second
+# before the third connection (--rate 2): 2 replies, 2 errors, exactly.
+# swap_after_2 CMD...: runs CMD in the background once the fixture logged
+# two requests; sets BG.
+swap_after_2() {
+	(
+		i=0
+		while [ "$(srv_requests)" -lt 2 ] && [ $i -lt 500 ]; do
+			sleep 0.02
+			i=$((i + 1))
+		done
+		"$@"
+	) &
+	BG=$!
+}
+# enotdir DIR: DIR becomes a regular file (the socket stays bound, in
+# DIR.old).
+enotdir() {
+	mv "$1" "$1.old" && : > "$1"
+}
+mkdir "$T_DIR/d"
+start_srv -U "$T_DIR/d/srv.sock"
+PORT=8080
+swap_after_2 enotdir "$T_DIR/d"
+hp --unix-socket "$T_DIR/d/srv.sock" --num-conns 4 --rate 2 --uri /size/10
+wait "$BG"
+expect_rc 0
+expect_classic
+expect_counts 4 2 2
+expect_status 0 2 0 0 0
+expect_errors 2 0 0 0 0 0 0 0 2
+[ -f "$T_DIR/d" ] || fail "the directory was not replaced"
+[ "$(srv_requests)" = 2 ] || fail "the fixture logged $(srv_requests) requests"
+ok "a path component no directory (ENOTDIR): other 2"
+stop_srv
+
+start_srv -U "$SOCK"
+PORT=8080
+python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+time.sleep(60)
+' "$T_DIR/dgram.sock" &
+DPID=$!
+T_PIDS="$T_PIDS $DPID"
+i=0
+while [ ! -S "$T_DIR/dgram.sock" ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the datagram socket was not made"
+	sleep 0.05
+done
+# A rename, so that the path is never missing (that is connrefused).
+swap_after_2 mv "$T_DIR/dgram.sock" "$SOCK"
+hp --unix-socket "$SOCK" --num-conns 4 --rate 2 --uri /size/10
+wait "$BG"
+expect_rc 0
+expect_classic
+expect_counts 4 2 2
+expect_status 0 2 0 0 0
+expect_errors 2 0 0 0 0 0 0 0 2
+[ ! -e "$T_DIR/dgram.sock" ] || fail "the datagram socket was not moved"
+[ "$(srv_requests)" = 2 ] || fail "the fixture logged $(srv_requests) requests"
+ok "a datagram socket in the stream socket's place (EPROTOTYPE): other 2"
+kill "$DPID"
 rm -f "$SOCK"
 stop_srv
 
