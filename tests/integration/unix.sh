@@ -1,12 +1,13 @@
 #!/bin/sh
 # --unix-socket: every workload (--num-conns, --wsess, --call-rate,
-# --wsesslog, --wlog, --wset, POST bodies, session cookies) against the fixture listening on a
-# Unix-domain socket (counts exact against its log), TLS over the socket,
-# the Host header still from --server / --server-name, a path missing at
-# start (an error, nothing sent), the socket removed or replaced during a
-# run (counted as connrefused), a path component replaced by a file or a
-# datagram socket in its place (counted as other), the options it
-# excludes, and nginx listening on unix: (counts against its access log).
+# --wsesslog, --wlog, --wset, POST bodies, session cookies) against the
+# fixture listening on a Unix-domain socket (counts exact against its log),
+# TLS over the socket, the Host header still from --server / --server-name,
+# a path missing at start (an error, nothing sent), the socket removed or
+# replaced during a run (counted as connrefused), a path component replaced
+# by a file or a datagram socket in its place (counted as other), the
+# options it excludes, and nginx listening on unix: (counts against its
+# access log).
 . "$TESTLIB"
 
 SOCK=$T_DIR/srv.sock
