@@ -254,6 +254,104 @@ hp --proxy-user nocolon --proxy h:1
 expect_rc 1
 ok "option rules"
 
+# A keep-alive proxy (kaproxy.py: tinyproxy closes after every reply, so
+# it cannot show that absolute-form requests share a connection).  It logs
+# "CONN PIPELINED REQUEST-LINE" for every request it receives.
+KAPROXY=$(dirname "$TESTLIB")/kaproxy.py
+# start_kaproxy NAME [CONNECT-DELAY-MS]: sets KPORT; the log is
+# $T_DIR/NAME.log.
+start_kaproxy() {
+	rm -f "$T_DIR/$1.port"
+	python3 "$KAPROXY" "$T_DIR/$1.port" "$T_DIR/$1.log" "${2:-0}" 60 &
+	T_PIDS="$T_PIDS $!"
+	i=0
+	while [ ! -s "$T_DIR/$1.port" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "kaproxy $1 did not start"
+		sleep 0.05
+	done
+	KPORT=$(cat "$T_DIR/$1.port")
+}
+# ka_check LOG N CONNS PIPED: LOG holds N absolute-form GETs of
+# /size/100, over CONNS client connections of N/CONNS requests each, PIPED
+# of them pipelined.
+ka_check() {
+	n=$(grep -Ec "^[0-9]+ [01] GET http://127\.0\.0\.1:$PORT/size/100 HTTP/1\.1\$" "$1")
+	[ "$n" = "$2" ] && [ "$(wc -l < "$1" | tr -d " ")" = "$2" ] ||
+	    fail "the proxy logged $n absolute-form GETs: $(cat "$1")"
+	per=$(awk '{ print $1 }' "$1" | sort | uniq -c | awk '{ print $1 }' | sort -u)
+	[ "$(awk '{ print $1 }' "$1" | sort -u | wc -l | tr -d " ")" = "$3" ] &&
+	    [ "$per" = $(($2 / $3)) ] ||
+	    fail "not $3 client connections of $(($2 / $3)) requests: $(cat "$1")"
+	n=$(awk '$2 == 1' "$1" | wc -l | tr -d " ")
+	[ "$n" = "$4" ] || fail "$n requests pipelined, not $4: $(cat "$1")"
+}
+start_kaproxy ka
+KA=$KPORT
+# Keep-alive: 3 connections of 3 calls, one after another.
+: > "$T_DIR/srv.log"
+: > "$T_DIR/ka.log"
+hp --proxy 127.0.0.1:$KA --num-conns 3 --num-calls 3 --uri /size/100
+expect_rc 0
+expect_classic
+expect_counts 3 9 9
+expect_status 0 9 0 0 0
+expect_errors 0 0 0 0 0 0 0 0 0
+expect '^Connection length \[replies/conn\]: 3\.000$'
+expect "^Proxy: 127\\.0\\.0\\.1:$KA \\(absolute-form\\)\$"
+ka_check "$T_DIR/ka.log" 9 3 0
+wait_for_log 9
+[ "$(srv_requests)" = 9 ] || fail "the origin logged $(srv_requests) requests"
+[ "$(awk '$2 == "GET" && $3 == "/size/100"' "$T_DIR/srv.log" | wc -l)" = 9 ] ||
+    fail "the origin logged other requests: $(cat "$T_DIR/srv.log")"
+ok "absolute-form keep-alive: 9 requests over 3 proxy connections"
+
+# Pipelined: the 3 calls of each connection sent as one burst; the proxy
+# answers in order.
+: > "$T_DIR/srv.log"
+: > "$T_DIR/ka.log"
+hp --proxy 127.0.0.1:$KA --num-conns 3 --num-calls 3 --burst-length 3 \
+    --uri /size/100
+expect_rc 0
+expect_classic
+expect_counts 3 9 9
+expect_status 0 9 0 0 0
+expect_errors 0 0 0 0 0 0 0 0 0
+expect '^Connection length \[replies/conn\]: 3\.000$'
+ka_check "$T_DIR/ka.log" 9 3 6
+wait_for_log 9
+[ "$(srv_requests)" = 9 ] || fail "the origin logged $(srv_requests) requests"
+ok "absolute-form pipelined: bursts of 3 over 3 proxy connections"
+
+# The connect time is measured to the proxy: with a proxy that answers
+# CONNECT 200 ms late, the Connect time percentiles stay small, the tunnel
+# setup takes the 200 ms, and the classic connect time (TCP, tunnel and
+# TLS handshake: the manual) includes them.
+start_kaproxy slow 200
+: > "$T_DIR/tsrv.log"
+PORT=$TPORT HP_SERVER=localhost hp --ssl --proxy 127.0.0.1:$KPORT \
+    --num-conns 3 --num-calls 2 --uri /size/100 --ssl-verify \
+    --ssl-ca-file "$C/srv.pem"
+expect_rc 0
+expect_classic
+expect_counts 3 6 6
+expect_errors 0 0 0 0 0 0 0 0 0
+expect "^Proxy: 127\\.0\\.0\\.1:$KPORT \\(CONNECT tunnels\\), tunnels 3 established 3 refused 0\$"
+# in_range WHAT VALUE MIN MAX: MIN <= VALUE < MAX.
+in_range() {
+	awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(v >= lo && v < hi) }' ||
+	    fail "$1 $2 not in [$3, $4)"
+}
+in_range "tunnel setup p50" "$(value 'Tunnel setup percentiles' p50)" 190 5000
+in_range "connect max" "$(value 'Connect time percentiles' max)" 0 100
+in_range "classic connect" "$(value 'Connection time \[ms\]: connect' connect)" 190 5000
+n=$(grep -Ec "^[0-9]+ 0 CONNECT localhost:$TPORT HTTP/1\.1\$" "$T_DIR/slow.log")
+[ "$n" = 3 ] || fail "the proxy logged $n CONNECTs: $(cat "$T_DIR/slow.log")"
+i=0
+while [ "$(tls_gets)" -lt 6 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+[ "$(tls_gets)" = 6 ] || fail "the TLS origin logged $(tls_gets) requests"
+ok "connect time to the proxy: $(value 'Connect time percentiles' max) ms; tunnel setup $(value 'Tunnel setup percentiles' p50) ms"
+
 # Hostile proxies: an endless reply head (cut at the head limit), garbage,
 # bytes after the head, a head dripping past --timeout.  Each connection
 # is counted, none hangs the run.
