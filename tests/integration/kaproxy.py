@@ -8,7 +8,9 @@
 # Listens on 127.0.0.1, an ephemeral port written to PORTFILE.  Each
 # client connection gets a number (from 1); each request line received is
 # logged as "N P REQUEST-LINE", P being 1 if the request had arrived
-# before the reply to the one before it was sent (pipelined), else 0.
+# before the reply to the one before it was sent (pipelined), else 0
+# (each reply waits up to 100 ms for the next request, so that a client
+# writing a burst in several writes is seen pipelining).
 # Absolute-form requests go in origin form to
 # the server they name over one upstream connection per client connection,
 # one at a time in order (so pipelined requests are answered in order);
@@ -18,6 +20,7 @@
 # loopback servers are reached (anything else gets a 403).  The process
 # exits after LIFETIME-S seconds (default 60) whatever it is doing.
 import os
+import select
 import socket
 import sys
 import threading
@@ -27,6 +30,7 @@ portfile, logfile = sys.argv[1], sys.argv[2]
 delay = float(sys.argv[3]) / 1000 if len(sys.argv) > 3 else 0.0
 lifetime = float(sys.argv[4]) if len(sys.argv) > 4 else 60.0
 MAXHEAD = 65536
+PIPEWAIT = 0.1
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 log = open(logfile, "a")
@@ -51,8 +55,11 @@ class Reader:
         self.buf += d
         return len(d)
 
-    def arrived(self):
-        """Takes in what has arrived without waiting; True if any is here."""
+    def arrived(self, wait):
+        """Takes in what has arrived, waiting up to `wait' seconds for a
+        first byte; True if any is here."""
+        if not self.buf:
+            select.select([self.sock], [], [], wait)
         try:
             while self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT):
                 if not self.fill():
@@ -221,7 +228,9 @@ def serve(n, c):
                 if rhead is None:
                     return
                 # Is the next request here before this reply goes out?
-                piped = 1 if cf.arrived() else 0
+                # A pipelining client sent it already (it may be on its
+                # way: wait a little); any other cannot have.
+                piped = 1 if cf.arrived(PIPEWAIT) else 0
                 c.sendall(b"".join(rhead) + b"\r\n")
                 relay_body(uf, c.sendall, rhead, None)
                 if not 100 <= int(rhead[0].split()[1]) < 200:
