@@ -5,9 +5,13 @@
 # fixture's TLS mode (counts at the origin equal the report's), Basic
 # credentials accepted and refused (407: a reply status for absolute-form,
 # connect-refused for CONNECT), the environment read only with
-# --proxy-env and no_proxy obeyed, a proxy not listening (connrefused),
-# and hostile proxies (a python one here): an endless reply head, garbage,
-# a head dripping past --timeout, all counted, none a hang.
+# --proxy-env and no_proxy obeyed, a proxy not listening (connrefused);
+# through kaproxy.py, a python proxy that keeps connections alive,
+# absolute-form keep-alive and pipelining (each request at the proxy and
+# at the origin) and, with a CONNECT answered 200 ms late, the connect
+# time measured to the proxy; hostile proxies (a python one here): an
+# endless reply head, garbage, a head dripping past --timeout, all
+# counted, none a hang; and HTTP/2 inside CONNECT tunnels to nginx.
 . "$TESTLIB"
 
 TINYPROXY=$(command -v tinyproxy || echo /usr/bin/tinyproxy)
