@@ -10,11 +10,10 @@
 # logged as "N P REQUEST-LINE", P being 1 if the request had arrived
 # before the reply to the one before it was sent (pipelined), else 0
 # (each reply waits up to 100 ms for the next request, so that a client
-# writing a burst in several writes is seen pipelining).
-# Absolute-form requests go in origin form to
-# the server they name over one upstream connection per client connection,
-# one at a time in order (so pipelined requests are answered in order);
-# Proxy-* headers are dropped.  Replies are relayed as they are, framed by
+# writing a burst in several writes is seen pipelining).  Absolute-form
+# requests go in origin form to the server they name over one upstream
+# connection per client connection, one at a time in order (so pipelined
+# requests are answered in order); Proxy-* headers are dropped.  Replies are relayed as they are, framed by
 # Content-Length or chunked encoding.  CONNECT is answered 200 after
 # CONNECT-DELAY-MS milliseconds, then bytes are relayed both ways.  Only
 # loopback servers are reached (anything else gets a 403).  The process
@@ -31,7 +30,7 @@ delay = float(sys.argv[3]) / 1000 if len(sys.argv) > 3 else 0.0
 lifetime = float(sys.argv[4]) if len(sys.argv) > 4 else 60.0
 MAXHEAD = 65536
 PIPEWAIT = 0.1
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+LOOPBACK = ("127.0.0.1", "localhost")
 
 log = open(logfile, "a")
 loglock = threading.Lock()
@@ -115,11 +114,13 @@ def header(lines, name):
     return None
 
 
-def relay_body(f, out, head, method):
-    """Copies the body the head announces from f to out."""
-    status = int(head[0].split()[1]) if method is None else 0
-    if method == b"HEAD" or 100 <= status < 200 or status in (204, 304):
-        return
+def relay_body(f, out, head, method, reply):
+    """Copies the body the head (of a request, or of the reply to a
+    request with `method') announces from f to out."""
+    if reply:
+        status = int(head[0].split()[1])
+        if method == b"HEAD" or 100 <= status < 200 or status in (204, 304):
+            return
     te = header(head, b"transfer-encoding")
     if te is not None and te.lower() == b"chunked":
         while True:
@@ -206,7 +207,7 @@ def serve(n, c):
                     b"Content-Length: 0\r\nConnection: close\r\n\r\n")
                 return
             rest = url[len(b"http://"):]
-            hostport, slash, path = rest.partition(b"/")
+            hostport, _, path = rest.partition(b"/")
             host, _, port = hostport.partition(b":")
             if host.decode() not in LOOPBACK:
                 c.sendall(b"HTTP/1.1 403 Forbidden\r\n"
@@ -222,7 +223,7 @@ def serve(n, c):
             req += [h for h in head[1:]
                 if not h.lower().startswith(b"proxy-")]
             up.sendall(b"".join(req) + b"\r\n")
-            relay_body(cf, up.sendall, head, method)
+            relay_body(cf, up.sendall, head, method, False)
             while True:
                 rhead = readhead(uf)
                 if rhead is None:
@@ -232,7 +233,7 @@ def serve(n, c):
                 # way: wait a little); any other cannot have.
                 piped = 1 if cf.arrived(PIPEWAIT) else 0
                 c.sendall(b"".join(rhead) + b"\r\n")
-                relay_body(uf, c.sendall, rhead, None)
+                relay_body(uf, c.sendall, rhead, method, True)
                 if not 100 <= int(rhead[0].split()[1]) < 200:
                     break
             conn = header(rhead, b"connection")
