@@ -30,12 +30,7 @@ bad() {
 	python3 "$H2BAD" -P "$T_DIR/bport" -t 30 "$@" 2> "$T_DIR/bad.err" &
 	BAD_PID=$!
 	T_PIDS="$T_PIDS $BAD_PID"
-	i=0
-	while [ ! -s "$T_DIR/bport" ]; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || fail "h2bad.py did not start: $(cat "$T_DIR/bad.err")"
-		sleep 0.05
-	done
+	wait_path -s "$T_DIR/bport" h2bad.py "$T_DIR/bad.err"
 	PORT=$(cat "$T_DIR/bport")
 }
 

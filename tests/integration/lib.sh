@@ -119,15 +119,7 @@ start_srv() {
 	    -t 300 "$@" &
 	SRV_PID=$!
 	T_PIDS="$T_PIDS $SRV_PID"
-	i=0
-	while [ ! -s "$T_DIR/port" ]; do
-		i=$((i + 1))
-		if [ $i -gt 100 ]; then
-			echo "FAIL: the fixture server did not start" >&2
-			exit 1
-		fi
-		sleep 0.05
-	done
+	wait_path -s "$T_DIR/port" "the fixture server"
 	PORT=$(cat "$T_DIR/port")
 	: > "$T_DIR/srv.log"
 }
@@ -168,6 +160,19 @@ hp() {
 	if t_vg_any; then
 		fail "valgrind found errors in httperf (exit status $RC)"
 	fi
+}
+
+# wait_path TEST PATH WHAT [ERRFILE]: waits up to 10 s for `[ TEST PATH ]'
+# (-s: a file with data, such as a port file; -S: a socket), else fails
+# saying WHAT did not start, with ERRFILE's text when given.
+wait_path() {
+	w=0
+	while [ ! "$1" "$2" ]; do
+		w=$((w + 1))
+		[ $w -le 200 ] ||
+		    fail "$3 did not start${4:+: $(cat "$4" 2>/dev/null)}"
+		sleep 0.05
+	done
 }
 
 fail() {

@@ -43,12 +43,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
 "$TESTSRV" -P "$T_DIR/tport" -l "$T_DIR/tsrv.log" -t 300 \
     -s "$C/srv.pem" -k "$C/srv.key" &
 T_PIDS="$T_PIDS $!"
-i=0
-while [ ! -s "$T_DIR/tport" ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "the TLS fixture did not start"
-	sleep 0.05
-done
+wait_path -s "$T_DIR/tport" "the TLS fixture"
 TPORT=$(cat "$T_DIR/tport")
 # tls_gets: requests the TLS fixture logged.
 tls_gets() {
@@ -268,12 +263,7 @@ start_kaproxy() {
 	rm -f "$T_DIR/$1.port"
 	python3 "$KAPROXY" "$T_DIR/$1.port" "$T_DIR/$1.log" "${2:-0}" 60 &
 	T_PIDS="$T_PIDS $!"
-	i=0
-	while [ ! -s "$T_DIR/$1.port" ]; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || fail "kaproxy $1 did not start"
-		sleep 0.05
-	done
+	wait_path -s "$T_DIR/$1.port" "kaproxy $1"
 	KPORT=$(cat "$T_DIR/$1.port")
 }
 # ka_check LOG N CONNS PIPED: LOG holds N absolute-form GETs of
@@ -409,12 +399,7 @@ for mode in endless garbage extra drip refuse407; do
 	python3 "$T_DIR/evil.py" $mode "$T_DIR/evil.port" &
 	EPID=$!
 	T_PIDS="$T_PIDS $EPID"
-	i=0
-	while [ ! -s "$T_DIR/evil.port" ]; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || fail "the $mode proxy did not start"
-		sleep 0.05
-	done
+	wait_path -s "$T_DIR/evil.port" "the $mode proxy"
 	EVIL=$(cat "$T_DIR/evil.port")
 	start=$(date +%s)
 	PORT=$TPORT hp --ssl --proxy 127.0.0.1:$EVIL --num-conns 3 --timeout 1

@@ -285,12 +285,7 @@ time.sleep(60)
 ' "$T_DIR/dgram.sock" &
 DPID=$!
 T_PIDS="$T_PIDS $DPID"
-i=0
-while [ ! -S "$T_DIR/dgram.sock" ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "the datagram socket was not made"
-	sleep 0.05
-done
+wait_path -S "$T_DIR/dgram.sock" "the datagram socket"
 # A rename, so that the path is never missing (that is connrefused).
 swap_after_2 mv "$T_DIR/dgram.sock" "$SOCK"
 hp --unix-socket "$SOCK" --num-conns 4 --rate 2 --uri /size/10
@@ -348,12 +343,7 @@ time.sleep(60)
 ' "$T_DIR/silent.sock" &
 SPID=$!
 T_PIDS="$T_PIDS $SPID"
-i=0
-while [ ! -S "$T_DIR/silent.sock" ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "the silent listener did not start"
-	sleep 0.05
-done
+wait_path -S "$T_DIR/silent.sock" "the silent listener"
 for tls in "" --ssl; do
 	start=$(date +%s)
 	# shellcheck disable=SC2086
