@@ -224,10 +224,9 @@ progress_made(const struct progress *p, const struct interval_counts *c)
 }
 
 void
-progress_rate_start(struct progress_rate *r, uint64_t now)
+progress_rate_start(struct progress_rate *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->start = now;
 }
 
 void
@@ -458,7 +457,7 @@ progress_start(void *state, uint64_t now)
 
 	p->start = now;
 	p->running = 1;
-	progress_rate_start(&p->rate, now);
+	progress_rate_start(&p->rate);
 	interval_start(&p->iv, now, clock_wall_now());
 	timer_add(p->wheel, &p->timer, now + PROGRESS_STEP);
 }

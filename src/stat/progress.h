@@ -58,7 +58,6 @@ struct progress_config {
  * events so far (see progress_rate_get()).
  */
 struct progress_rate {
-	uint64_t	 start;		/* the test's start */
 	uint64_t	 n;		/* events before the first second
 					   ended */
 	uint64_t	 first, last;	/* the first's and the last's time */
@@ -66,8 +65,8 @@ struct progress_rate {
 	double		 second;	/* its rate, per second */
 };
 
-/* The test starts at `now'. */
-void	progress_rate_start(struct progress_rate *r, uint64_t now);
+/* The test starts: no event yet. */
+void	progress_rate_start(struct progress_rate *r);
 
 /* An event at `now'. */
 void	progress_rate_event(struct progress_rate *r, uint64_t now);

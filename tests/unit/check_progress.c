@@ -173,7 +173,7 @@ rate_at(struct progress_rate *r, uint64_t t0, uint64_t gap, uint64_t now,
 {
 	uint64_t t;
 
-	progress_rate_start(r, 0);
+	progress_rate_start(r);
 	for (t = t0; t <= now; t += gap)
 		progress_rate_event(r, t);
 	return progress_rate_get(r, now, rate);
@@ -221,7 +221,7 @@ START_TEST(test_rate_first_second)
 
 	/* Two events at once, then nothing: not an infinite rate; the
 	   time since the first bounds it (2 in 0.25 s). */
-	progress_rate_start(&r, 0);
+	progress_rate_start(&r);
 	progress_rate_event(&r, SEC / 100);
 	progress_rate_event(&r, SEC / 100);
 	ck_assert_int_eq(progress_rate_get(&r, SEC / 100, &rate), -1);
@@ -229,13 +229,13 @@ START_TEST(test_rate_first_second)
 	    0);
 	ck_assert_double_eq_tol(rate, 8.0, 1e-9);
 	/* A burst then silence: the silence lowers the estimate. */
-	progress_rate_start(&r, 0);
+	progress_rate_start(&r);
 	progress_rate_event(&r, 0);
 	progress_rate_event(&r, SEC / 100);
 	ck_assert_int_eq(progress_rate_get(&r, SEC / 2, &rate), 0);
 	ck_assert_double_eq_tol(rate, 4.0, 1e-9);
 	/* No event at all: no estimate, and none at the start. */
-	progress_rate_start(&r, 5 * SEC);
+	progress_rate_start(&r);
 	ck_assert_int_eq(progress_rate_get(&r, 5 * SEC, &rate), -1);
 	ck_assert_int_eq(progress_rate_get(&r, 5 * SEC + SEC / 2, &rate), -1);
 }
