@@ -143,14 +143,16 @@ static const struct {
 
 /* ---- small helpers ---- */
 
-void
-html_escape(FILE *f, const char *s)
+/* The first len bytes of s (fewer at its NUL), as html_escape(). */
+static void
+html_escape_n(FILE *f, const char *s, size_t len)
 {
-	const unsigned char *p;
+	const unsigned char *p, *end;
 
 	if (s == NULL)
 		return;
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+	end = (const unsigned char *)s + len;
+	for (p = (const unsigned char *)s; p < end && *p != '\0'; p++) {
 		switch (*p) {
 		case '&':
 			fputs("&amp;", f);
@@ -178,6 +180,13 @@ html_escape(FILE *f, const char *s)
 				fputc(*p, f);
 		}
 	}
+}
+
+void
+html_escape(FILE *f, const char *s)
+{
+	if (s != NULL)
+		html_escape_n(f, s, strlen(s));
 }
 
 /* The number at path of v, or -1. */
@@ -1510,25 +1519,16 @@ words_split(const char *s, struct words *ws)
 }
 
 static void
-put_client_label(const struct ctx *c, size_t i)
+put_client_label(struct ctx *c, size_t i)
 {
-	if (c->cl[i].label != NULL)
-		html_escape(c->f, c->cl[i].label);
-	else
-		fprintf(c->f, "client %zu", i);
-}
+	char *l = client_label(c, i, "");
 
-/* The first len bytes of s, escaped. */
-static void
-put_prefix(FILE *f, const char *s, size_t len)
-{
-	char one[2] = { '\0', '\0' };
-	size_t i;
-
-	for (i = 0; i < len && s[i] != '\0'; i++) {
-		one[0] = s[i];
-		html_escape(f, one);
+	if (l == NULL) {
+		c->oom = 1;
+		return;
 	}
+	html_escape(c->f, l);
+	free(l);
 }
 
 /*
@@ -1597,7 +1597,7 @@ write_commands(struct ctx *c)
 			if (j > 0)
 				fputc(' ', f);
 			if (diff[j]) {
-				put_prefix(f, ws[0].w[j], pre[j]);
+				html_escape_n(f, ws[0].w[j], pre[j]);
 				fputs("<mark>&#8230;</mark>", f);
 			} else
 				html_escape(f, ws[0].w[j]);
@@ -1632,7 +1632,7 @@ write_commands(struct ctx *c)
 				html_escape(f, ws[i].w[j - 1]);
 				fputc(' ', f);
 			}
-			put_prefix(f, ws[i].w[j], pre[j]);
+			html_escape_n(f, ws[i].w[j], pre[j]);
 			fputs("<mark>", f);
 			html_escape(f, ws[i].w[j] + pre[j]);
 			fputs("</mark>", f);
