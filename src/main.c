@@ -942,6 +942,23 @@ run_warn(struct run *r, const struct collector_run *cr)
 }
 
 /*
+ * After the whole report and the bottleneck warning: the warning of a
+ * run that mostly failed (stat/basic_report.h).
+ */
+static void
+run_warn_failed(struct run *r)
+{
+	const struct basic *b;
+	size_t i;
+
+	for (i = 0; i < nitems(run_stats); i++)
+		if (r->stats[i].on && run_stats[i].col == &basic_collector) {
+			b = r->stats[i].state;
+			basic_fail_warn(r->out, &b->t);
+		}
+}
+
+/*
  * Runs the test: the options line, the load until the workload is done
  * (or --runtime, or a signal), the report.  Returns 0, 3 if the client
  * was the bottleneck with --max-lateness, or -1 if the report (or what a
@@ -1016,6 +1033,8 @@ run_test(struct run *r)
 	run_report(r, &cr);
 	/* The warning is the report's last line; the JSON carries it too. */
 	warned = run_warn(r, &cr);
+	/* Last of all: the exit status stays 0 (failures are results). */
+	run_warn_failed(r);
 	if (r->json != NULL && run_json(r, &cr) == -1)
 		rv = -1;
 	if (r->html != NULL && run_html(r, &cr) == -1)

@@ -1132,6 +1132,8 @@ merge_print(struct merge *m, FILE *out)
 		sched_stat_print(&m->sched, out);
 		sched_stat_print_warning(&m->sched, out, m->sched_cpu_pct);
 	}
+	/* Last, as after a run: the warning of a run that mostly failed. */
+	basic_fail_warn(out, &m->basic.t);
 }
 
 /* Copies a value of a document into the one being written. */

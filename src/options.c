@@ -69,6 +69,8 @@ options_free(struct options *o)
 	free(o->add_header);
 	free(o->body);
 	free(o->myaddr);
+	free(o->url_host);
+	free(o->url_target);
 	options_init(o);
 }
 
@@ -349,6 +351,87 @@ opt_fail_unknown(const struct opt_ctx *c, const char *elem)
 	return -1;
 }
 
+/*
+ * The short options of wrk, ab and hey that httperf does not have, each
+ * with the option that does (most nearly) the same: a user coming from
+ * one of them gets a pointer rather than only "unknown option".
+ */
+static const struct {
+	int		 ch;
+	const char	*hint;
+} opt_foreign[] = {
+	{ 'c', "for N connections use --num-conns N (and --rate X)" },
+	{ 'D', "for a request body from a file use --body-file F" },
+	{ 'H', "for a request header use --add-header 'Name: value'" },
+	{ 'k', "for keep-alive use --num-calls N (calls per connection)" },
+	{ 'm', "for the request method use --method S" },
+	{ 'p', "for a request body from a file use --body-file F" },
+	{ 'q', "for a rate use --rate X (connections/s) or --call-rate X "
+	    "(requests/s)" },
+	{ 'R', "for a rate use --rate X (connections/s) or --call-rate X "
+	    "(requests/s)" },
+	{ 't', "for a time limit use --runtime X (httperf runs one thread)" },
+	{ 'T', "for a content type use --add-header 'Content-Type: S'" },
+	{ 'z', "for a duration use --runtime X" },
+};
+
+/* The hint of opt_foreign for short option `ch', or NULL. */
+static const char *
+opt_foreign_hint(int ch)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(opt_foreign); i++)
+		if (opt_foreign[i].ch == ch)
+			return opt_foreign[i].hint;
+	return NULL;
+}
+
+/* Returns non-zero if `s' is one or more decimal digits and nothing else. */
+static int
+opt_all_digits(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/*
+ * httperf's -d is --debug N (0 to 9) and -n is --periodic-stats, which
+ * takes no value; wrk's -d 30s is a duration and ab's or hey's -n 1000
+ * a number of requests.  Just after getopt_long() returned `ch' for one
+ * of them, refuses a use that only makes sense as the other tool's, with
+ * a hint.  Returns -1 after the message, else 0.
+ */
+static int
+opt_foreign_use(const struct opt_ctx *c, int ch, int argc, char **argv)
+{
+	const char *elem, *num = NULL;
+
+	if (ch == 'd' && optarg != NULL &&
+	    !(optarg[0] >= '0' && optarg[0] <= '9' && optarg[1] == '\0'))
+		return opt_fail_as(c, "-d", optarg, "is --debug N (0 to 9) "
+		    "here; for a test duration use --runtime X");
+	if (ch != 'n')
+		return 0;
+	/* "-n 1000", or "-n1000" (getopt is still inside that word). */
+	elem = argv[optind - 1];
+	if (strcmp(elem, "-n") == 0 && optind < argc &&
+	    opt_all_digits(argv[optind]))
+		num = argv[optind];
+	else if (optind < argc && strncmp(argv[optind], "-n", 2) == 0 &&
+	    opt_all_digits(argv[optind] + 2))
+		num = argv[optind] + 2;
+	if (num == NULL)
+		return 0;
+	return opt_fail_as(c, "-n", num, "is --periodic-stats here and "
+	    "takes no number; for N requests use --num-conns N (and "
+	    "--num-calls)");
+}
+
 /* Reports what getopt_long() refused (ch is ':' or '?'); returns -1. */
 static int
 opt_getopt_error(const struct opt_ctx *c, int ch, char **argv)
@@ -365,6 +448,10 @@ opt_getopt_error(const struct opt_ctx *c, int ch, char **argv)
 		    sizeof(namebuf)), eq != NULL ? eq + 1 : NULL,
 		    "takes no argument");
 	}
+	if (optopt != 0 && opt_foreign_hint(optopt) != NULL)
+		return opt_fail_as(c, opt_name_of(optopt, namebuf,
+		    sizeof(namebuf)), NULL, "unknown option; %s",
+		    opt_foreign_hint(optopt));
 	if (optopt != 0)
 		return opt_fail_as(c, opt_name_of(optopt, namebuf,
 		    sizeof(namebuf)), NULL, "unknown option");
@@ -398,6 +485,68 @@ prog_name(int argc, char **argv)
 	if ((p = strrchr(argv[0], '/')) == NULL)
 		return argv[0];
 	return p[1] != '\0' ? p + 1 : "httperf";
+}
+
+/*
+ * The options a URL argument gives: it may not go with any of them
+ * (which would win is anybody's guess).
+ */
+static const struct {
+	enum opt_id	 id;
+	const char	*why;
+} opt_url_gives[] = {
+	{ OPT_SERVER, "the URL names the server" },
+	{ OPT_PORT, "the URL gives the port (or its scheme's)" },
+	{ OPT_URI, "the URL gives the URI" },
+	{ OPT_SSL, "the URL's scheme says it (https:// for TLS)" },
+};
+
+/*
+ * Takes the arguments after the options: none, or one URL, which sets
+ * --server, --port, --uri and --ssl as if they had been given (so the
+ * Host header and the echo line follow).  0.9.0 ignored arguments; any
+ * other is refused.  Returns 0, or -1 after one message.
+ */
+static int
+opt_url(struct opt_ctx *c, int argc, char **argv)
+{
+	struct options *o = c->o;
+	struct util_url u;
+	char errbuf[128];
+	size_t i;
+
+	if (argc == 0)
+		return 0;
+	if (!util_url_like(argv[0]))
+		return opt_fail(c, NULL, NULL, argv[0], "unexpected argument");
+	if (argc > 1)
+		return opt_fail(c, NULL, NULL, argv[1], "unexpected argument "
+		    "(one URL at most)");
+	if (util_url_parse(argv[0], &u, errbuf, sizeof(errbuf)) == -1)
+		return opt_fail(c, NULL, NULL, argv[0], "URL: %s", errbuf);
+	for (i = 0; i < nitems(opt_url_gives); i++)
+		if (c->given[opt_url_gives[i].id]) {
+			util_url_free(&u);
+			return opt_fail(c, &opt_table[opt_url_gives[i].id],
+			    NULL, argv[0], "cannot be used with a URL "
+			    "argument: %s", opt_url_gives[i].why);
+		}
+	if (!u.https && c->given[OPT_SSL_PROTOCOL]) {
+		util_url_free(&u);
+		return opt_fail(c, &opt_table[OPT_SSL_PROTOCOL], NULL,
+		    argv[0], "turns TLS on: use an https:// URL");
+	}
+	o->url = argv[0];
+	o->url_host = u.host;
+	o->url_target = u.target;
+	o->server = u.host;
+	o->uri = u.target;
+	o->port = u.port;
+	if (u.https)
+		o->ssl = 1;
+	c->given[OPT_SERVER] = c->given[OPT_PORT] = c->given[OPT_URI] = 1;
+	c->given[OPT_SSL] = u.https;
+	return 0;
 }
 
 /*
@@ -448,6 +597,9 @@ options_parse_env(struct options *o, int argc, char **argv,
 			st = OPTIONS_EXIT_OK;
 			goto out;
 		}
+		if ((ch == 'd' || ch == 'n') &&
+		    opt_foreign_use(&c, ch, argc, argv) == -1)
+			goto out;
 		if (opt_apply(&c, &opt_table[id], optarg) == -1)
 			goto out;
 		c.given[id] = 1;
@@ -461,10 +613,8 @@ options_parse_env(struct options *o, int argc, char **argv,
 			    "expected one or more result files");
 			goto out;
 		}
-	} else if (optind < argc) {
-		opt_fail(&c, NULL, NULL, argv[optind], "unexpected argument");
+	} else if (opt_url(&c, argc - optind, argv + optind) == -1)
 		goto out;
-	}
 	if (opt_check(&c) == -1)
 		goto out;
 	/* After the loop, so that --port wins wherever it stands. */

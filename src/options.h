@@ -20,6 +20,11 @@ struct options {
 	int		 debug;		/* -d N */
 
 	/* Target and request. */
+	/* The URL argument as given, or NULL; it sets server, port, uri
+	   and ssl, and the two strings it gives are owned here. */
+	const char	*url;
+	char		*url_host;
+	char		*url_target;
 	const char	*server;	/* default "localhost" */
 	const char	*server_name;	/* Host header value, NULL: server */
 	unsigned	 port;		/* default 80, 443 with --ssl */
@@ -40,7 +45,9 @@ struct options {
 	const char	*proxy;
 	const char	*proxy_user;
 	int		 proxy_env;
-	/* Every --add-header as given (for the echo line), in order. */
+	/* Every --add-header as given (for the echo line), in order.  Each
+	   must hold whole header lines, CR LF only as the end of one; a
+	   missing line end at the very end is added. */
 	const char	**add_header_raw;
 	size_t		 n_add_header;
 	/* All of them unescaped and concatenated (owned), or NULL. */

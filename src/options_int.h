@@ -320,6 +320,8 @@ void	opt_echo_proxy_user(const struct options *o, const struct opt_row *r,
 	    FILE *out);
 int	opt_unix_socket(struct opt_ctx *c, const struct opt_row *r,
 	    const char *arg);
+int	opt_server(struct opt_ctx *c, const struct opt_row *r,
+	    const char *arg);
 void	opt_echo_myaddr(const struct options *o, const struct opt_row *r,
 	    FILE *out);
 

@@ -112,16 +112,55 @@ opt_expand(const struct opt_ctx *c, const struct opt_row *r, const char *arg,
 	return 0;
 }
 
-/* Appends one --add-header: raw text for the echo, expanded for the wire. */
+/*
+ * Checks that the expanded --add-header `buf' (len bytes) is whole
+ * header lines: a CR only before an LF and an LF only after a CR (a bare
+ * one inside a line would split or corrupt the request; a server may
+ * read it as a line end or refuse the request), and no empty line (the
+ * end of the header).  Returns NULL or what is wrong.
+ */
+static const char *
+opt_header_check(const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (buf[i] == '\r' && (i + 1 == len || buf[i + 1] != '\n'))
+			return "a bare CR (\\r) in a header line; \\n ends "
+			    "a line";
+		if (buf[i] == '\n' && (i == 0 || buf[i - 1] != '\r'))
+			return "a bare LF in a header line; \\n ends a line";
+		if (buf[i] == '\n' && (i == 1 || (i >= 2 &&
+		    buf[i - 2] == '\n')))
+			return "an empty line would end the header";
+	}
+	return NULL;
+}
+
+/*
+ * Appends one --add-header: raw text for the echo, expanded for the wire.
+ * 0.9.0 sent the text as it was, so a header without its \n ran into the
+ * next line (a malformed request); the missing line end is added here.
+ */
 int
 opt_add_header(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 {
 	struct options *o = c->o;
+	const char *why;
 	char *buf;
 	size_t len;
 
 	if (opt_expand(c, r, arg, &buf, &len) == -1)
 		return -1;
+	if ((why = opt_header_check(buf, len)) != NULL) {
+		free(buf);
+		return opt_fail(c, r, NULL, arg, "%s", why);
+	}
+	if (len > 0 && buf[len - 1] != '\n') {
+		buf = xrealloc(buf, len + 3);
+		memcpy(buf + len, "\r\n", 3);
+		len += 2;
+	}
 	o->add_header_raw = xreallocarray(o->add_header_raw,
 	    o->n_add_header + 1, sizeof(*o->add_header_raw));
 	o->add_header_raw[o->n_add_header++] = arg;
@@ -375,6 +414,43 @@ opt_unix_socket(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 	if (sock_unix_check(arg, errbuf, sizeof(errbuf)) == -1)
 		return opt_fail(c, r, NULL, arg, "%s", errbuf);
 	c->o->unix_socket = arg;
+	return 0;
+}
+
+/*
+ * --server: a host name or address, which goes into the Host header as
+ * it is.  A URL or a HOST:PORT there (other tools take them) would fail
+ * to resolve later with a puzzling message, so each is refused now, with
+ * what to write instead.  A bare IPv6 address has several colons and
+ * stays a host.
+ */
+int
+opt_server(struct opt_ctx *c, const struct opt_row *r, const char *arg)
+{
+	static const struct opt_val word = { .kind = OPT_K_WORD };
+	union opt_value v;
+	const char *colon = strrchr(arg, ':'), *host = arg;
+	size_t hlen;
+
+	if (util_url_like(arg))
+		return opt_fail(c, r, NULL, arg, "takes a host, not a URL: "
+		    "give the URL as an argument on its own, or use --server "
+		    "HOST --port N --uri PATH");
+	if (colon != NULL && colon[1] != '\0' &&
+	    strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
+	    (arg[0] == '[' ? colon[-1] == ']' : strchr(arg, ':') == colon)) {
+		hlen = (size_t)(colon - arg);
+		if (arg[0] == '[' && hlen >= 2) {
+			host++;
+			hlen -= 2;
+		}
+		return opt_fail(c, r, NULL, arg, "takes a host without a "
+		    "port: use --server %.*s --port %s", (int)hlen, host,
+		    colon + 1);
+	}
+	if (opt_parse_val(c, r, &word, arg, arg, &v) == -1)
+		return -1;
+	c->o->server = arg;
 	return 0;
 }
 

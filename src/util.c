@@ -2,19 +2,25 @@
  * Allocation wrappers (running out of memory in a load generator leaves
  * nothing trustworthy to report, so these print one line and exit), the
  * whole-file reader of the options that name a file, the escaping of
- * untrusted bytes quoted in messages, and the token and blank rules of
- * HTTP that several parsers share.
+ * untrusted bytes quoted in messages, the token and blank rules of HTTP
+ * that several parsers share, and the parser of a URL argument.
  */
 #include "config.h"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -247,4 +253,161 @@ util_trim(const char **s, const char **e)
 		(*s)++;
 	while (*e > *s && ((*e)[-1] == ' ' || (*e)[-1] == '\t'))
 		(*e)--;
+}
+
+int
+util_url_like(const char *s)
+{
+	const char *p = s;
+
+	if (!isalpha((unsigned char)*p))
+		return 0;
+	while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' ||
+	    *p == '.')
+		p++;
+	return strncmp(p, "://", 3) == 0;
+}
+
+/* A copy of [s, s + len) as a new string. */
+static char *
+url_dup(const char *s, size_t len)
+{
+	char *d = xmalloc(len + 1);
+
+	memcpy(d, s, len);
+	d[len] = '\0';
+	return d;
+}
+
+/* The host part [h, e) of an authority: a name or an IPv4 address. */
+static const char *
+url_check_name(const char *h, const char *e)
+{
+	const char *p;
+
+	if (h == e)
+		return "no host";
+	if (memchr(h, ':', (size_t)(e - h)) != NULL)
+		return "an IPv6 address goes in brackets (http://[::1]:80/)";
+	for (p = h; p < e; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '.' &&
+		    *p != '_')
+			return "bad host (letters, digits, '-', '.' and '_' "
+			    "only)";
+	return NULL;
+}
+
+int
+util_url_parse(const char *s, struct util_url *u, char *errbuf,
+    size_t errlen)
+{
+	struct in6_addr a6;
+	const char *auth, *end, *h, *he, *colon, *p, *why = NULL;
+	char lit[INET6_ADDRSTRLEN + 1];
+	unsigned long port;
+	size_t n;
+
+	memset(u, 0, sizeof(*u));
+	if (strncasecmp(s, "http://", 7) == 0)
+		auth = s + 7;
+	else if (strncasecmp(s, "https://", 8) == 0) {
+		auth = s + 8;
+		u->https = 1;
+	} else {
+		snprintf(errbuf, errlen, "only http:// and https:// URLs");
+		return -1;
+	}
+	u->port = u->https ? 443 : 80;
+	end = auth + strcspn(auth, "/?#");
+	if (memchr(auth, '@', (size_t)(end - auth)) != NULL) {
+		snprintf(errbuf, errlen, "user information (user@) is not "
+		    "supported; send credentials with --add-header");
+		return -1;
+	}
+	if (*auth == '[') {
+		h = auth + 1;
+		if ((he = memchr(h, ']', (size_t)(end - h))) == NULL) {
+			snprintf(errbuf, errlen, "no ']' after the IPv6 "
+			    "address");
+			return -1;
+		}
+		n = (size_t)(he - h);
+		if (n == 0 || n >= sizeof(lit)) {
+			snprintf(errbuf, errlen, "bad IPv6 address");
+			return -1;
+		}
+		memcpy(lit, h, n);
+		lit[n] = '\0';
+		if (inet_pton(AF_INET6, lit, &a6) != 1) {
+			snprintf(errbuf, errlen, "bad IPv6 address");
+			return -1;
+		}
+		colon = he + 1;
+		if (colon < end && *colon != ':') {
+			snprintf(errbuf, errlen, "expected ':' and a port "
+			    "after ']'");
+			return -1;
+		}
+		if (colon == end)
+			colon = NULL;
+	} else {
+		h = auth;
+		colon = memchr(h, ':', (size_t)(end - h));
+		he = colon != NULL ? colon : end;
+		if (colon != NULL && memchr(colon + 1, ':',
+		    (size_t)(end - colon - 1)) != NULL)
+			he = end;	/* an IPv6 address without brackets */
+		if ((why = url_check_name(h, he)) != NULL) {
+			snprintf(errbuf, errlen, "%s", why);
+			return -1;
+		}
+	}
+	/* An empty port is the scheme's (RFC 3986, section 3.2.3). */
+	if (colon != NULL && colon + 1 < end) {
+		port = 0;
+		for (p = colon + 1; p < end; p++) {
+			if (*p < '0' || *p > '9' || port > 65535)
+				break;
+			port = port * 10 + (unsigned long)(*p - '0');
+		}
+		if (p != end || port < 1 || port > 65535) {
+			snprintf(errbuf, errlen, "bad port (1 to 65535)");
+			return -1;
+		}
+		u->port = (unsigned)port;
+	}
+	/* The target: up to the fragment, which is never sent. */
+	n = strcspn(end, "#");
+	for (p = end; p < end + n; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
+			snprintf(errbuf, errlen, "contains a space or control "
+			    "character");
+			return -1;
+		}
+	for (p = end + n; *p != '\0'; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f) {
+			snprintf(errbuf, errlen, "contains a control "
+			    "character");
+			return -1;
+		}
+	if (*end == '/')
+		u->target = url_dup(end, n);
+	else {
+		/* Nothing, a query or a fragment: the path is "/". */
+		u->target = xmalloc(n + 2);
+		u->target[0] = '/';
+		memcpy(u->target + 1, end, n);
+		u->target[n + 1] = '\0';
+	}
+	u->host = url_dup(h, (size_t)(he - h));
+	return 0;
+}
+
+void
+util_url_free(struct util_url *u)
+{
+	free(u->host);
+	free(u->target);
+	u->host = NULL;
+	u->target = NULL;
 }

@@ -86,6 +86,39 @@ util_is_tchar(unsigned char ch)
 	return util_tchar[ch];
 }
 
+/*
+ * A target URL, as the command line takes one: scheme http or https (any
+ * case), host, port, and the request target.
+ */
+struct util_url {
+	int		 https;		/* the scheme is https */
+	char		*host;		/* name or address, no brackets */
+	unsigned	 port;		/* as given, else 80 or 443 */
+	char		*target;	/* path and query, "/" at least;
+					   the fragment left out */
+};
+
+/*
+ * Returns non-zero when `s' starts like a URL, with a scheme and "://"
+ * ("ftp://x" too: the parser then says which schemes it takes).
+ */
+int	util_url_like(const char *s);
+
+/*
+ * Parses `SCHEME://HOST[:PORT][/PATH][?QUERY][#FRAGMENT]': HOST a name
+ * (letters, digits, '-', '.', '_'), an IPv4 address or an IPv6 address
+ * in brackets; PORT 1 to 65535, the scheme's when left out or empty; the
+ * target (a query alone gets the path "/") without spaces or control
+ * characters.  User information (user@host) is refused: it would be
+ * sent nowhere.  Returns 0 with *u filled (free it with util_url_free()),
+ * or -1 with the problem in errbuf.
+ */
+int	util_url_parse(const char *s, struct util_url *u, char *errbuf,
+	    size_t errlen);
+
+/* Frees what util_url_parse() allocated.  Harmless twice. */
+void	util_url_free(struct util_url *u);
+
 /* Narrows [*s, *e) by the blanks (space and tab, HTTP's OWS) at its ends. */
 void	 util_trim(const char **s, const char **e);
 

@@ -406,6 +406,36 @@ basic_report_json(struct jsonw *w, const struct basic_totals *t,
 	json_system(w, t, d);
 }
 
+int
+basic_fail_warn(FILE *out, const struct basic_totals *t)
+{
+	uint64_t replies = basic_total_replies(t), errs = 0;
+	int i, top = 0;
+
+	for (i = 0; i < BASIC_ERR_COUNT; i++) {
+		errs += t->errors[i];
+		if (t->errors[i] > t->errors[top])
+			top = i;
+	}
+	if (replies > 0 && 100.0 * (double)errs <=
+	    BASIC_FAIL_WARN_PCT * ((double)errs + (double)replies))
+		return 0;
+	fputs("\nWarning: ", out);
+	if (replies == 0)
+		fputs("no replies", out);
+	else
+		fprintf(out, "%.1f%% of calls failed", 100.0 *
+		    (double)errs / ((double)errs + (double)replies));
+	if (errs == 0) {
+		fputs(" (and no errors)\n", out);
+		return 1;
+	}
+	fprintf(out, " (%llu errors, %llu replies); most errors: %s (%llu)\n",
+	    (unsigned long long)errs, (unsigned long long)replies,
+	    basic_err_name[top], (unsigned long long)t->errors[top]);
+	return 1;
+}
+
 void
 basic_print_pct(FILE *out, const char *label, const struct hdr *h)
 {

@@ -127,6 +127,22 @@ void	basic_report_json(struct jsonw *w, const struct basic_totals *t,
 	    const struct stat_samples *rr, uint64_t burst_max);
 
 /*
+ * The share of failed calls above which basic_fail_warn() speaks, in
+ * percent of the calls that ended (with a reply or with an error).
+ */
+#define BASIC_FAIL_WARN_PCT	10.0
+
+/*
+ * After the whole report: when the run had no replies, or more than
+ * BASIC_FAIL_WARN_PCT of its calls failed, prints a blank line and one
+ * "Warning:" line with the counts and the error class with the most
+ * errors (its name in the Errors lines), so that a run that mostly
+ * measured a dead server does not pass unnoticed.  Returns 1 if it
+ * printed, else 0.
+ */
+int	basic_fail_warn(FILE *out, const struct basic_totals *t);
+
+/*
  * Prints one percentile line after the classic report:
  * "LABEL percentiles [ms]: p50 A p90 B p99 C p99.9 D p99.99 E max F",
  * the values in ms with 3 decimals (HdrHistogram's percentiles and max
