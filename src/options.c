@@ -399,20 +399,35 @@ opt_all_digits(const char *s)
 	return 1;
 }
 
+/* Returns non-zero if `s' is a duration as wrk writes one: "30s", "1.5m". */
+static int
+opt_duration_like(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (n == 0)
+		return 0;
+	s += n;
+	if (*s == '.' && (n = strspn(s + 1, "0123456789")) > 0)
+		s += 1 + n;
+	return strcmp(s, "s") == 0 || strcmp(s, "m") == 0 ||
+	    strcmp(s, "h") == 0 || strcmp(s, "ms") == 0 ||
+	    strcmp(s, "us") == 0;
+}
+
 /*
  * httperf's -d is --debug N (0 to 9) and -n is --periodic-stats, which
  * takes no value; wrk's -d 30s is a duration and ab's or hey's -n 1000
  * a number of requests.  Just after getopt_long() returned `ch' for one
- * of them, refuses a use that only makes sense as the other tool's, with
- * a hint.  Returns -1 after the message, else 0.
+ * of them, refuses a use that only makes sense as the other tool's (-d
+ * with a unit, -n with a number after it), with a hint.  Returns -1 after the message, else 0.
  */
 static int
 opt_foreign_use(const struct opt_ctx *c, int ch, int argc, char **argv)
 {
 	const char *elem, *num = NULL;
 
-	if (ch == 'd' && optarg != NULL &&
-	    !(optarg[0] >= '0' && optarg[0] <= '9' && optarg[1] == '\0'))
+	if (ch == 'd' && optarg != NULL && opt_duration_like(optarg))
 		return opt_fail_as(c, "-d", optarg, "is --debug N (0 to 9) "
 		    "here; for a test duration use --runtime X");
 	if (ch != 'n')

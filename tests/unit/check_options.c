@@ -585,6 +585,50 @@ static const struct good_case good_cases[] = {
 	    F_UINT, OFF(max_connections), .u = 7 },
 	{ { "--call-rate=10", "--num-calls=1", "--wlog=n,f", NULL },
 	    F_STR, OFF(wlog_file), .s = "f" },
+	/* A URL argument: --server, --port, --uri and --ssl from it. */
+	{ { "http://example.com:8080/a/b?c=d#top", NULL }, F_STR, OFF(server),
+	    .s = "example.com" },
+	{ { "http://example.com:8080/a/b?c=d#top", NULL }, F_UINT, OFF(port),
+	    .u = 8080 },
+	{ { "http://example.com:8080/a/b?c=d#top", NULL }, F_STR, OFF(uri),
+	    .s = "/a/b?c=d" },
+	{ { "http://example.com:8080/a/b?c=d#top", NULL }, F_INT, OFF(ssl),
+	    .u = 0 },
+	{ { "https://h", NULL }, F_UINT, OFF(port), .u = 443 },
+	{ { "https://h", NULL }, F_INT, OFF(ssl), .u = 1 },
+	{ { "https://h", NULL }, F_STR, OFF(uri), .s = "/" },
+	{ { "HTTP://h?q", NULL }, F_STR, OFF(uri), .s = "/?q" },
+	{ { "HTTP://h?q", NULL }, F_UINT, OFF(port), .u = 80 },
+	{ { "http://[::1]:8080", NULL }, F_STR, OFF(server), .s = "::1" },
+	{ { "https://[::1]/x", NULL }, F_STR, OFF(server), .s = "::1" },
+	{ { "--num-conns", "3", "http://h/", "--rate", "5", NULL }, F_U64,
+	    OFF(num_conns), .u = 3 },
+	/* What the URL does not give goes with it. */
+	{ { "--server-name", "v", "http://h/", NULL }, F_STR,
+	    OFF(server_name), .s = "v" },
+	{ { "https://h/", "--ssl-verify", NULL }, F_INT, OFF(ssl_verify),
+	    .u = 1 },
+	{ { "https://h/", "--ssl-protocol", "TLSv1.3", NULL }, F_INT,
+	    OFF(ssl_min_version), .u = OPTIONS_TLS_1_3 },
+	/* A bare IPv6 address is a host, not HOST:PORT. */
+	{ { "--server", "::1", NULL }, F_STR, OFF(server), .s = "::1" },
+	{ { "--server", "[::1]", NULL }, F_STR, OFF(server), .s = "[::1]" },
+	{ { "--server", "fe80::1:80", NULL }, F_STR, OFF(server),
+	    .s = "fe80::1:80" },
+	/* --add-header: the missing line end is added (0.9.0 sent none). */
+	{ { "--add-header", "Content-Type: application/json", NULL }, F_STR,
+	    OFF(add_header), .s = "Content-Type: application/json\r\n" },
+	{ { "--add-header", "A: 1\\nB: 2", NULL }, F_STR, OFF(add_header),
+	    .s = "A: 1\r\nB: 2\r\n" },
+	{ { "--add-header", "A: 1\\r\\a", NULL }, F_STR, OFF(add_header),
+	    .s = "A: 1\r\n" },
+	{ { "--add-header", "A: 1", "--add-header", "B: 2\\n", NULL }, F_STR,
+	    OFF(add_header), .s = "A: 1\r\nB: 2\r\n" },
+	{ { "--add-header", "", NULL }, F_SIZE, OFF(add_header_len), .u = 0 },
+	/* -n and -d keep their meanings. */
+	{ { "-n", "--num-conns", "5", NULL }, F_INT, OFF(periodic_stats),
+	    .u = 1 },
+	{ { "-n", "http://h/", NULL }, F_INT, OFF(periodic_stats), .u = 1 },
 };
 
 START_TEST(test_good)
@@ -783,7 +827,9 @@ static const struct bad_case bad_cases[] = {
 	    "--interval: must be at most 1000000000 seconds" },
 	{ { "--periodic-stats=1", NULL },
 	    "--periodic-stats: takes no argument" },
-	{ { "-n1", NULL }, "-1: unknown option" },
+	{ { "-n1", NULL }, "-n: is --periodic-stats here and takes no "
+	    "number" },
+	{ { "-n1x", NULL }, "-1: unknown option" },
 	{ { "--quiet=1", NULL }, "--quiet: takes no argument" },
 	{ { "-q", NULL }, "-q: unknown option" },
 	{ { "--session-cookiess", NULL }, "unknown option" },
@@ -1115,6 +1161,64 @@ static const struct bad_case bad_cases[] = {
 	/* The first mistake wins; nothing after it is looked at. */
 	{ { "--port", "0", "--bogus", NULL }, "--port: " },
 	{ { "--bogus", "-V", NULL }, "--bogus: unknown option" },
+	/* A URL argument and what it cannot go with. */
+	{ { "--port", "81", "http://h/", NULL },
+	    "--port: cannot be used with a URL argument" },
+	{ { "http://h/", "--server", "x", NULL },
+	    "--server: cannot be used with a URL argument" },
+	{ { "--uri", "/x", "http://h/", NULL },
+	    "--uri: cannot be used with a URL argument" },
+	{ { "--ssl", "https://h/", NULL },
+	    "--ssl: cannot be used with a URL argument" },
+	{ { "--ssl", "http://h/", NULL },
+	    "--ssl: cannot be used with a URL argument" },
+	{ { "--ssl-protocol", "TLSv1.2", "http://h/", NULL },
+	    "--ssl-protocol: turns TLS on: use an https:// URL" },
+	{ { "--ssl-verify", "http://h/", NULL }, "--ssl-verify: requires" },
+	{ { "http://h/", "http://i/", NULL },
+	    "unexpected argument (one URL at most) ('http://i/')" },
+	{ { "http://h/", "x", NULL }, "unexpected argument" },
+	{ { "h/x", NULL }, "unexpected argument ('h/x')" },
+	{ { "http://u:p@h/", NULL }, "URL: user information" },
+	{ { "ftp://h/", NULL }, "URL: only http:// and https://" },
+	{ { "http://h:0/", NULL }, "URL: bad port" },
+	{ { "http:///x", NULL }, "URL: no host" },
+	{ { "http://h/a b", NULL }, "URL: contains a space" },
+	/* --server with a port or a URL: what to write instead. */
+	{ { "--server", "host:8080", NULL },
+	    "--server: takes a host without a port: use --server host "
+	    "--port 8080 ('host:8080')" },
+	{ { "--server", "[::1]:8080", NULL },
+	    "use --server ::1 --port 8080" },
+	{ { "--server", "http://h:81/x", NULL },
+	    "--server: takes a host, not a URL: give the URL as an argument" },
+	/* wrk, ab and hey options: a hint at httperf's. */
+	{ { "-c", "100", NULL },
+	    "-c: unknown option; for N connections use --num-conns N" },
+	{ { "-c100", NULL }, "use --num-conns N" },
+	{ { "-t", "4", NULL }, "-t: unknown option; for a time limit use "
+	    "--runtime X" },
+	{ { "-H", "Accept: */*", NULL },
+	    "-H: unknown option; for a request header use --add-header" },
+	{ { "-R", "100", NULL }, "-R: unknown option; for a rate use --rate X" },
+	{ { "-n", "1000", NULL }, "-n: is --periodic-stats here and takes no "
+	    "number; for N requests use --num-conns N (and --num-calls) "
+	    "('1000')" },
+	{ { "-n1000", NULL }, "-n: is --periodic-stats here" },
+	{ { "-d", "30s", NULL }, "-d: is --debug N (0 to 9) here; for a "
+	    "test duration use --runtime X ('30s')" },
+	{ { "-d", "1.5m", NULL }, "for a test duration use --runtime X" },
+	/* --add-header: a bare CR or LF, an empty line. */
+	{ { "--add-header", "A: 1\\rB: 2\\n", NULL },
+	    "--add-header: a bare CR" },
+	{ { "--add-header", "A: 1\\aB: 2\\n", NULL },
+	    "--add-header: a bare LF" },
+	{ { "--add-header", "A: 1\\012", NULL }, "--add-header: a bare LF" },
+	{ { "--add-header", "A: 1\\r", NULL }, "--add-header: a bare CR" },
+	{ { "--add-header", "\\n", NULL },
+	    "--add-header: an empty line would end the header" },
+	{ { "--add-header", "A: 1\\n\\nB: 2", NULL },
+	    "--add-header: an empty line" },
 };
 
 START_TEST(test_bad)
@@ -1546,6 +1650,13 @@ static const struct echo_case echo_cases[] = {
 	    "--ssl-ca-path=/etc/ssl/certs --ssl-verify "
 	    "--ssl-protocol=TLSv1.3 --add-header='X: 1\\n' --method=POST "
 	    "--wsess=2,2,1.000\n" },
+	/* A URL prints as the options it stands for. */
+	{ NULL, { "https://example.com:8443/a?b#c", NULL },
+	    "httperf --client=0/1 --server=example.com --port=8443 "
+	    "--uri=/a?b --ssl --num-conns=1 --num-calls=1\n" },
+	{ NULL, { "http://[::1]/", "--num-conns", "2", NULL },
+	    "httperf --client=0/1 --server=::1 --port=80 --uri=/ "
+	    "--num-conns=2 --num-calls=1\n" },
 };
 
 START_TEST(test_echo)

@@ -639,6 +639,118 @@ START_TEST(wset_verbose)
 }
 END_TEST
 
+/* ---- The URL argument: util_url_parse(). ---- */
+
+static const struct url_case {
+	const char	*in;
+	const char	*err;		/* NULL: parses, else in the message */
+	int		 https;
+	const char	*host;
+	unsigned	 port;
+	const char	*target;
+} url_cases[] = {
+	{ "http://example.com/", NULL, 0, "example.com", 80, "/" },
+	{ "https://example.com/", NULL, 1, "example.com", 443, "/" },
+	/* Missing path, query only, fragment, uppercase scheme. */
+	{ "http://h", NULL, 0, "h", 80, "/" },
+	{ "http://h?a=1&b", NULL, 0, "h", 80, "/?a=1&b" },
+	{ "http://h#frag", NULL, 0, "h", 80, "/" },
+	{ "http://h/p?q#f?g", NULL, 0, "h", 80, "/p?q" },
+	{ "http://h/p#f g", NULL, 0, "h", 80, "/p" },
+	{ "HTTP://H.Example/X", NULL, 0, "H.Example", 80, "/X" },
+	{ "HtTpS://h", NULL, 1, "h", 443, "/" },
+	/* Ports: given, the scheme's, empty (the scheme's), leading 0. */
+	{ "http://h:8080/a", NULL, 0, "h", 8080, "/a" },
+	{ "https://h:80/", NULL, 1, "h", 80, "/" },
+	{ "http://h:443/", NULL, 0, "h", 443, "/" },
+	{ "http://h:/a", NULL, 0, "h", 80, "/a" },
+	{ "http://h:0080", NULL, 0, "h", 80, "/" },
+	{ "http://h:65535", NULL, 0, "h", 65535, "/" },
+	/* IPv4 and bracketed IPv6, with and without a port. */
+	{ "http://127.0.0.1:1/", NULL, 0, "127.0.0.1", 1, "/" },
+	{ "http://[::1]/", NULL, 0, "::1", 80, "/" },
+	{ "http://[::1]", NULL, 0, "::1", 80, "/" },
+	{ "https://[2001:db8::1]:8443/x?y", NULL, 1, "2001:db8::1", 8443,
+	    "/x?y" },
+	{ "http://[::ffff:127.0.0.1]:81", NULL, 0, "::ffff:127.0.0.1", 81,
+	    "/" },
+	/* Bytes of the path as they are: %-escapes, non-ASCII. */
+	{ "http://h/%20a/\xc3\xa9", NULL, 0, "h", 80, "/%20a/\xc3\xa9" },
+	{ "http://h_1.a-b/", NULL, 0, "h_1.a-b", 80, "/" },
+	/* Refused. */
+	{ .in = "ftp://h/", .err = "only http:// and https://" },
+	{ .in = "http:/h/", .err = "only http:// and https://" },
+	{ .in = "http://user@h/", .err = "user information" },
+	{ .in = "http://u:p@h:80/", .err = "user information" },
+	{ .in = "http://", .err = "no host" },
+	{ .in = "http:///p", .err = "no host" },
+	{ .in = "http://:80/", .err = "no host" },
+	{ .in = "http://h:0/", .err = "bad port" },
+	{ .in = "http://h:65536/", .err = "bad port" },
+	{ .in = "http://h:99999999999999999999/", .err = "bad port" },
+	{ .in = "http://h:8o/", .err = "bad port" },
+	{ .in = "http://h:-1/", .err = "bad port" },
+	{ .in = "http://h:80x", .err = "bad port" },
+	{ .in = "http://h :80/", .err = "bad host" },
+	{ .in = "http://h\\x/", .err = "bad host" },
+	{ .in = "http://::1/", .err = "an IPv6 address goes in brackets" },
+	{ .in = "http://[::1/", .err = "no ']'" },
+	{ .in = "http://[]/", .err = "bad IPv6 address" },
+	{ .in = "http://[x::1]/", .err = "bad IPv6 address" },
+	{ .in = "http://[127.0.0.1]/", .err = "bad IPv6 address" },
+	{ .in = "http://[::1]x/", .err = "expected ':' and a port after ']'" },
+	{ "http://[::1]:/", NULL, 0, "::1", 80, "/" },
+	{ .in = "http://[::1]:99999/", .err = "bad port" },
+	{ .in = "http://h/a b", .err = "contains a space or control character" },
+	{ .in = "http://h/a\tb", .err = "contains a space or control character" },
+	{ .in = "http://h/?a\r\n", .err = "contains a space or control character" },
+	{ .in = "http://h/#\n", .err = "contains a control character" },
+};
+
+START_TEST(url_parse)
+{
+	const struct url_case *k = &url_cases[_i];
+	struct util_url u;
+	char err[128];
+	int rv;
+
+	err[0] = '\0';
+	rv = util_url_parse(k->in, &u, err, sizeof(err));
+	if (k->err != NULL) {
+		ck_assert_msg(rv == -1, "row %d (%s): parsed", _i, k->in);
+		ck_assert_msg(strstr(err, k->err) != NULL,
+		    "row %d (%s): \"%s\" not in \"%s\"", _i, k->in, k->err,
+		    err);
+		ck_assert_ptr_null(u.host);
+		ck_assert_ptr_null(u.target);
+		return;
+	}
+	ck_assert_msg(rv == 0, "row %d (%s): %s", _i, k->in, err);
+	ck_assert_int_eq(u.https, k->https);
+	ck_assert_str_eq(u.host, k->host);
+	ck_assert_uint_eq(u.port, k->port);
+	ck_assert_str_eq(u.target, k->target);
+	util_url_free(&u);
+	util_url_free(&u);	/* harmless twice */
+}
+END_TEST
+
+/* What counts as a URL argument at all: a scheme and "://". */
+START_TEST(url_like)
+{
+	ck_assert(util_url_like("http://h"));
+	ck_assert(util_url_like("HTTPS://h"));
+	ck_assert(util_url_like("ftp://h"));
+	ck_assert(util_url_like("svn+ssh://h"));
+	ck_assert(!util_url_like("h:80"));
+	ck_assert(!util_url_like("/path"));
+	ck_assert(!util_url_like("://h"));
+	ck_assert(!util_url_like("1http://h"));
+	ck_assert(!util_url_like("http:/h"));
+	ck_assert(!util_url_like(""));
+}
+END_TEST
+
 static Suite *
 uri_suite(void)
 {
@@ -672,6 +784,11 @@ uri_suite(void)
 	tcase_add_test(tc, wset_long_prefix);
 	tcase_add_test(tc, wset_pipelined);
 	tcase_add_test(tc, wset_verbose);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("url");
+	tcase_add_loop_test(tc, url_parse, 0, nitems(url_cases));
+	tcase_add_test(tc, url_like);
 	suite_add_tcase(s, tc);
 	return s;
 }
