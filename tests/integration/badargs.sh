@@ -1,8 +1,11 @@
 #!/bin/sh
 # Bad command lines, table-driven: every option with bad values (missing,
 # empty, negative, non-numeric, overflowing, out of range), unknown and
-# ambiguous options, conflicts and unreadable files.  Each must give
-# exactly one line on stderr naming the option, and exit status 1.
+# ambiguous options, conflicts and unreadable files; a URL argument that
+# is bad or goes with an option it gives; the options of wrk, ab and hey,
+# and --server with a port or a URL, whose message names the httperf
+# option to use.  Each must give exactly one line on stderr naming the
+# option, and exit status 1.
 . "$TESTLIB"
 
 : > "$T_DIR/empty"
@@ -154,6 +157,21 @@ header	--print-reply header
 --server	--server no-such-host.invalid
 --max-retries	--max-retries 1001 --wsess 1,1,0 --retry-on-failure
 --max-retries	--max-retries 2 --wsess 1,1,0
+--num-conns	-c 100
+--num-conns	-n 1000
+--runtime	-d 30s
+--runtime	-t 4
+--add-header	-H X-A:_SPACE_1
+--rate	-R 100
+--port 8080	--server host:8080
+--uri	--server http://h:81/x
+--port	--port 81 http://127.0.0.1:81/
+--ssl	--ssl https://127.0.0.1/
+URL	ftp://h/
+URL	http://u@h/
+URL	http://h:0/
+--add-header	--add-header A:_SPACE_1\rB
+--add-header	--add-header A:_SPACE_1\aB
 TABLE
 ok "$n bad command lines: one line naming the option, exit 1"
 
