@@ -943,7 +943,8 @@ run_warn(struct run *r, const struct collector_run *cr)
 
 /*
  * After the whole report and the bottleneck warning: the warning of a
- * run that mostly failed (stat/basic_report.h).
+ * run that mostly failed (stat/basic_report.h).  The exit status stays 0:
+ * failures are results.
  */
 static void
 run_warn_failed(struct run *r)
@@ -1031,9 +1032,9 @@ run_test(struct run *r)
 	cr.cpu_user = tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime);
 	cr.cpu_sys = tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime);
 	run_report(r, &cr);
-	/* The warning is the report's last line; the JSON carries it too. */
+	/* The bottleneck warning ends the report (the JSON carries it too),
+	   then the warning of a run that mostly failed. */
 	warned = run_warn(r, &cr);
-	/* Last of all: the exit status stays 0 (failures are results). */
 	run_warn_failed(r);
 	if (r->json != NULL && run_json(r, &cr) == -1)
 		rv = -1;

@@ -745,7 +745,8 @@ options_echo(const struct options *o, FILE *out)
 
 /*
  * The synopsis of 0.9.0: every option of opt_table, wrapped at 79
- * columns.  Scripts grep it, so it stays first and unchanged in form.
+ * columns, then the URL argument.  Scripts grep it, so it stays first and
+ * unchanged in form.
  */
 static void
 opt_synopsis(const char *prog, FILE *out)
@@ -754,8 +755,10 @@ opt_synopsis(const char *prog, FILE *out)
 	size_t i, col, len;
 
 	col = (size_t)fprintf(out, "Usage: %s [-hdnvV]", prog);
-	for (i = 0; i < nitems(opt_table); i++) {
-		if (opt_table[i].has_arg == optional_argument)
+	for (i = 0; i <= nitems(opt_table); i++) {
+		if (i == nitems(opt_table))
+			snprintf(item, sizeof(item), "[URL]");
+		else if (opt_table[i].has_arg == optional_argument)
 			snprintf(item, sizeof(item), "[--%s[=%s]]",
 			    opt_table[i].name, opt_table[i].arg);
 		else if (opt_table[i].arg != NULL)
@@ -833,6 +836,8 @@ options_usage(const char *prog, FILE *out)
 				opt_help_row(&opt_table[i], opt_short_of(i),
 				    out);
 	}
-	fputs("\nThe long options may be abbreviated.  Details: httperf(1) "
-	    "(man httperf).\n", out);
+	fputs("\nA URL argument (http[s]://HOST[:PORT][/PATH]) stands for "
+	    "--server, --port,\n--uri and --ssl.  The long options may be "
+	    "abbreviated.\n"
+	    "Details: httperf(1) (man httperf).\n", out);
 }
