@@ -113,8 +113,11 @@ fd=$(sed -n 's/^Errors: fd-unavail \([0-9]*\) .*/\1/p' "$OUT")
 [ "$fd" -gt 20 ] || fail "only $fd fd-unavail"
 [ "$(arrivals 1)" = 100 ] || fail "scheduled $(arrivals 1), expected 100"
 [ "$(arrivals 3)" = "$fd" ] || fail "never sent $(arrivals 3), fd-unavail $fd"
-tail -n 1 "$OUT" | grep -Eq '^Warning: .*achieved arrival rate [0-9.]+/s is [0-9.]+% of the scheduled' ||
+# The rate warning, then (last) the one of a run whose calls mostly failed.
+tail -n 3 "$OUT" | head -n 1 | grep -Eq '^Warning: .*achieved arrival rate [0-9.]+/s is [0-9.]+% of the scheduled' ||
     fail "no rate warning"
+tail -n 1 "$OUT" | grep -Eq "^Warning: [0-9.]+% of calls failed \($fd errors, [0-9]+ replies\); most errors: fd-unavail \($fd\)\$" ||
+    fail "no failure warning last"
 ok "ulimit -n 40: never sent = fd-unavail = $fd"
 
 # (d) --runtime 1 at 100/s with the client stopped across the deadline:
