@@ -420,7 +420,8 @@ opt_duration_like(const char *s)
  * takes no value; wrk's -d 30s is a duration and ab's or hey's -n 1000
  * a number of requests.  Just after getopt_long() returned `ch' for one
  * of them, refuses a use that only makes sense as the other tool's (-d
- * with a unit, -n with a number after it), with a hint.  Returns -1 after the message, else 0.
+ * with a unit, -n with a number after it), with a hint.  Returns -1
+ * after the message, else 0.
  */
 static int
 opt_foreign_use(const struct opt_ctx *c, int ch, int argc, char **argv)
