@@ -162,6 +162,30 @@ expect_rc 1
 ok "--ssl-protocol, --ssl-ciphers, --ssl-ciphersuites"
 stop_srv
 
+# A server that issues no new ticket on a resumed connection (-K: as
+# lighttpd, h2o and Node): every connection after the first resumes, the
+# ticket offered again, not every other one (0.9.x rewrite before the
+# fix: 10 of 20, the library marks a TLS 1.3 ticket it resumed with as
+# used).  TLS 1.2 as well, with the server closing each connection.
+start_srv -s "$C/srv.pem" -k "$C/srv.key" -K
+for proto in TLSv1.3 TLSv1.2; do
+	: > "$T_DIR/srv.log"
+	hp --ssl --ssl-protocol $proto --num-conns 20 --uri /size/10
+	expect_counts 20 20 20
+	expect_errors 0 0 0 0 0 0 0 0 0
+	expect "^TLS: protocol TLSv1\\.${proto#TLSv1.} cipher "
+	expect_tls 20 19 0
+	wait_for_log 20
+	[ "$(tls_log resumed 1)" = 19 ] ||
+	    fail "$proto: the server saw $(tls_log resumed 1) resumed of 19"
+	: > "$T_DIR/srv.log"
+	hp --ssl --ssl-protocol $proto --num-conns 10 --uri /close/10
+	expect_counts 10 10 10
+	expect_tls 10 9 0
+done
+ok "tickets not renewed on resumption: offered again, 19 of 20 resumed"
+stop_srv
+
 # A plain HTTP server, and a server sending garbage, on the TLS port.
 start_srv
 hp --ssl --num-conns 4 --rate 100
