@@ -49,8 +49,8 @@ for be in $(backends); do
 	# The reply, then a close with the body unread (lighttpd): the
 	# kernel resets the connection, the next write fails.  The reply
 	# already there is read before the write's error fails anything:
-	# 40 of 40 (before the fix typically 3 to 12 of them were lost and counted
-	# connreset).
+	# 40 of 40 (before the fix typically 3 to 12 of them were lost,
+	# counted connreset).
 	hp --num-conns 40 --uri /early-reply/200/2 --method POST \
 	    --body-file "$T_DIR/body" --timeout 10 --send-buffer 4096
 	expect_rc 0
