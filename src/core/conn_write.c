@@ -8,6 +8,7 @@
 #include <sys/uio.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 
 #include "core/bus.h"
@@ -160,6 +161,57 @@ conn_advance(struct conn *c, size_t n, uint64_t now)
 	return 0;
 }
 
+/*
+ * Returns non-zero if a read would not block: the transport holds
+ * decrypted bytes, or the socket has bytes, an EOF or an error (poll(2)
+ * looks without taking the error away).
+ */
+static int
+conn_readable(const struct conn *c)
+{
+	const struct transport *xp = &c->xp;
+	struct pollfd p;
+	int n;
+
+	if (xp->ops->pending != NULL && xp->ops->pending(xp) > 0)
+		return 1;
+	p.fd = xp->fd;
+	p.events = POLLIN;
+	p.revents = 0;
+	do
+		n = poll(&p, 1, 0);
+	while (n == -1 && errno == EINTR);
+	return n == 1;
+}
+
+/*
+ * A write failed: the server closed or reset the connection.  It may
+ * have replied first, before it read the whole request (an early reply
+ * with Connection: close to a large body, which lighttpd sends before it
+ * closes with the body unread, so the kernel resets the connection under
+ * the writes): what it sent is read and parsed before anything fails,
+ * over TLS too, so that reply counts and the call is cut short, as when
+ * the reply is read before the write.  Only then, if the connection is
+ * still open, the write's error fails it.  HTTP/2 fails at once.
+ */
+static void
+conn_write_failed(struct conn *c, enum transport_io io, uint64_t now)
+{
+	if (c->h2 == NULL) {
+		/* The writer waits for writability: conn_read() writes
+		   nothing (it would fail again and come back here). */
+		conn_set_mask(c, LOOP_READ | LOOP_WRITE);
+		while (c->state == CONN_CONNECTED && conn_readable(c))
+			conn_read(c, loop_clock(c->core->loop));
+		if (c->state != CONN_CONNECTED)
+			return;
+	}
+	if (io == TRANSPORT_EOF)
+		conn_fail(c, EPIPE, now);
+	else
+		conn_xp_error(c, now);
+}
+
 int
 conn_write_blocked(struct conn *c, enum transport_io io, uint64_t now)
 {
@@ -175,10 +227,8 @@ conn_write_blocked(struct conn *c, enum transport_io io, uint64_t now)
 		conn_set_mask(c, LOOP_READ);
 		break;
 	case TRANSPORT_EOF:
-		conn_fail(c, EPIPE, now);
-		break;
 	case TRANSPORT_ERROR:
-		conn_xp_error(c, now);
+		conn_write_failed(c, io, now);
 		break;
 	}
 	return 1;

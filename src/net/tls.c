@@ -4,6 +4,16 @@
  * are mapped onto enum tls_io, and resumption slots fed by the client
  * session cache callback.
  *
+ * A slot holds a copy of its session that no connection uses: each
+ * connection offers a copy of the copy.  The library marks the session a
+ * connection used as not resumable when a TLS 1.3 handshake resumes it
+ * (tickets are meant for one use) and when the connection is freed
+ * without a close_notify sent; servers that issue no new ticket on a
+ * resumed connection (lighttpd, h2o, Node) would otherwise see every
+ * other connection make a full handshake, and a server that closes
+ * without close_notify would see no resumption at all.  A ticket is
+ * offered again only until the server issues a newer one.
+ *
  * The library's error queue belongs to the thread and is shared by every
  * connection, so each call here clears it before an SSL_* call and drains
  * it afterwards: nothing one connection leaves behind is blamed on the
@@ -57,6 +67,8 @@ struct tls_conn {
 	struct tls_slot	*slot;		/* NULL: sessions are not kept */
 	int		 dead;		/* fatal error or EOF without
 					   close_notify: no more I/O */
+	int		 wfail;		/* a write failed in the socket: no
+					   more writes, reads go on */
 	int		 err;		/* errno-style cause of TLS_IO_ERROR */
 	char		 msg[192];
 };
@@ -122,22 +134,28 @@ tls_ctx_fail(char *errbuf, size_t errlen, const char *opt, const char *what,
 }
 
 /*
- * The client session cache callback: stores a session the server has just
- * issued into the connection's slot, replacing the one there.  Returning 1
- * keeps the reference the library handed over.
+ * The client session cache callback: stores a copy of a session the
+ * server has just issued into the connection's slot, replacing the one
+ * there (the newest ticket wins).  The session itself stays the
+ * connection's, which the library may mark as not resumable later (see
+ * the top of the file).  Returning 0 leaves the library its reference.
  */
 static int
 tls_new_session(SSL *ssl, SSL_SESSION *sess)
 {
 	struct tls_conn *tc;
+	SSL_SESSION *copy;
 
 	tc = SSL_get_app_data(ssl);
 	if (tc == NULL || tc->slot == NULL)
 		return 0;
+	/* Out of memory: the older session stays. */
+	if ((copy = SSL_SESSION_dup(sess)) == NULL)
+		return 0;
 	if (tc->slot->session != NULL)
 		SSL_SESSION_free(tc->slot->session);
-	tc->slot->session = sess;
-	return 1;
+	tc->slot->session = copy;
+	return 0;
 }
 
 /*
@@ -345,7 +363,8 @@ tls_is_ip(const char *s)
 
 /*
  * Sets up the per-connection parts: socket, SNI, the name to verify and
- * the session to offer.  Returns -1 only when the library fails.
+ * the session to offer (a copy of the slot's).  Returns -1 only when the
+ * library fails.
  */
 static int
 tls_conn_setup(struct tls_conn *tc, int fd)
@@ -353,6 +372,8 @@ tls_conn_setup(struct tls_conn *tc, int fd)
 	struct tls_ctx *ctx = tc->ctx;
 	SSL *ssl = tc->ssl;
 	X509_VERIFY_PARAM *param;
+	SSL_SESSION *offer;
+	int ok;
 
 	if (!SSL_set_app_data(ssl, tc) || !SSL_set_fd(ssl, fd))
 		return -1;
@@ -368,10 +389,13 @@ tls_conn_setup(struct tls_conn *tc, int fd)
 		} else if (!SSL_set1_host(ssl, ctx->verify_name))
 			return -1;
 	}
-	if (tc->slot != NULL && tc->slot->session != NULL &&
-	    !SSL_set_session(ssl, tc->slot->session))
+	if (tc->slot == NULL || tc->slot->session == NULL)
+		return 0;
+	if ((offer = SSL_SESSION_dup(tc->slot->session)) == NULL)
 		return -1;
-	return 0;
+	ok = SSL_set_session(ssl, offer);
+	SSL_SESSION_free(offer);	/* the SSL holds its own reference */
+	return ok ? 0 : -1;
 }
 
 /* Starts TLS on a connected socket (see tls.h). */
@@ -398,15 +422,15 @@ tls_conn_new(struct tls_ctx *ctx, int fd, struct tls_slot *slot)
 
 /*
  * Frees a connection.  close_notify goes out only after a completed
- * handshake and no fatal error; its result is ignored (the socket is
- * non-blocking and the program ignores SIGPIPE).
+ * handshake, no fatal error and no failed write; its result is ignored
+ * (the socket is non-blocking and the program ignores SIGPIPE).
  */
 void
 tls_conn_free(struct tls_conn *tc)
 {
 	if (tc == NULL)
 		return;
-	if (!tc->dead && SSL_is_init_finished(tc->ssl)) {
+	if (!tc->dead && !tc->wfail && SSL_is_init_finished(tc->ssl)) {
 		ERR_clear_error();
 		(void)SSL_shutdown(tc->ssl);
 		ERR_clear_error();
@@ -530,16 +554,23 @@ tls_handshake(struct tls_conn *tc)
 	return tls_conn_result(tc, ret, saved);
 }
 
-/* Reads (wbuf NULL) or writes (rbuf NULL) once; see tls_read/tls_writev. */
+/*
+ * Reads (wbuf NULL) or writes (rbuf NULL) once; see tls_read/tls_writev.
+ *
+ * A write the socket refuses (the server reset or closed the connection,
+ * EPIPE or ECONNRESET) ends the writes only: the server may have replied
+ * before it closed (an early reply to a large body), and its reply is
+ * still there to read.
+ */
 static size_t
 tls_transfer(struct tls_conn *tc, void *rbuf, const void *wbuf, size_t len,
     enum tls_io *io)
 {
 	size_t n = 0;
-	int ret, saved;
+	int ret, saved, sockerr;
 
 	*io = TLS_IO_OK;
-	if (tc->dead) {
+	if (tc->dead || (rbuf == NULL && tc->wfail)) {
 		*io = TLS_CONN_DEAD(tc);
 		return 0;
 	}
@@ -552,7 +583,13 @@ tls_transfer(struct tls_conn *tc, void *rbuf, const void *wbuf, size_t len,
 	saved = errno;
 	if (ret == 1 && n > 0)
 		return n;
+	sockerr = rbuf == NULL && saved != 0 &&
+	    SSL_get_error(tc->ssl, ret) == SSL_ERROR_SYSCALL;
 	*io = tls_conn_result(tc, ret, saved);
+	if (sockerr) {
+		tc->wfail = 1;
+		tc->dead = 0;
+	}
 	return 0;
 }
 

@@ -56,9 +56,11 @@ struct tls_conn;
 
 /*
  * A resumption slot: the most recent session a connection using the slot
- * was given by the server (TLS 1.2 id or ticket, TLS 1.3 ticket).  A new
- * connection using the slot offers it.  Zero-initialise; free with
- * tls_slot_clear().
+ * was given by the server (TLS 1.2 id or ticket, TLS 1.3 ticket), as a
+ * copy no connection uses.  A new connection using the slot offers it (a
+ * copy of it), again and again until the server issues a newer one: a
+ * server that renews no ticket on a resumed connection is still resumed
+ * with.  Zero-initialise; free with tls_slot_clear().
  */
 struct tls_slot {
 	void		*session;	/* SSL_SESSION *, owned */
@@ -113,7 +115,11 @@ size_t		 tls_read(struct tls_conn *tc, void *buf, size_t len,
  * Writes the bytes of iov[0..iovcnt), a record at a time (partial writes
  * allowed).  Returns the count with *io = TLS_IO_OK (0 for nothing to
  * write), or 0 with *io saying why nothing was written.  After a WANT_*
- * the next call must offer at least the same first bytes again.
+ * the next call must offer at least the same first bytes again.  After
+ * the socket refused a write (TLS_IO_ERROR, the server reset or closed
+ * the connection) every write fails, but tls_read() still returns what
+ * the server sent before, then its EOF or error; no close_notify goes
+ * out then.
  */
 size_t		 tls_writev(struct tls_conn *tc, const struct iovec *iov,
 		    int iovcnt, enum tls_io *io);

@@ -681,6 +681,102 @@ START_TEST(test_resume)
 }
 END_TEST
 
+/*
+ * The server's ticket callback, as lighttpd's, h2o's and Node's: a ticket
+ * that decrypts is used as it is, never renewed, so a resumed TLS 1.3
+ * connection gets no new ticket.
+ */
+static SSL_TICKET_RETURN
+ticket_keep(SSL *ssl, SSL_SESSION *sess, const unsigned char *name,
+    size_t namelen, SSL_TICKET_STATUS status, void *arg)
+{
+	(void)ssl;
+	(void)sess;
+	(void)name;
+	(void)namelen;
+	(void)arg;
+	if (status == SSL_TICKET_SUCCESS ||
+	    status == SSL_TICKET_SUCCESS_RENEW)
+		return SSL_TICKET_RETURN_USE;
+	return SSL_TICKET_RETURN_IGNORE_RENEW;
+}
+
+/*
+ * Resumption from a server that renews no ticket: the slot's ticket is
+ * offered again and again (the library marks the session a TLS 1.3
+ * handshake resumed as used up: offered itself, it would make every
+ * other handshake a full one).  Even and odd loop values: TLS 1.3 and
+ * 1.2.
+ */
+START_TEST(test_resume_kept_ticket)
+{
+	static const int versions[] = { TLS1_3_VERSION, TLS1_2_VERSION };
+	struct tls_config cfg = { 0 };
+	struct tls_slot slot = { NULL };
+	struct tls_ctx *ctx;
+	struct pair p;
+	SSL_CTX *sc;
+	int i;
+
+	ctx = cli_ctx(&cfg);
+	sc = srv_ctx(fx.srv, fx.srv_key, versions[_i], NULL);
+	ck_assert_int_eq(SSL_CTX_set_session_ticket_cb(sc, NULL, ticket_keep,
+	    NULL), 1);
+	for (i = 0; i < 4; i++) {
+		pair_open(&p, ctx, sc, &slot);
+		ck_assert_int_eq(pump_handshake(&p), TLS_IO_OK);
+		ck_assert_msg(tls_resumed(p.c) == (i > 0),
+		    "connection %d: resumed %d", i, tls_resumed(p.c));
+		xfer(&p, 100, 100);
+		pair_close(&p);
+		ck_assert_ptr_nonnull(slot.session);
+	}
+	tls_slot_clear(&slot);
+	SSL_CTX_free(sc);
+	tls_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * A server that closes without close_notify: its session still resumes
+ * (the library marks a session whose connection is freed without one
+ * sent as not resumable; the slot keeps a copy of its own).
+ */
+START_TEST(test_resume_abrupt_close)
+{
+	static const int versions[] = { TLS1_3_VERSION, TLS1_2_VERSION };
+	struct tls_config cfg = { 0 };
+	struct tls_slot slot = { NULL };
+	struct tls_ctx *ctx;
+	struct pair p;
+	SSL_CTX *sc;
+	enum tls_io io;
+	char buf[16];
+	int i;
+
+	ctx = cli_ctx(&cfg);
+	sc = srv_ctx(fx.srv, fx.srv_key, versions[_i], NULL);
+	for (i = 0; i < 3; i++) {
+		pair_open(&p, ctx, sc, &slot);
+		ck_assert_int_eq(pump_handshake(&p), TLS_IO_OK);
+		ck_assert_msg(tls_resumed(p.c) == (i > 0),
+		    "connection %d: resumed %d", i, tls_resumed(p.c));
+		xfer(&p, 100, 100);
+		srv_send(&p, "bye");
+		/* The server's session stays good in its cache. */
+		SSL_set_shutdown(p.s, SSL_SENT_SHUTDOWN);
+		pair_srv_close(&p);
+		ck_assert_uint_eq(tls_read(p.c, buf, sizeof(buf), &io), 3);
+		ck_assert_uint_eq(tls_read(p.c, buf, sizeof(buf), &io), 0);
+		ck_assert_int_eq(io, TLS_IO_EOF);
+		pair_close(&p);
+	}
+	tls_slot_clear(&slot);
+	SSL_CTX_free(sc);
+	tls_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(test_sni)
 {
 	struct tls_config cfg = { 0 };
@@ -1118,6 +1214,28 @@ START_TEST(test_close_abrupt)
 	ck_assert_int_eq(tls_conn_error(p.c), EPIPE);
 	pair_close(&p);
 
+	/*
+	 * A reply, then the close, before the request is written (an
+	 * early reply): the write fails, and the reply is still read, then
+	 * the EOF; writes keep failing.
+	 */
+	pair_open(&p, ctx, sc, NULL);
+	ck_assert_int_eq(pump_handshake(&p), TLS_IO_OK);
+	xfer(&p, 100, 100);
+	srv_send(&p, "HTTP/1.1 413\r\n");
+	pair_srv_close(&p);
+	ck_assert_uint_eq(cli_write(&p, "POST / HTTP/1.1\r\n", 17, &io), 0);
+	ck_assert_int_eq(io, TLS_IO_ERROR);
+	ck_assert_int_eq(tls_conn_error(p.c), EPIPE);
+	ck_assert_uint_eq(tls_read(p.c, buf, sizeof(buf), &io), 14);
+	ck_assert_int_eq(io, TLS_IO_OK);
+	ck_assert_int_eq(memcmp(buf, "HTTP/1.1 413\r\n", 14), 0);
+	ck_assert_uint_eq(tls_read(p.c, buf, sizeof(buf), &io), 0);
+	ck_assert_int_eq(io, TLS_IO_EOF);
+	ck_assert_uint_eq(cli_write(&p, "x", 1, &io), 0);
+	ck_assert_int_eq(io, TLS_IO_ERROR);
+	pair_close(&p);
+
 	SSL_CTX_free(sc);
 	tls_ctx_free(ctx);
 }
@@ -1138,6 +1256,8 @@ main(void)
 	tcase_add_test(tc, test_handshake);
 	tcase_add_test(tc, test_data);
 	tcase_add_loop_test(tc, test_resume, 0, 2);
+	tcase_add_loop_test(tc, test_resume_kept_ticket, 0, 2);
+	tcase_add_loop_test(tc, test_resume_abrupt_close, 0, 2);
 	tcase_add_test(tc, test_sni);
 	tcase_add_test(tc, test_verify_untrusted);
 	tcase_add_test(tc, test_verify_trusted);
