@@ -1,0 +1,58 @@
+#!/bin/sh
+# `make demo', the first thing the README has a new user run: it must
+# last about 6 s and show every part of the report with real values --
+# the exact counts, reply-rate samples, a response and a transfer time,
+# every percentile line above zero, a schedule whose arrivals were all
+# sent -- and no bottleneck warning.  Runs the real target in the build
+# tree (where $HTTPERF was built); bounded to 60 s.
+# shellcheck source=tests/integration/lib.sh
+. "$TESTLIB"
+
+builddir=$(dirname "$(dirname "$HTTPERF")")
+T_LAST="make demo (in $builddir)"
+timeout 60 "${MAKE:-make}" -s -C "$builddir" demo > "$OUT" 2> "$OUT.err" ||
+    fail "make demo exited $?"
+
+expect_classic
+
+# gt0 WHAT VALUE: VALUE is a number above zero.
+gt0() {
+	awk -v v="$2" 'BEGIN { exit !(v + 0 > 0) }' ||
+	    fail "$1 is '$2', not above zero"
+}
+d=$(value Total: test-duration)
+awk -v d="$d" 'BEGIN { exit !(d >= 5.9 && d < 20) }' ||
+    fail "test-duration $d s, expected about 6"
+n=$(sed -n 's/^Reply rate .*(\([0-9]*\) samples)$/\1/p' "$OUT")
+[ "${n:-0}" -ge 1 ] || fail "no reply-rate sample"
+gt0 "the reply rate" "$(value 'Reply rate' avg)"
+gt0 "the reply rate's min" "$(value 'Reply rate' min)"
+gt0 "the response time" "$(value 'Reply time \[ms\]' response)"
+gt0 "the transfer time" "$(value 'Reply time \[ms\]' transfer)"
+gt0 "the reply content size" "$(value 'Reply size' content)"
+gt0 "the connection time" "$(value 'Connection time \[ms\]: min' avg)"
+gt0 "the request rate" "$(value 'Request rate:' rate:)"
+gt0 "the net I/O" "$(value 'Net I/O:' I/O:)"
+
+# Every percentile line: seven, each value above zero.
+for line in 'Connection time' 'Connect time' 'First byte' 'Transfer time' \
+    'Reply time' 'Reply time \(corrected\)' 'Lateness'; do
+	grep -Eq "^$line percentiles \[ms\]: " "$OUT" ||
+	    fail "no $line percentile line"
+	for p in p50 p90 p99 p99.9 p99.99 max; do
+		gt0 "$line $p" "$(value "$line percentiles" "$p")"
+	done
+done
+[ "$(grep -c ' percentiles \[ms\]: ' "$OUT")" = 7 ] ||
+    fail "expected 7 percentile lines"
+
+# The schedule: 600 arrivals at 100/s, all sent, the client no limit.
+expect '^Arrivals: 600 scheduled, [0-9]+ late over 1 ms \([0-9.]+%\), 0 never sent; rate target 100\.0/s, scheduled 100\.0/s, achieved [0-9.]+/s$'
+expect_not '^Warning'
+expect_counts 600 3000 3000
+expect_status 0 3000 0 0 0
+expect_errors 0 0 0 0 0 0 0 0 0
+expect '^Connection length \[replies/conn\]: 5\.000$'
+expect '^\+ src/httperf --server 127\.0\.0\.1 --port [0-9]+ --wlog y,'
+[ ! -s "$OUT.err" ] || fail "make demo wrote to stderr: $(cat "$OUT.err")"
+ok "make demo: 6 s, every part of the report real, no warning"
