@@ -8,10 +8,20 @@
 # shellcheck source=tests/integration/lib.sh
 . "$TESTLIB"
 
+# cpu_wait: microseconds in all that some task waited for a CPU (the
+# kernel's pressure stall information), empty without it.
+cpu_wait() {
+	sed -n 's/^some .* total=\([0-9]*\)$/\1/p' /proc/pressure/cpu 2>/dev/null
+}
+
 builddir=$(dirname "$(dirname "$HTTPERF")")
 T_LAST="make demo (in $builddir)"
+w0=$(cpu_wait)
+t0=$(date +%s%N)
 timeout 60 "${MAKE:-make}" -s -C "$builddir" demo > "$OUT" 2> "$OUT.err" ||
     fail "make demo exited $?"
+w1=$(cpu_wait)
+t1=$(date +%s%N)
 
 expect_classic
 
@@ -48,11 +58,26 @@ done
 
 # The schedule: 600 arrivals at 100/s, all sent, the client no limit.
 expect '^Arrivals: 600 scheduled, [0-9]+ late over 1 ms \([0-9.]+%\), 0 never sent; rate target 100\.0/s, scheduled 100\.0/s, achieved [0-9.]+/s$'
-expect_not '^Warning'
+# The client was late only if the machine made it: when other processes
+# kept tasks waiting for a CPU (a loaded machine, such as several test
+# suites at once on two cores), its warning is the machine's, a skip.
+if grep -q '^Warning' "$OUT"; then
+	if [ -n "$w0" ] && [ -n "$w1" ]; then
+		busy=$(( (w1 - w0) * 100000 / (t1 - t0) ))
+		why="tasks waited for a CPU $busy% of the time (/proc/pressure/cpu)"
+	else
+		busy=$(awk -v n="$(nproc)" '{ print ($1 > n) ? 100 : 0 }' /proc/loadavg)
+		why="load average $(cut -d ' ' -f 1 /proc/loadavg) on $(nproc) CPUs"
+	fi
+	[ "$busy" -ge 10 ] || fail "a bottleneck warning on a quiet machine ($why)"
+	t_skip "machine: $why during make demo: its bottleneck warning not checked"
+else
+	ok "make demo: no bottleneck warning"
+fi
 expect_counts 600 3000 3000
 expect_status 0 3000 0 0 0
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Connection length \[replies/conn\]: 5\.000$'
 expect '^\+ src/httperf --server 127\.0\.0\.1 --port [0-9]+ --wlog y,'
 [ ! -s "$OUT.err" ] || fail "make demo wrote to stderr: $(cat "$OUT.err")"
-ok "make demo: 6 s, every part of the report real, no warning"
+ok "make demo: 6 s, every part of the report real"
