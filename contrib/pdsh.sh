@@ -65,8 +65,8 @@ if [ -z "$hosts" ]; then
 	exit 2
 fi
 # N: the host list as pdsh expands it.
-n=$(pdsh -R exec -w "$hosts" echo %h | wc -l)
 hp_need "$HTTPERF_LOCAL"
+n=$(pdsh -R exec -w "$hosts" echo %h | wc -l)
 # Each machine's httperf, before the common start is set.
 # shellcheck disable=SC2086
 vers=$(pdsh -R exec -w "$hosts" $RSH "$HTTPERF" --version 2>&1) || true
