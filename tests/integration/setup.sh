@@ -206,3 +206,23 @@ else
 	expect_counts 20 20 20
 	ok "contrib/parallel-local.sh: the httperf of this tree, merged 2 x 10"
 fi
+
+# make check: at its start, how many tests and how long; a skip's reason
+# on the console, under the harness's SKIP line.
+T_LAST="make check-start"
+builddir=$(dirname "$(dirname "$HTTPERF")")
+"${MAKE:-make}" -s -C "$builddir" check-start TESTS="a b c" > "$OUT" 2>&1 ||
+    fail "make check-start failed"
+expect '^make check: 3 of [0-9]+ tests; all [0-9]+ take about [0-9]+ minutes'
+T_LAST="tests/skip-driver.sh"
+printf '#!/bin/sh\necho "SKIP: fake.sh: no frobnicator here"\nexit 77\n' \
+    > "$T_DIR/fake.sh"
+sh "$SRCDIR/tests/skip-driver.sh" sh "$SRCDIR/build-aux/test-driver" \
+    --test-name fake.sh --log-file "$T_DIR/fake.log" \
+    --trs-file "$T_DIR/fake.trs" --color-tests no --enable-hard-errors yes \
+    --expect-failure no -- sh "$T_DIR/fake.sh" > "$OUT" 2>&1
+RC=$?
+expect_rc 0
+[ "$(cat "$OUT")" = "SKIP: fake.sh
+    SKIP: fake.sh: no frobnicator here" ] || fail "the driver printed: $(cat "$OUT")"
+ok "make check: the count and time at its start, a skip's reason on the console"
