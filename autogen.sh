@@ -28,6 +28,23 @@ installed() {
 	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null |
 	    grep -q ' installed$'
 }
+# found PKG: what PKG provides is there even if dpkg did not install it
+# (a tool or library built by hand): the command or pkg-config module
+# the build looks for.
+found() {
+	case $1 in
+	autoconf) command -v autoreconf ;;
+	automake|make|pkg-config) command -v "$1" ;;
+	libtool) command -v libtoolize ;;
+	gcc) command -v cc ;;
+	libssl-dev) pkg-config --exists openssl && echo ;;
+	zlib1g-dev) pkg-config --exists zlib && echo ;;
+	libnghttp2-dev) pkg-config --exists libnghttp2 && echo ;;
+	liburing-dev) pkg-config --exists 'liburing >= 2.3' && echo ;;
+	check) pkg-config --exists 'check >= 0.10.0' && echo ;;
+	*) false ;;
+	esac > /dev/null 2>&1
+}
 # available PKG: apt can install PKG (or its package lists are empty,
 # so that it cannot tell).
 available() {
@@ -50,10 +67,7 @@ missing() {
 			fi
 		done
 		[ "$pick" = have ] && continue
-		# pkgconf provides pkg-config.
-		if [ "$w" = pkg-config ] && command -v pkg-config >/dev/null 2>&1; then
-			continue
-		fi
+		found "$w" && continue
 		for p in $alt; do
 			if available "$p"; then
 				pick=$p

@@ -1,6 +1,6 @@
 #!/bin/sh
-# The first five minutes: what autogen.sh installs (with apt-get, id and
-# dpkg-query faked, so nothing is installed: every package the full
+# The first five minutes: what autogen.sh installs (with apt-get, id,
+# dpkg-query and pkg-config faked, so nothing is installed: every package the full
 # program and its tests use, libnghttp2-dev, liburing-dev and check
 # included, whenever one is missing; not as root, the one apt-get line,
 # stopping only when the build cannot go on), that the README's package
@@ -44,6 +44,23 @@ EOF
 cat > "$FAKE/bin/autoreconf" <<'EOF'
 #!/bin/sh
 echo "autoreconf $*" >> "$FAKE_LOG"
+EOF
+# pkg-config knows a module when its package is in $FAKE_INSTALLED, or
+# when it is in $FAKE_PC (built by hand, not from a package).
+cat > "$FAKE/bin/pkg-config" <<'EOF'
+#!/bin/sh
+for m; do :; done
+case ${m%% *} in
+openssl) p=libssl-dev ;;
+zlib) p=zlib1g-dev ;;
+libnghttp2) p=libnghttp2-dev ;;
+liburing) p=liburing-dev ;;
+check) p=check ;;
+*) exit 1 ;;
+esac
+case " $FAKE_INSTALLED " in *" $p "*) exit 0 ;; esac
+case " ${FAKE_PC:-} " in *" ${m%% *} "*) exit 0 ;; esac
+exit 1
 EOF
 cat > "$FAKE/src/configure" <<'EOF'
 #!/bin/sh
@@ -129,6 +146,16 @@ expect '^  sudo apt-get install -y libssl-dev mandoc$'
 expect '^autogen.sh: cannot build without: libssl-dev$'
 expect_not '^(autoreconf|configure) '
 ok "user, libssl-dev missing: the apt-get line and a stop"
+
+# OpenSSL built by hand: no libssl-dev, but pkg-config finds openssl.
+FAKE_PC=openssl
+export FAKE_PC
+autogen 1000 "$(all_but libssl-dev)"
+unset FAKE_PC
+expect_rc 0
+expect_not 'apt-get|libssl-dev'
+expect '^configure --quiet$'
+ok "user, OpenSSL not from a package but found: not asked for"
 
 # The README's package build line installs every Build-Depends of
 # debian/control (one of each A | B; debhelper for debhelper-compat).
