@@ -8,7 +8,8 @@
 # one apt-get command that installs it is printed, and autogen.sh stops
 # only when something the build cannot do without is missing (configure
 # then says in its summary what each other missing piece turns off).
-# Elsewhere the tools the build needs are looked for by name.
+# Elsewhere what the build needs is looked for by command and pkg-config
+# module.
 set -e
 cd "$(dirname "$0")"
 
@@ -85,19 +86,10 @@ missing() {
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
 	root=0
 	[ "$(id -u)" = 0 ] && root=1
-	apt_known=0
-	apt-cache policy make 2>/dev/null | grep -q 'Candidate: [^(]' &&
-	    apt_known=1
-	unavail=""
-	missing "$BUILD"
-	need_build=$miss
-	missing "$FULL $TESTS"
-	need_rest=$miss
-	if [ $root = 1 ] && [ -n "$need_build$need_rest$unavail" ]; then
-		# Fresh package lists first, then look again.
-		echo "autogen.sh: missing:$need_build$need_rest$unavail; apt-get update"
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq
+	# look: sets need_build and need_rest to what is missing of BUILD
+	# and of the rest, unavail to what apt cannot install.
+	look() {
+		apt_known=0
 		apt-cache policy make 2>/dev/null | grep -q 'Candidate: [^(]' &&
 		    apt_known=1
 		unavail=""
@@ -105,6 +97,14 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
 		need_build=$miss
 		missing "$FULL $TESTS"
 		need_rest=$miss
+	}
+	look
+	if [ $root = 1 ] && [ -n "$need_build$need_rest$unavail" ]; then
+		# Fresh package lists first, then look again.
+		echo "autogen.sh: missing:$need_build$need_rest$unavail; apt-get update"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		look
 	fi
 	if [ -n "$unavail" ]; then
 		echo "autogen.sh: not available from apt here:$unavail (configure and the tests say what that turns off)"
@@ -123,20 +123,14 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
 		fi
 	fi
 else
-	missing=""
-	command -v autoreconf >/dev/null 2>&1 || missing="$missing autoconf"
-	command -v automake >/dev/null 2>&1 || missing="$missing automake"
-	command -v libtoolize >/dev/null 2>&1 || missing="$missing libtool"
-	command -v make >/dev/null 2>&1 || missing="$missing make"
-	command -v cc >/dev/null 2>&1 || missing="$missing a C compiler (cc)"
-	if command -v pkg-config >/dev/null 2>&1; then
-		pkg-config --exists openssl || missing="$missing OpenSSL"
-		pkg-config --exists zlib || missing="$missing zlib"
-	else
-		missing="$missing pkg-config"
-	fi
-	if [ -n "$missing" ]; then
-		echo "autogen.sh: cannot build without:$missing" >&2
+	# Not Debian: what the build needs, by command or pkg-config module
+	# (named as Debian's packages, for want of the system's names).
+	miss=""
+	for p in $BUILD; do
+		found "$p" || miss="$miss $p"
+	done
+	if [ -n "$miss" ]; then
+		echo "autogen.sh: cannot build without (Debian names):$miss" >&2
 		exit 1
 	fi
 fi
