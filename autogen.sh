@@ -112,6 +112,7 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
 	if [ -n "$need_build$need_rest" ]; then
 		if [ $root = 1 ]; then
 			echo "autogen.sh: installing:$need_build$need_rest"
+			# shellcheck disable=SC2086 # one word a package
 			apt-get install -y -qq $need_build $need_rest
 		else
 			echo "autogen.sh: not installed:$need_build$need_rest; install them with:" >&2

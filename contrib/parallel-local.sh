@@ -25,6 +25,7 @@
 # parallel) and taskset (util-linux).
 set -eu
 
+# shellcheck source=contrib/httperf-check.sh
 . "$(dirname "$0")/httperf-check.sh"
 hp_tool parallel "parallel"
 HTTPERF=${HTTPERF:-$(hp_default)}

@@ -42,6 +42,7 @@
 #       --num-conns 30000 --rate 1000 --timeout 5
 set -eu
 
+# shellcheck source=contrib/httperf-check.sh
 . "$(dirname "$0")/httperf-check.sh"
 hp_tool pdsh "pdsh"
 HTTPERF=${HTTPERF:-httperf}
