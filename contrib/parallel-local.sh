@@ -19,11 +19,16 @@
 #   contrib/parallel-local.sh -n 4 -- --server 192.0.2.10 --uri /index.html \
 #       --num-conns 20000 --rate 1000 --timeout 5
 #
-# Environment: HTTPERF (default: httperf in PATH).  Needs GNU parallel
-# (Debian: parallel) and taskset (util-linux).
+# Environment: HTTPERF (default: the src/httperf of the source tree this
+# script is in, when built, else httperf in PATH); it must be httperf 1.0
+# or later (0.9.0 is refused in one line).  Needs GNU parallel (Debian:
+# parallel) and taskset (util-linux).
 set -eu
 
-HTTPERF=${HTTPERF:-httperf}
+# shellcheck source=contrib/httperf-check.sh
+. "$(dirname "$0")/httperf-check.sh"
+hp_tool parallel "parallel"
+HTTPERF=${HTTPERF:-$(hp_default)}
 n=$(nproc)
 dir=./httperf-run
 ahead=2
@@ -37,6 +42,7 @@ while getopts n:d:s: opt; do
 	esac
 done
 shift $((OPTIND - 1))
+hp_need "$HTTPERF"
 mkdir -p "$dir"
 rm -f "$dir"/client-*.json "$dir"/client-*.txt
 

@@ -24,13 +24,21 @@
 # the remote login shell (or set HTTPERF to its remote path), and ssh
 # must log in without a password (keys, an agent).  To test without
 # ssh, PARALLEL_SSH can name a command that takes ssh's arguments.
+# Before the test, every machine's httperf --version must say 1.0 or
+# later, and so must the one that merges here, HTTPERF_LOCAL (default:
+# the src/httperf of the source tree this script is in, when built, else
+# httperf in PATH): 0.9.0 is refused in one line.
 #
 # Example:
 #   contrib/parallel-ssh.sh -H load1,load2,load3 -- --server www.example.com \
 #       --uri / --num-conns 30000 --rate 1000 --timeout 5
 set -eu
 
+# shellcheck source=contrib/httperf-check.sh
+. "$(dirname "$0")/httperf-check.sh"
+hp_tool parallel "parallel"
 HTTPERF=${HTTPERF:-httperf}
+HTTPERF_LOCAL=${HTTPERF_LOCAL:-$(hp_default)}
 hosts=
 dir=./httperf-run
 ahead=5
@@ -51,6 +59,15 @@ fi
 # "1/host": one job slot on each machine, so N jobs are N machines.
 n=$(echo "$hosts" | tr ',' '\n' | grep -c .)
 logins=$(echo "$hosts" | tr ',' '\n' | grep . | sed 's|^|1/|' | paste -sd, -)
+hp_need "$HTTPERF_LOCAL"
+# Each machine's httperf, before the common start is set.
+# shellcheck disable=SC2016 # the wrapper expands on the remote side
+vers=$(parallel --will-cite -q -j 1 -S "$logins" --tag sh -c \
+    '"$1" --version 2>&1 || true' sh "$HTTPERF" ::: $(seq "$n") 2>&1) || true
+for k in $(seq "$n"); do
+	v=$(echo "$vers" | awk -v k="$k" '$1 == k { sub(/^[^\t]*\t/, ""); print; exit }')
+	hp_check "$HTTPERF (job $k)" "$v"
+done
 mkdir -p "$dir"
 rm -rf "$dir/out"
 start=$(date +%s.%N | awk -v a="$ahead" '{ printf "%.3f", $1 + a }')
@@ -63,5 +80,5 @@ parallel --will-cite -q -j 1 -S "$logins" --results "$dir/out/" \
     "$HTTPERF" "$@" --client "auto/$n" --start-at "$start" --json - \
     ::: $(seq "$n") > /dev/null
 
-"${HTTPERF_LOCAL:-httperf}" --merge "$dir"/out/1/*/stdout \
+"$HTTPERF_LOCAL" --merge "$dir"/out/1/*/stdout \
     --json "$dir/merged.json" | tee "$dir/merged.txt"

@@ -31,14 +31,22 @@
 # you want between their starts.  HTTPERF is httperf's path on the
 # machines (default httperf); HTTPERF_RSH is the remote shell command
 # (default "ssh -x -l %u %h"; empty runs httperf here, once per "host",
-# which is how this recipe is tried on one machine).
+# which is how this recipe is tried on one machine).  Before the test,
+# every machine's httperf --version must say 1.0 or later, and so must
+# the one that merges here, HTTPERF_LOCAL (default: the src/httperf of
+# the source tree this script is in, when built, else httperf in PATH):
+# 0.9.0 is refused in one line.
 #
 # Example:
 #   contrib/pdsh.sh -w 'load[1-4]' -- --server www.example.com --uri / \
 #       --num-conns 30000 --rate 1000 --timeout 5
 set -eu
 
+# shellcheck source=contrib/httperf-check.sh
+. "$(dirname "$0")/httperf-check.sh"
+hp_tool pdsh "pdsh"
 HTTPERF=${HTTPERF:-httperf}
+HTTPERF_LOCAL=${HTTPERF_LOCAL:-$(hp_default)}
 RSH=${HTTPERF_RSH-ssh -x -l %u %h}
 hosts=
 dir=./httperf-run
@@ -58,7 +66,14 @@ if [ -z "$hosts" ]; then
 	exit 2
 fi
 # N: the host list as pdsh expands it.
+hp_need "$HTTPERF_LOCAL"
 n=$(pdsh -R exec -w "$hosts" echo %h | wc -l)
+# Each machine's httperf, before the common start is set.
+# shellcheck disable=SC2086
+vers=$(pdsh -R exec -w "$hosts" $RSH "$HTTPERF" --version 2>&1) || true
+for h in $(pdsh -R exec -w "$hosts" echo %h | sed 's/:.*//'); do
+	hp_check "$HTTPERF (on $h)" "$(echo "$vers" | sed -n "s/^$h: //p")"
+done
 mkdir -p "$dir"
 rm -f "$dir"/*.json "$dir"/*.txt
 start=$(date +%s.%N | awk -v a="$ahead" '{ printf "%.3f", $1 + a }')
@@ -80,5 +95,5 @@ demux "$dir/pdsh.out" .json
 demux "$dir/pdsh.err" .txt
 rm -f "$dir/pdsh.out" "$dir/pdsh.err"
 
-"${HTTPERF_LOCAL:-httperf}" --merge "$dir"/*.json --json "$dir/merged.json" |
+"$HTTPERF_LOCAL" --merge "$dir"/*.json --json "$dir/merged.json" |
     tee "$dir/merged.txt"
