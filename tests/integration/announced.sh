@@ -56,6 +56,26 @@ expect_announced 5 5 0 0
     fail "JSON: $(json_get "$T_DIR/c.json" stats.basic.announced)"
 ok "--num-calls: requests behind Connection: close are connreset, announced"
 
+# --merge adds the numbers up and prints the line from them.
+for i in 0 1; do
+	hp --wsess 5,6,0 --burst-length 6 --uri /size/10 --client $i/2 \
+	    --json "$T_DIR/s$i.json"
+	expect_announced 0 0 0 20
+	hp --num-conns 5 --num-calls 6 --burst-length 6 --uri /size/10 \
+	    --client $i/2 --json "$T_DIR/c$i.json"
+	expect_announced 5 5 0 0
+done
+T_LAST="httperf --merge"
+"$HP" --merge "$T_DIR/s0.json" "$T_DIR/s1.json" > "$OUT" 2> "$OUT.err" ||
+    fail "--merge: $(cat "$OUT.err")"
+expect_errors 0 0 0 0 0 0 0 0 0
+expect_announced 0 0 0 40
+"$HP" --merge "$T_DIR/c0.json" "$T_DIR/c1.json" > "$OUT" 2> "$OUT.err" ||
+    fail "--merge: $(cat "$OUT.err")"
+expect_errors 10 0 0 0 10 0 0 0 0
+expect_announced 10 10 0 0
+ok "--merge adds the announced closes up"
+
 # Resent and still unanswered: the 2nd reply closes, /hang and /size/10
 # behind it go out again; /size/10 is answered (retried 1), /hang times
 # out, which fails the session (client-timo 1) and drops the call: its
