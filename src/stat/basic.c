@@ -124,11 +124,12 @@ basic_reply(struct basic *b, const struct call *call)
 }
 
 /*
- * A failure of cause `err' on connection `c' (or NULL), or of `call' (or
- * NULL): counted in its class, and as announced when the server had said
- * it would not process the request: a connection reset after a reply
- * that closed the connection (HTTP/1.x), a stream refused after a GOAWAY,
- * or a call given back unprocessed and never answered.
+ * A failure of cause `err' on connection `c' (NULL for a call without
+ * one), or of `call' (or NULL): counted in its class, and as announced
+ * when the server had said it would not process the request: a reset
+ * after a reply that closed the connection (HTTP/1.x), a stream refused
+ * after a GOAWAY, or a call given back unprocessed and dropped unanswered
+ * (no connection).
  */
 static void
 basic_failed(struct basic *b, int err, const struct conn *c,
@@ -138,8 +139,10 @@ basic_failed(struct basic *b, int err, const struct conn *c,
 	int announced;
 
 	t->errors[basic_err_class(err)]++;
-	announced = (call != NULL && call->unprocessed != 0) ||
-	    (c != NULL && c->draining);
+	if (call != NULL && c == NULL)
+		announced = call->unprocessed != 0;
+	else
+		announced = c != NULL && c->draining;
 	if (!announced)
 		return;
 	if (err == ECONNRESET && (c == NULL || c->h2 == NULL))
