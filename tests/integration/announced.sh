@@ -153,6 +153,26 @@ if ! "$HP" --http2 --server 127.0.0.1 --port 9 --num-conns 1 2>&1 |
 	[ "$n" = 40 ] || fail "nginx logged $n requests"
 	ok "nginx keepalive_requests, HTTP/2 sessions: GOAWAY, 25 retried, no errors"
 
+	# Resent and never answered over HTTP/2: streams 1, 3 and 5 are
+	# answered, the 5 above the GOAWAY refused; on the session's one
+	# connection the first of them (/missing) goes out again alone and
+	# its 404 fails the session (--failure-status): the 4 still waiting
+	# are dropped unanswered and count as refused streams after all.
+	printf '/1k.html\n\t/1k.html\n\t/1k.html\n\t/missing\n' \
+	    > "$T_DIR/g.sess"
+	printf '\t/1k.html\n\t/1k.html\n\t/1k.html\n\t/1k.html\n' \
+	    >> "$T_DIR/g.sess"
+	PORT=$P_H2C hp --http2 --wsesslog 1,0,"$T_DIR/g.sess" \
+	    --max-connections 1 --failure-status 404
+	expect_rc 0
+	expect_sessions 0 1
+	expect_counts 2 9 4
+	expect_status 0 3 0 1 0
+	expect_errors 4 0 0 0 0 0 0 0 4
+	expect '^HTTP/2 errors: stream-reset 0 refused-stream 4 goaway 0 alpn 0 protocol 0$'
+	expect_announced 4 0 4 1
+	ok "HTTP/2: refused, resent, dropped unanswered: 4 refused streams"
+
 	# Outside sessions the refused streams stay errors, announced.
 	PORT=$P_H2C hp --http2 --num-conns 2 --num-calls 8 --burst-length 8 \
 	    --uri /1k.html
