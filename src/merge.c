@@ -452,6 +452,9 @@ rd_basic(struct mrd *r)
 		    basic_err_name[i]);
 		add_u64(r, field, &t->errors[i]);
 	}
+	add_u64(r, B "announced.connection_close", &t->announced_close);
+	add_u64(r, B "announced.goaway", &t->announced_goaway);
+	add_u64(r, B "announced.retried", &t->retried);
 	/* The histograms: exactly the phases the first file has. */
 	for (i = 0; i < jv_len(rd(r, B "histograms")) && !r->failed; i++) {
 		size_t k;

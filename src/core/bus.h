@@ -43,8 +43,10 @@ enum bus_event {
 	BUS_CALL_RECV_STOP,	/* reply complete */
 	/* The call failed on its own while its connection lives on, or
 	   one of several calls in flight on a connection that failed (an
-	   HTTP/2 stream reset or refused); arg.i = errno-style cause,
-	   counted like BUS_CONN_FAILED's.  The call is then dropped. */
+	   HTTP/2 stream reset or refused), or, with call->conn NULL, a call
+	   the server did not process is destroyed unanswered (call.h:
+	   unprocessed); arg.i = errno-style cause, counted like
+	   BUS_CONN_FAILED's.  The call is then dropped. */
 	BUS_CALL_FAILED,
 	BUS_CALL_DESTROYED,
 

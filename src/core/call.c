@@ -41,6 +41,13 @@ call_unref(struct call *c, uint64_t now)
 
 	if (--c->refs > 0)
 		return;
+	if (c->unprocessed != 0 && !c->replied) {
+		/* Its connection may be long gone. */
+		c->conn = NULL;
+		arg.i = c->unprocessed;
+		bus_signal(core->bus, BUS_CALL_FAILED, c, arg, now);
+		arg.i = 0;
+	}
 	bus_signal(core->bus, BUS_CALL_DESTROYED, c, arg, now);
 	free(c->owned);
 	c->owned = NULL;

@@ -69,6 +69,13 @@ struct call {
 	uint64_t	 footer_bytes;
 	uint64_t	 reply_bytes;	/* everything, chunk framing too */
 
+	/* The server announced it would not process the request (sent
+	   after a reply that closed the connection, RFC 9112 9.6, or on a
+	   stream above a GOAWAY's last stream id, RFC 9113 6.8) and the
+	   connection gave it back to be sent again (conn->resend): the
+	   errno-style cause of the failure it counts as (BUS_CALL_FAILED
+	   when the call is destroyed) if it is never answered; 0: none. */
+	int		 unprocessed;
 	struct sess	*sess;		/* session it belongs to, or NULL */
 	/* Set by a BUS_CALL_NEW handler that has nothing to give the call
 	   (e.g. --wlog n at the end of its list): conn_send() refuses it. */
@@ -92,7 +99,10 @@ void		 call_ref(struct call *c);
 
 /*
  * Drops a reference; the last one signals BUS_CALL_DESTROYED and puts the
- * call back in the pool.
+ * call back in the pool.  Before, a call left unanswered that the server
+ * had not processed (call->unprocessed) signals BUS_CALL_FAILED with that
+ * cause and no connection: the failure is counted only now that it is
+ * sure no answer comes.
  */
 void		 call_unref(struct call *c, uint64_t now);
 

@@ -52,6 +52,10 @@ struct conn {
 	struct transport xp;		/* its socket and how bytes cross */
 	int		 mask;		/* loop interest */
 	int		 draining;	/* server will close: send no more */
+	/* Set by the owner: it sends again the calls the server announced
+	   it would not process; they come back with BUS_CONN_CLOSED,
+	   marked call->unprocessed, instead of failing the connection. */
+	int		 resend;
 
 	/* Queued calls: replied-to order; `unsent' is the first not yet
 	   completely written. */

@@ -87,7 +87,10 @@ static const struct http_resp_cb conn_parse_cb = {
 /*
  * After a reply that ends the connection (Connection: close, HTTP/1.0,
  * close-delimited): close it.  Calls already sent will never be answered,
- * which the server did to them: that is a reset.
+ * which the server did to them: that is a reset, unless the owner sends
+ * them again (c->resend): the server announced it would process none of
+ * them (RFC 9112 9.6), so they go back unprocessed, and count only if
+ * they are never answered (call->unprocessed).
  */
 static void
 conn_end_draining(struct conn *c, uint64_t now)
@@ -95,10 +98,14 @@ conn_end_draining(struct conn *c, uint64_t now)
 	struct call *call;
 	int sent = 0;
 
-	for (call = c->head; call != NULL; call = call->next)
-		if (call->req_sent > 0)
-			sent = 1;
-	if (sent)
+	for (call = c->head; call != NULL; call = call->next) {
+		if (call->req_sent == 0)
+			continue;
+		sent = 1;
+		if (c->resend)
+			call->unprocessed = ECONNRESET;
+	}
+	if (sent && !c->resend)
 		conn_fail(c, ECONNRESET, now);
 	else
 		conn_close(c, now);

@@ -36,10 +36,17 @@ session_call_put(struct call *call, uint64_t now)
 	call_unref(call, now);
 }
 
-/* Clears what a connection filled in, before the call goes out again. */
+/*
+ * Clears what a connection filled in, before the call goes out again.  A
+ * call the server did not process stays marked (call->unprocessed) until
+ * it is answered: its reply then counts as a retry, not its failure; one
+ * answered and sent again (--failure-status) is a new request.
+ */
 static void
 session_call_reset(struct call *call)
 {
+	if (call->replied)
+		call->unprocessed = 0;
 	call->conn = NULL;
 	call->t_send_start = call->t_send_stop = 0;
 	call->t_recv_start = call->t_recv_stop = 0;
@@ -309,6 +316,9 @@ session_connect(struct session *ss, uint64_t now)
 	c = conn_new(g->core, now);
 	c->owner = g;
 	c->sess = ss->sess;
+	/* Calls the server announced it would not process come back to
+	   session_on_closed() to be sent again, uncounted. */
+	c->resend = 1;
 	/* TLS: a session's connections resume the session's TLS session. */
 	if (c->tls_slot != NULL)
 		c->tls_slot = &ss->sess->tls_slot;

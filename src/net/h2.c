@@ -629,6 +629,14 @@ h2_stream_failed(struct conn *c, struct h2_stream *s, int err, uint64_t now)
 	core_debug(c->core, 1, "conn %llu: call %llu: stream %d failed: %s",
 	    (unsigned long long)c->id, (unsigned long long)call->id,
 	    (int)s->id, strerror(err));
+	if (h->goaway && err == H2_ERR_REFUSED && c->resend) {
+		/* Not processed (RFC 9113 6.8): back to the owner with the
+		   connection, to be sent again (conn.h). */
+		call->unprocessed = err;
+		h2_unlink(c, call);
+		call_unref(call, now);
+		return;
+	}
 	if (c->sess != NULL) {
 		/* Left in flight: h2_die() counts it with the others. */
 		if (h->die_err == 0)

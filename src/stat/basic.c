@@ -12,6 +12,7 @@
 #include "core/conn.h"
 #include "core/sess.h"
 #include "jsonw.h"
+#include "net/h2.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
 #include "stat/hdr.h"
@@ -122,6 +123,34 @@ basic_reply(struct basic *b, const struct call *call)
 	}
 }
 
+/*
+ * A failure of cause `err' on connection `c' (NULL for a call without
+ * one), or of `call' (or NULL): counted in its class, and as announced
+ * when the server had said it would not process the request: a reset
+ * after a reply that closed the connection (HTTP/1.x), a stream refused
+ * after a GOAWAY, or a call given back unprocessed and dropped unanswered
+ * (no connection).
+ */
+static void
+basic_failed(struct basic *b, int err, const struct conn *c,
+    const struct call *call)
+{
+	struct basic_totals *t = &b->t;
+	int announced;
+
+	t->errors[basic_err_class(err)]++;
+	if (call != NULL && c == NULL)
+		announced = call->unprocessed != 0;
+	else
+		announced = c != NULL && c->draining;
+	if (!announced)
+		return;
+	if (err == ECONNRESET && (c == NULL || c->h2 == NULL))
+		t->announced_close++;
+	else if (err == H2_ERR_REFUSED)
+		t->announced_goaway++;
+}
+
 static void
 basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
     uint64_t now)
@@ -156,8 +185,11 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		basic_connected(b, obj);
 		break;
 	case BUS_CONN_FAILED:
+		basic_failed(b, (int)arg.i, obj, NULL);
+		break;
 	case BUS_CALL_FAILED:
-		t->errors[basic_err_class((int)arg.i)]++;
+		call = obj;
+		basic_failed(b, (int)arg.i, call->conn, call);
 		break;
 	case BUS_CONN_TIMEOUT:
 		t->errors[BASIC_ERR_CLIENT_TIMO]++;
@@ -187,7 +219,10 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 			    now - s->t_start);
 		break;
 	case BUS_CALL_RECV_STOP:
-		basic_reply(b, obj);
+		call = obj;
+		if (call->unprocessed != 0)
+			t->retried++;
+		basic_reply(b, call);
 		break;
 	default:
 		break;
@@ -336,6 +371,15 @@ basic_print_extra(struct basic *b, FILE *out)
 		    (unsigned long long)b->t.early,
 		    (unsigned long long)b->t.cut,
 		    (unsigned long long)b->t.unsent_bytes);
+	if (b->t.announced_close > 0 || b->t.announced_goaway > 0 ||
+	    b->t.retried > 0)
+		fprintf(out, "Announced closes: errors %llu (Connection: close "
+		    "%llu GOAWAY %llu), requests retried %llu\n",
+		    (unsigned long long)(b->t.announced_close +
+		    b->t.announced_goaway),
+		    (unsigned long long)b->t.announced_close,
+		    (unsigned long long)b->t.announced_goaway,
+		    (unsigned long long)b->t.retried);
 }
 
 /* The collector interface (stat/collector.h). */

@@ -392,6 +392,12 @@ json_system(struct jsonw *w, const struct basic_totals *t, double d)
 	for (i = 0; i < BASIC_ERR_COUNT; i++)
 		jsonw_ku64(w, basic_err_name[i], t->errors[i]);
 	jsonw_obj_end(w);
+	jsonw_key(w, "announced");
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "connection_close", t->announced_close);
+	jsonw_ku64(w, "goaway", t->announced_goaway);
+	jsonw_ku64(w, "retried", t->retried);
+	jsonw_obj_end(w);
 }
 
 void

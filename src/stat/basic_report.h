@@ -104,6 +104,16 @@ struct basic_totals {
 	double		cpu_sys;		/* s */
 
 	uint64_t	errors[BASIC_ERR_COUNT];
+	/*
+	 * Requests the server announced it would not process: of the
+	 * errors above, those after a reply that closed the connection
+	 * (Connection: close; connreset) and those above a GOAWAY's last
+	 * stream id (other, HTTP/2 refused-stream); and such requests sent
+	 * again and answered, which are no errors.
+	 */
+	uint64_t	announced_close;
+	uint64_t	announced_goaway;
+	uint64_t	retried;
 };
 
 /* Returns replies[1] + ... + replies[5]. */

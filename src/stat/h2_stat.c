@@ -108,7 +108,8 @@ h2_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	case BUS_CALL_FAILED:
 		call = obj;
 		k = h2_stat_class((int)arg.i);
-		if (k >= 0 && call->conn != NULL && call->conn->h2 != NULL)
+		/* No connection: one not processed, never answered. */
+		if (k >= 0 && (call->conn == NULL || call->conn->h2 != NULL))
 			st->t.errors[k]++;
 		break;
 	default:
