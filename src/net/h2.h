@@ -48,8 +48,12 @@ struct h2_conn;
 #define H2_ERR_GOAWAY	ESHUTDOWN	/* lost to a GOAWAY with an error */
 #define H2_ERR_ALPN	ENOPROTOOPT	/* ALPN did not select h2 */
 #define H2_ERR_PROTOCOL	EBADMSG		/* nghttp2 session error */
+/* A stream that timed out alone (its connection lives on), or one of
+   several in flight on a connection that timed out: client-timo. */
+#define H2_ERR_TIMEOUT	ETIME
 
-#define H2_DEFAULT_STREAMS	100	/* when the server sets no limit */
+#define H2_DEFAULT_STREAMS	100	/* without --max-streams, when the
+					   server sets no limit */
 
 /* What one connection did, for the h2_stat collector. */
 struct h2_stats {
@@ -99,6 +103,24 @@ void	h2_flush(struct conn *c, uint64_t now);
 
 /* Feeds `len' bytes read from the server.  Returns -1 if it closed. */
 int	h2_input(struct conn *c, const char *data, size_t len, uint64_t now);
+
+/*
+ * Returns when the connection times out, or 0 for never: the earliest
+ * deadline of its streams in flight, each on its own progress (see
+ * h2_stream_deadline() in h2.c); with none in flight, --timeout after
+ * the connection's last progress.
+ */
+uint64_t h2_deadline(const struct conn *c);
+
+/*
+ * The watchdog found the deadline come: the streams whose deadline came
+ * time out (RST_STREAM CANCEL, BUS_CALL_FAILED with H2_ERR_TIMEOUT) and
+ * the connection goes on: returns 0.  Returns 1 if the connection itself
+ * times out (no stream in flight, or a session's connection, whose
+ * streams in flight but one are then counted with H2_ERR_TIMEOUT; the
+ * caller's BUS_CONN_TIMEOUT counts that one).  May close.
+ */
+int	h2_expire(struct conn *c, uint64_t now);
 
 /* The server closed its side.  Closes. */
 void	h2_eof(struct conn *c, uint64_t now);
