@@ -748,13 +748,21 @@ h2_expire(struct conn *c, uint64_t now)
 	return 0;
 }
 
-/* Fails the connection with `err', each stream in flight counted. */
+/*
+ * Fails the connection with `err', each stream in flight counted; with
+ * no call on it (all ended), it closes: an error is a call's, and none
+ * is left to count this one.
+ */
 static void
 h2_die(struct conn *c, int err, uint64_t now)
 {
-	core_debug(c->core, 1, "conn %llu: HTTP/2: %s",
-	    (unsigned long long)c->id, strerror(err));
-	conn_fail(c, err, now);
+	core_debug(c->core, 1, "conn %llu: HTTP/2: %s%s",
+	    (unsigned long long)c->id, strerror(err),
+	    c->head == NULL ? ", no call on it" : "");
+	if (c->head == NULL)
+		conn_close(c, now);
+	else
+		conn_fail(c, err, now);
 }
 
 /*
