@@ -15,15 +15,20 @@
  * signals BUS_CALL_RECV_START at its :status, BUS_CALL_RECV_HDR with a
  * status line "HTTP/2 NNN" then each field as "name: value" and the empty
  * line, BUS_CALL_RECV_DATA, trailers as BUS_CALL_RECV_FOOTER, and
- * BUS_CALL_RECV_STOP when the stream ends.  Replies complete by stream,
- * in any order.  What a call counts: req_len is the bytes of its frames
+ * BUS_CALL_RECV_STOP at the server's END_STREAM after a final head,
+ * whether or not the stream is closed yet (a request not all sent then
+ * is cut short: its upload stops with RST_STREAM NO_ERROR).  Replies
+ * complete by stream, in any order.  What a call counts: req_len is the bytes of its frames
  * (9-byte frame headers included), hdr_bytes the size the reply's header
  * section would have in HTTP/1.1 ("HTTP/2 NNN" line, "name: value" lines
  * with CRLF, the empty line), decoded, not as HPACK compressed it.
  *
  * A stream that fails (RST_STREAM from the server, refused, lost to a
- * GOAWAY, a protocol error) signals BUS_CALL_FAILED with one of the
- * causes below, all counted in the classic report's `other'.  A
+ * GOAWAY, a protocol error, :status outside 100-599, more than 100
+ * interim heads) signals BUS_CALL_FAILED with one of the causes below,
+ * counted in the classic report's `other', or client-timo for a stream
+ * that timed out: --timeout holds for each stream on its own progress
+ * (h2_deadline()), not on the connection's bytes.  A
  * connection that fails with streams in flight counts each of them: one
  * BUS_CALL_FAILED per stream but the last, which BUS_CONN_FAILED counts.
  * On a session's connection (c->sess) a failed stream fails the whole
