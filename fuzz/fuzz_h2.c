@@ -16,6 +16,15 @@
  * few seconds aborts); the connection ends and is destroyed once; every
  * call is destroyed; each call is replied to or fails at most once, and
  * replies never outnumber the calls; no more bytes read than written.
+ * And the report's invariant, each call ends as exactly one reply or one
+ * error, as the statistics count them: a reply has a status in a class
+ * of the report (100-599); a call that began to be sent
+ * (BUS_CALL_SEND_START) and got neither its reply (BUS_CALL_RECV_STOP)
+ * nor its own failure (BUS_CALL_FAILED) is the one the connection's
+ * failure or timeout counts (BUS_CONN_FAILED, BUS_CONN_TIMEOUT: one
+ * error), so there is at most one such call, and only with that error;
+ * and that error counts a call that has not ended, not one more than the
+ * calls (an error with no call).  A broken invariant aborts.
  *
  * The first two bytes choose the plan:
  *   byte 0, bits 0-2: calls - 1
@@ -77,6 +86,8 @@ static struct fz_net fz_net;
 struct fz_run {
 	struct call	*calls[FZ_MAX_CALLS];
 	unsigned	 ends[FZ_MAX_CALLS];	/* replies + failures */
+	unsigned	 started[FZ_MAX_CALLS];	/* BUS_CALL_SEND_START */
+	unsigned	 conn_errors;	/* BUS_CONN_FAILED + BUS_CONN_TIMEOUT */
 	unsigned	 ncalls;
 	unsigned	 replied;
 	unsigned	 destroyed_calls;
@@ -138,6 +149,20 @@ fz_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 			if (r->calls[i] == obj && ++r->ends[i] > 1)
 				abort();	/* ended twice */
 		r->replied += ev == BUS_CALL_RECV_STOP;
+		/* A reply is counted in a status class (1xx-5xx). */
+		if (ev == BUS_CALL_RECV_STOP &&
+		    (((struct call *)obj)->status < 100 ||
+		    ((struct call *)obj)->status > 599))
+			abort();
+		break;
+	case BUS_CALL_SEND_START:
+		for (i = 0; i < r->ncalls; i++)
+			if (r->calls[i] == obj)
+				r->started[i] = 1;
+		break;
+	case BUS_CONN_FAILED:
+	case BUS_CONN_TIMEOUT:
+		r->conn_errors++;
 		break;
 	case BUS_CALL_DESTROYED:
 		r->destroyed_calls++;
@@ -636,6 +661,27 @@ fz_script(struct fz_wire *w, const uint8_t *script, size_t n)
 		(void)fz_deliver(w);
 }
 
+/*
+ * Each call ended as exactly one reply or one error: the calls sent and
+ * not ended on their own are at most the connection's errors (one), and
+ * those errors count calls that did not end on their own.
+ */
+static void
+fz_check_ends(const struct fz_run *r)
+{
+	unsigned i, open = 0, sent_open = 0;
+
+	for (i = 0; i < r->ncalls; i++) {
+		if (r->ends[i] != 0)
+			continue;
+		open++;
+		sent_open += r->started[i] != 0;
+	}
+	if (r->conn_errors > 1 || sent_open > r->conn_errors ||
+	    r->conn_errors > open)
+		abort();
+}
+
 static void
 fz_run_one(const uint8_t *stream, size_t n, unsigned ncalls, int body,
     unsigned max_streams, size_t piece, int script)
@@ -643,7 +689,8 @@ fz_run_one(const uint8_t *stream, size_t n, unsigned ncalls, int body,
 	static const enum bus_event evs[] = {
 		BUS_CALL_RECV_STOP, BUS_CALL_FAILED, BUS_CALL_DESTROYED,
 		BUS_CONN_CLOSED, BUS_CONN_DESTROYED, BUS_CONN_BYTES_IN,
-		BUS_CONN_BYTES_OUT,
+		BUS_CONN_BYTES_OUT, BUS_CALL_SEND_START, BUS_CONN_FAILED,
+		BUS_CONN_TIMEOUT,
 	};
 	static const uint8_t settings[9] = { 0, 0, 0, 4, 0, 0, 0, 0, 0 };
 	struct core_config cfg;
@@ -718,6 +765,7 @@ fz_run_one(const uint8_t *stream, size_t n, unsigned ncalls, int body,
 		abort();
 	if (r.destroyed_calls != ncalls || r.replied > ncalls)
 		abort();
+	fz_check_ends(&r);
 	if (core.live != NULL || core.conns.nlive != 0)
 		abort();
 	fz_net_reset(w.sfd);

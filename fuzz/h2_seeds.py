@@ -122,6 +122,17 @@ SEEDS = {
     "s_raw": plan(1, piece=1) + settings() + DEL +
     frame(0xfa, 0, 0, b"ext") + frame(2, 0, 1, b"\0\0\0\0\x10") +
     raw(b"\0\0\x08\x06\0\0\0\0\0pingpong") + headers(0, 200, OK) + DEL,
+    # :status 600 and 999 (no replies), 101 interim heads (one too
+    # many) then 200: three calls, each one error.
+    "s_status_interim": plan(3) + settings() + DEL +
+    headers(0, 600, fields()) +
+    b"".join(headers(1, 100, fields(), end=False) for _ in range(101)) +
+    headers(1, 200, OK) + headers(2, 999, fields()) + DEL,
+    # Bodies held by a window of 4: 413 with END_STREAM at once, one
+    # reset with NO_ERROR afterwards (RFC 9113 8.1), one never.
+    "s_early": plan(2, body=True) + settings((INITIAL_WINDOW_SIZE, 4)) +
+    DEL + headers(0, 413, OK) + DEL + rst(0, 0) + headers(1, 413, OK) +
+    DEL,
 }
 
 

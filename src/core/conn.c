@@ -145,6 +145,9 @@ conn_deadline(const struct conn *c)
 {
 	uint64_t limit, deadline, head;
 
+	/* HTTP/2: each stream in flight on its own clocks. */
+	if (c->h2 != NULL && c->state == CONN_CONNECTED)
+		return h2_deadline(c);
 	if ((limit = conn_limit(c)) == 0)
 		return 0;
 	deadline = c->last_progress + limit;
@@ -210,11 +213,22 @@ conn_timer_fired(struct timer *t, uint64_t now)
 		timer_add(loop_timers(c->core->loop), &c->timer, deadline);
 		return;
 	}
-	core_debug(c->core, 1, "conn %llu: timed out",
-	    (unsigned long long)c->id);
 	conn_ref(c);
-	bus_signal(c->core->bus, BUS_CONN_TIMEOUT, c, conn_noarg, now);
-	conn_close(c, now);
+	if (c->h2 != NULL && c->state == CONN_CONNECTED &&
+	    h2_expire(c, now) == 0) {
+		/* HTTP/2 streams timed out alone; the connection goes on. */
+		if (c->state == CONN_CONNECTED)
+			conn_watch(c);
+		conn_unref(c, now);
+		return;
+	}
+	if (c->state != CONN_CLOSED) {
+		core_debug(c->core, 1, "conn %llu: timed out",
+		    (unsigned long long)c->id);
+		bus_signal(c->core->bus, BUS_CONN_TIMEOUT, c, conn_noarg,
+		    now);
+		conn_close(c, now);
+	}
 	conn_unref(c, now);
 }
 

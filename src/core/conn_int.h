@@ -56,6 +56,9 @@ void	conn_flush(struct conn *c, uint64_t now);
 
 /* conn_read.c: replies. */
 
+/* 1xx replies accepted before one reply (HTTP/2: on one stream). */
+#define CONN_MAX_INTERIM 100
+
 /* Reads what the transport has and parses it.  May close. */
 void	conn_read(struct conn *c, uint64_t now);
 

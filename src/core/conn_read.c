@@ -20,7 +20,6 @@
 #include "net/h2.h"
 #include "util.h"
 
-#define CONN_MAX_INTERIM 100	/* 1xx replies accepted before one reply */
 #define CONN_KEEP_RETAIN 4096	/* line buffer kept between replies */
 #define CONN_DISCARD_MAX (1U << 30)	/* most bytes dropped by one call */
 
@@ -298,9 +297,10 @@ conn_consume(struct conn *c, size_t n, uint64_t now)
 
 	arg.i = (long)n;
 	bus_signal(core->bus, BUS_CONN_BYTES_IN, c, arg, now);
-	c->last_progress = now;
+	/* HTTP/2: only its streams' own bytes are progress (h2.c). */
 	if (c->h2 != NULL)
 		return h2_input(c, core->rbuf, n, now);
+	c->last_progress = now;
 	if (c->keep_len > 0) {
 		/* Complete the line that the previous read cut. */
 		if (c->keep_len + n > c->keep_cap) {

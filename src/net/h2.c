@@ -72,6 +72,18 @@ h2_input(struct conn *c, const char *data, size_t len, uint64_t now)
 	return 0;
 }
 
+uint64_t
+h2_deadline(const struct conn *c)
+{
+	return 0;
+}
+
+int
+h2_expire(struct conn *c, uint64_t now)
+{
+	return 1;
+}
+
 void
 h2_eof(struct conn *c, uint64_t now)
 {
@@ -95,14 +107,25 @@ h2_closing(struct conn *c, uint64_t now)
 #define H2_WINDOW	((1U << 30) - 1) /* our receive windows, as h2load */
 #define H2_MAX_CONT	1024		/* CONTINUATION frames per block */
 #define H2_NPSEUDO	4		/* :method :scheme :authority :path */
+#define H2_DATA_MAX	16384		/* nghttp2's largest DATA payload */
 
 static const union bus_arg h2_noarg = { .i = 0 };
 
-/* One stream: its call and what the connection needs to know of it. */
+/*
+ * One stream: its call and what the connection needs to know of it.  The
+ * streams in flight are on a list in the order of their calls on the
+ * connection's queue (h2_flight_add()), so that a call completed in any
+ * order leaves the queue in O(1).
+ */
 struct h2_stream {
 	struct h2_stream *next_free;
 	struct h2_stream *next_all;	/* every record of the connection */
-	struct call	*call;
+	struct h2_stream *prev;		/* in flight: the one before, */
+	struct h2_stream *next;		/* and after */
+	struct call	*call;		/* NULL once it ended for us (its
+					   nghttp2 stream may still close) */
+	int		 in_flight;	/* on the list */
+	int		 closed;	/* its nghttp2 stream closed */
 	int32_t		 id;
 	const char	*body;		/* request body still to send */
 	size_t		 body_left;
@@ -114,7 +137,15 @@ struct h2_stream {
 	int		 not_sent;	/* nghttp2 could not send it */
 	int		 end_sent;	/* our END_STREAM went out */
 	int		 stalled;	/* body held by flow control now */
-	uint64_t	 head_bytes;	/* decoded bytes of the block */
+	uint64_t	 head_bytes;	/* decoded bytes of the reply's head
+					   (interim ones included), or of
+					   its trailer */
+	unsigned	 ninterim;	/* 1xx heads */
+	uint64_t	 last;		/* its last progress: its frames
+					   written, its reply's fields and
+					   body bytes read */
+	uint64_t	 head_since;	/* a head (or trailer) under way
+					   since, or 0 */
 };
 
 /* A request whose last frame is written once out_done reaches `end'. */
@@ -130,13 +161,18 @@ struct h2_conn {
 	int		 busy;		/* inside nghttp2 */
 	uint64_t	 now;		/* of the bytes nghttp2 is given or
 					   asked for: the callbacks' time */
-	unsigned	 active;	/* streams open */
-	uint32_t	 server_max;	/* its MAX_CONCURRENT_STREAMS */
+	unsigned	 active;	/* streams in flight (their calls not
+					   done) */
+	uint32_t	 server_max;	/* its MAX_CONCURRENT_STREAMS, */
+	int		 server_limit;	/* if it set one */
 	int		 settings;	/* its SETTINGS came */
 	int		 goaway;	/* GOAWAY received */
 	uint32_t	 goaway_code;
 	int		 die_err;	/* fail the connection with it, or 0 */
 	unsigned	 ncont;		/* CONTINUATIONs of this block */
+	int		 fill_streams;	/* h2_fill() took stream frames */
+	uint64_t	 streams_end;	/* out_total after the last of them */
+	uint64_t	 wrote;		/* when the last write carried some */
 
 	/* Frames taken from nghttp2, not yet written. */
 	char		*obuf;
@@ -166,6 +202,8 @@ struct h2_conn {
 	size_t		 linecap;
 
 	struct h2_stream *free_streams;
+	struct h2_stream *first;	/* in flight, oldest first */
+	struct h2_stream *last;
 	struct h2_stream *all_streams;	/* free or not: freed at the end */
 	struct h2_stats	 st;
 };
@@ -204,23 +242,64 @@ h2_stream_put(struct h2_conn *h, struct h2_stream *s)
 	h->free_streams = s;
 }
 
-/* Removes `call' from the connection's queue, wherever it is. */
+/*
+ * Removes `call' from the connection's queue, `prev' the call before it
+ * (NULL: it is the first).
+ */
 static void
-h2_unlink(struct conn *c, struct call *call)
+h2_queue_remove(struct conn *c, struct call *prev, struct call *call)
 {
-	struct call **pp, *prev = NULL;
+	if (prev != NULL)
+		prev->next = call->next;
+	else
+		c->head = call->next;
+	if (c->tail == call)
+		c->tail = prev;
+	if (c->unsent == call)
+		c->unsent = call->next;
+	call->next = NULL;
+}
 
-	for (pp = &c->head; *pp != NULL; prev = *pp, pp = &(*pp)->next) {
-		if (*pp != call)
-			continue;
-		*pp = call->next;
-		if (c->tail == call)
-			c->tail = prev;
-		if (c->unsent == call)
-			c->unsent = call->next;
-		call->next = NULL;
+/* The stream of the call just submitted: the last in flight. */
+static void
+h2_flight_add(struct h2_conn *h, struct h2_stream *s)
+{
+	s->prev = h->last;
+	s->next = NULL;
+	if (h->last != NULL)
+		h->last->next = s;
+	else
+		h->first = s;
+	h->last = s;
+	s->in_flight = 1;
+}
+
+/*
+ * Takes the stream off the list in flight and its call off the queue:
+ * the calls in flight are the first of the queue, in the list's order,
+ * so the call before it is its previous stream's.
+ */
+static void
+h2_unlink(struct conn *c, struct h2_stream *s)
+{
+	struct h2_conn *h = c->h2;
+
+	if (!s->in_flight)
 		return;
-	}
+	/* Its call is done: a stream less counts against the limit, as
+	   any frame that closes it goes before a new stream's. */
+	h->active--;
+	h2_queue_remove(c, s->prev != NULL ? s->prev->call : NULL, s->call);
+	if (s->prev != NULL)
+		s->prev->next = s->next;
+	else
+		h->first = s->next;
+	if (s->next != NULL)
+		s->next->prev = s->prev;
+	else
+		h->last = s->prev;
+	s->prev = s->next = NULL;
+	s->in_flight = 0;
 }
 
 /* Returns non-zero for the fields HTTP/2 forbids (RFC 9113 8.2.2). */
@@ -406,8 +485,10 @@ h2_body_read(nghttp2_session *ng, int32_t id, uint8_t *buf, size_t len,
 
 /*
  * Returns how many streams may be open at once: --max-streams, within the
- * server's limit.  Until the server's SETTINGS say its limit, one: more
- * could be refused by a server with a small limit.
+ * server's limit; without --max-streams, the server's limit, or 100 when
+ * it sets none.  A server that sets no limit takes --max-streams as it
+ * is.  Until the server's SETTINGS came, one: more could be refused by a
+ * server with a small limit.
  */
 static unsigned
 h2_limit(const struct h2_conn *h)
@@ -416,8 +497,11 @@ h2_limit(const struct h2_conn *h)
 
 	if (!h->settings)
 		return 1;
-	if (lim == 0 || lim > h->server_max)
-		lim = h->server_max;
+	if (h->server_limit) {
+		if (lim == 0 || lim > h->server_max)
+			lim = h->server_max;
+	} else if (lim == 0)
+		lim = H2_DEFAULT_STREAMS;
 	return lim > 0 ? lim : 1;
 }
 
@@ -496,6 +580,8 @@ h2_submit(struct conn *c, struct call *call, uint64_t now)
 		return -1;
 	}
 	s->id = id;
+	s->last = now;
+	h2_flight_add(h, s);
 	call->req_len = 0;
 	call->req_body_len = s->body_left;
 	h->active++;
@@ -522,7 +608,9 @@ h2_pump(struct conn *c, uint64_t now)
 		c->unsent = call->next;
 		if (h2_submit(c, call, now) == 0)
 			continue;
-		h2_unlink(c, call);
+		/* Right after the calls in flight. */
+		h2_queue_remove(c, h->last != NULL ? h->last->call : NULL,
+		    call);
 		arg.i = H2_ERR_PROTOCOL;
 		bus_signal(c->core->bus, BUS_CALL_FAILED, call, arg, now);
 		call_unref(call, now);
@@ -559,34 +647,168 @@ h2_fail_streams(struct conn *c, int err, uint64_t now)
 	conn_unref(c, now);
 }
 
-/* Fails the connection with `err', each stream in flight counted. */
+/*
+ * Returns when stream `s' times out: --timeout after its last progress
+ * (its request's frames written count while it is under way), plus
+ * --think-timeout while its request is all written and not a byte of
+ * its reply came; and --timeout after its reply's head (or trailer)
+ * started, however steadily the head's fields come.  0: never.  What
+ * the server sends on the connection (PING, SETTINGS, WINDOW_UPDATE,
+ * other streams' frames) is no progress of this stream's.
+ */
+static uint64_t
+h2_stream_deadline(const struct conn *c, const struct h2_stream *s)
+{
+	const struct core_config *cfg = &c->core->cfg;
+	const struct call *call = s->call;
+	uint64_t last = s->last, limit = cfg->timeout, d = 0;
+
+	if (call->t_send_stop == 0 && c->h2->wrote > last)
+		last = c->h2->wrote;
+	if (call->t_send_stop != 0 && call->t_recv_start == 0 &&
+	    s->head_since == 0)
+		limit += cfg->think_timeout;
+	if (limit != 0)
+		d = last + limit;
+	if (s->head_since != 0 && cfg->timeout != 0 &&
+	    (d == 0 || s->head_since + cfg->timeout < d))
+		d = s->head_since + cfg->timeout;
+	return d;
+}
+
+uint64_t
+h2_deadline(const struct conn *c)
+{
+	const struct h2_stream *s;
+	uint64_t d = 0, t;
+	int any = 0;
+
+	for (s = c->h2->first; s != NULL; s = s->next) {
+		if (s->closed)
+			continue;
+		any = 1;
+		if ((t = h2_stream_deadline(c, s)) != 0 && (d == 0 || t < d))
+			d = t;
+	}
+	if (!any && c->core->cfg.timeout != 0)
+		d = c->last_progress + c->core->cfg.timeout;
+	return d;
+}
+
+/* Stream `s' timed out: it is reset, its call counted as client-timo. */
+static void
+h2_stream_timeout(struct conn *c, struct h2_stream *s, uint64_t now)
+{
+	struct call *call = s->call;
+	union bus_arg arg;
+
+	core_debug(c->core, 1, "conn %llu: call %llu: stream %d timed out",
+	    (unsigned long long)c->id, (unsigned long long)call->id,
+	    (int)s->id);
+	(void)nghttp2_submit_rst_stream(c->h2->ng, NGHTTP2_FLAG_NONE, s->id,
+	    NGHTTP2_CANCEL);
+	h2_unlink(c, s);
+	s->call = NULL;
+	arg.i = H2_ERR_TIMEOUT;
+	bus_signal(c->core->bus, BUS_CALL_FAILED, call, arg, now);
+	call_unref(call, now);
+}
+
+int
+h2_expire(struct conn *c, uint64_t now)
+{
+	struct h2_conn *h = c->h2;
+	struct h2_stream *s, *next;
+	uint64_t d;
+	int n = 0;
+
+	if (h->first == NULL || h->busy)
+		return 1;
+	if (c->sess != NULL) {
+		/* A session's calls fail with their connection. */
+		h2_fail_streams(c, H2_ERR_TIMEOUT, now);
+		return 1;
+	}
+	for (s = h->first; s != NULL && c->state == CONN_CONNECTED;
+	    s = next) {
+		next = s->next;
+		if (s->closed || (d = h2_stream_deadline(c, s)) == 0 ||
+		    d > now)
+			continue;
+		h2_stream_timeout(c, s, now);
+		n++;
+		/* Its handlers may have changed the list. */
+		if (next != NULL && !next->in_flight)
+			next = h->first;
+	}
+	if (n == 0)
+		return 1;
+	if (c->state == CONN_CONNECTED)
+		h2_send(c, now);
+	return 0;
+}
+
+/*
+ * Fails the connection with `err', each stream in flight counted; with
+ * no call on it (all ended), it closes: an error is a call's, and none
+ * is left to count this one.
+ */
 static void
 h2_die(struct conn *c, int err, uint64_t now)
 {
-	core_debug(c->core, 1, "conn %llu: HTTP/2: %s",
-	    (unsigned long long)c->id, strerror(err));
-	conn_fail(c, err, now);
+	core_debug(c->core, 1, "conn %llu: HTTP/2: %s%s",
+	    (unsigned long long)c->id, strerror(err),
+	    c->head == NULL ? ", no call on it" : "");
+	if (c->head == NULL)
+		conn_close(c, now);
+	else
+		conn_fail(c, err, now);
 }
 
-/* The stream's call has its whole reply. */
+/*
+ * A complete reply came before the request's last frame went: nothing
+ * more of it is sent (RST_STREAM NO_ERROR, which RFC 9113 8.1 lets a
+ * client send once it has the complete response), and the call is cut
+ * short: req_sent is what its frames carried, req_len that plus the body
+ * never sent, with the headers of the DATA frames it would have taken
+ * (16,384 bytes each, nghttp2's largest).
+ */
+static void
+h2_stop_upload(struct conn *c, struct h2_stream *s)
+{
+	struct call *call = s->call;
+	uint64_t frames = (s->body_left + H2_DATA_MAX - 1) / H2_DATA_MAX;
+
+	core_debug(c->core, 1, "conn %llu: call %llu: stream %d: reply "
+	    "before %zu request body bytes; they are not sent",
+	    (unsigned long long)c->id, (unsigned long long)call->id,
+	    (int)s->id, s->body_left);
+	call->cut = 1;
+	call->req_sent = call->req_len;
+	call->req_len += s->body_left + 9 * frames;
+	s->body_left = 0;
+	(void)nghttp2_submit_rst_stream(c->h2->ng, NGHTTP2_FLAG_NONE, s->id,
+	    NGHTTP2_NO_ERROR);
+}
+
+/*
+ * The stream's call has its whole reply: END_STREAM after a final head.
+ * It completes now, whenever its stream closes.
+ */
 static void
 h2_reply_done(struct conn *c, struct h2_stream *s, uint64_t now)
 {
 	struct call *call = s->call;
 
-	h2_unlink(c, call);
 	if (call->t_send_stop == 0) {
-		/*
-		 * Answered before its request was all written (as HTTP/1.1
-		 * early replies): counted as a request now; cut short if
-		 * its last frame will never go (the stream is closed).
-		 */
+		/* Answered before its request was all written (as HTTP/1.1
+		   early replies): counted as a request now. */
 		call->early = 1;
-		if (!s->end_sent) {
-			call->cut = 1;
-			call->req_sent = call->req_len;
-		}
+		if (!s->end_sent)
+			h2_stop_upload(c, s);
 	}
+	h2_unlink(c, s);
+	s->call = NULL;
 	call->replied = 1;
 	call->reply_bytes = call->hdr_bytes + call->body_bytes +
 	    call->footer_bytes;
@@ -618,7 +840,10 @@ h2_stream_cause(const struct h2_conn *h, const struct h2_stream *s,
 	return H2_ERR_PROTOCOL;
 }
 
-/* The stream failed: the call fails alone, or with its connection. */
+/*
+ * The stream failed: the call fails alone, or with its connection (then
+ * it stays in flight, its record on the list, until h2_die()).
+ */
 static void
 h2_stream_failed(struct conn *c, struct h2_stream *s, int err, uint64_t now)
 {
@@ -643,7 +868,8 @@ h2_stream_failed(struct conn *c, struct h2_stream *s, int err, uint64_t now)
 			h->die_err = err;
 		return;
 	}
-	h2_unlink(c, call);
+	h2_unlink(c, s);
+	s->call = NULL;
 	arg.i = err;
 	bus_signal(c->core->bus, BUS_CALL_FAILED, call, arg, now);
 	call_unref(call, now);
@@ -655,6 +881,39 @@ h2_stream_failed(struct conn *c, struct h2_stream *s, int err, uint64_t now)
 	struct conn *c = (user);					\
 	if (c->state != CONN_CONNECTED)					\
 		return NGHTTP2_ERR_CALLBACK_FAILURE
+
+/* Returns the record of stream `id' while its call waits on it, or NULL. */
+static struct h2_stream *
+h2_stream_of(nghttp2_session *ng, int32_t id)
+{
+	struct h2_stream *s;
+
+	if (id == 0 || (s = nghttp2_session_get_stream_user_data(ng, id)) ==
+	    NULL || s->call == NULL)
+		return NULL;
+	return s;
+}
+
+/*
+ * The stream progressed at `now' (its frames taken to be written, its
+ * reply's fields and body bytes read); a head or trailer starting is
+ * progress that may bring its deadline before the watchdog's.
+ */
+static void
+h2_progress(struct conn *c, struct h2_stream *s, int head, uint64_t now)
+{
+	uint64_t d;
+
+	s->last = now;
+	c->last_progress = now;
+	if (!head)
+		return;
+	s->head_since = now;
+	d = now + c->core->cfg.timeout;
+	if (c->core->cfg.timeout != 0 && timer_is_armed(&c->timer) &&
+	    d < timer_expire(&c->timer))
+		timer_add(loop_timers(c->core->loop), &c->timer, d);
+}
 
 static int
 h2_on_begin_frame(nghttp2_session *ng, const nghttp2_frame_hd *hd,
@@ -682,13 +941,15 @@ h2_on_begin_headers(nghttp2_session *ng, const nghttp2_frame *frame,
 	H2_CB_CONN(user, c);
 	struct h2_stream *s;
 
-	if (frame->hd.type != NGHTTP2_HEADERS)
+	if (frame->hd.type != NGHTTP2_HEADERS ||
+	    (s = h2_stream_of(ng, frame->hd.stream_id)) == NULL)
 		return 0;
-	s = nghttp2_session_get_stream_user_data(ng, frame->hd.stream_id);
-	if (s == NULL)
-		return 0;
-	s->head_bytes = 0;
+	/* A head's budget (bytes, time) is its interim heads' too, as on
+	   HTTP/1.1; a trailer has its own. */
 	s->in_trailer = s->final;
+	if (s->in_trailer)
+		s->head_bytes = 0;
+	h2_progress(c, s, 1, c->h2->now);
 	return 0;
 }
 
@@ -734,12 +995,11 @@ h2_on_header(nghttp2_session *ng, const nghttp2_frame *frame,
 	char st[16];
 	int status, i;
 
-	if (frame->hd.type != NGHTTP2_HEADERS)
-		return 0;
-	s = nghttp2_session_get_stream_user_data(ng, frame->hd.stream_id);
-	if (s == NULL)
+	if (frame->hd.type != NGHTTP2_HEADERS ||
+	    (s = h2_stream_of(ng, frame->hd.stream_id)) == NULL)
 		return 0;
 	call = s->call;
+	h2_progress(c, s, 0, now);
 	h->st.hdr_recv_raw += nlen + vlen;
 	/* The limits of HTTP/1.1's reply heads hold here too. */
 	s->head_bytes += nlen + vlen + 4;
@@ -749,7 +1009,9 @@ h2_on_header(nghttp2_session *ng, const nghttp2_frame *frame,
 		status = 0;
 		for (i = 0; i < (int)vlen && i < 3; i++)
 			status = status * 10 + (value[i] - '0');
-		if (vlen != 3 || status < 100 || status > 999)
+		/* As on HTTP/1.1: 100-599, at most 100 interim heads. */
+		if (vlen != 3 || status < 100 || status > 599 ||
+		    (status < 200 && ++s->ninterim > CONN_MAX_INTERIM))
 			return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
 		s->final = status >= 200;
 		call->status = status;
@@ -788,8 +1050,10 @@ h2_on_data(nghttp2_session *ng, uint8_t flags, int32_t id,
 	struct h2_stream *s;
 	union bus_arg arg;
 
-	if ((s = nghttp2_session_get_stream_user_data(ng, id)) == NULL)
+	if ((s = h2_stream_of(ng, id)) == NULL)
 		return 0;
+	if (len > 0)
+		h2_progress(c, s, 0, c->h2->now);
 	s->call->body_bytes += len;
 	if (!bus_wanted(c->core->bus, BUS_CALL_RECV_DATA))
 		return 0;
@@ -809,8 +1073,23 @@ h2_settings(struct h2_conn *h, const nghttp2_settings *set)
 	h->settings = 1;
 	for (i = 0; i < set->niv; i++)
 		if (set->iv[i].settings_id ==
-		    NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)
+		    NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS) {
 			h->server_max = set->iv[i].value;
+			h->server_limit = 1;
+		}
+}
+
+/*
+ * END_STREAM: after a final head the reply is complete, whether or not
+ * the stream is closed yet (our request may still be under way, or the
+ * server reset the stream later).
+ */
+static void
+h2_got_end(struct conn *c, struct h2_stream *s, uint64_t now)
+{
+	s->got_end = 1;
+	if (s->final)
+		h2_reply_done(c, s, now);
 }
 
 static int
@@ -848,7 +1127,7 @@ h2_on_frame_recv(nghttp2_session *ng, const nghttp2_frame *frame,
 		}
 		break;
 	case NGHTTP2_HEADERS:
-		if (s == NULL)
+		if (s == NULL || s->call == NULL)
 			break;
 		if (!s->in_trailer) {
 			/* The empty line that ends a head. */
@@ -860,12 +1139,18 @@ h2_on_frame_recv(nghttp2_session *ng, const nghttp2_frame *frame,
 			    (const uint8_t *)"", 0, NULL, 0, now);
 			s->call->footer_bytes += 2;
 		}
-		if (frame->hd.flags & NGHTTP2_FLAG_END_STREAM)
-			s->got_end = 1;
+		/* A final head or a trailer is over; after an interim one
+		   the next head's clock runs on, as on HTTP/1.1. */
+		if (s->final)
+			s->head_since = 0;
+		if (c->state == CONN_CONNECTED &&
+		    (frame->hd.flags & NGHTTP2_FLAG_END_STREAM))
+			h2_got_end(c, s, now);
 		break;
 	case NGHTTP2_DATA:
-		if (s != NULL && (frame->hd.flags & NGHTTP2_FLAG_END_STREAM))
-			s->got_end = 1;
+		if (s != NULL && s->call != NULL &&
+		    (frame->hd.flags & NGHTTP2_FLAG_END_STREAM))
+			h2_got_end(c, s, now);
 		break;
 	default:
 		break;
@@ -903,7 +1188,7 @@ h2_on_frame_send(nghttp2_session *ng, const nghttp2_frame *frame,
 	struct h2_stream *s;
 	int32_t id = frame->hd.stream_id;
 
-	s = id != 0 ? nghttp2_session_get_stream_user_data(ng, id) : NULL;
+	s = h2_stream_of(ng, id);
 	switch (frame->hd.type) {
 	case NGHTTP2_RST_STREAM:
 		h->st.rst_sent++;
@@ -914,6 +1199,9 @@ h2_on_frame_send(nghttp2_session *ng, const nghttp2_frame *frame,
 	case NGHTTP2_DATA:
 		if (s == NULL)
 			break;
+		/* Its bytes are among those h2_fill() takes now. */
+		h->fill_streams = 1;
+		h2_progress(c, s, 0, h->now);
 		s->call->req_len += frame->hd.length + 9;
 		if (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) {
 			s->end_sent = 1;
@@ -958,13 +1246,14 @@ h2_on_stream_close(nghttp2_session *ng, int32_t id, uint32_t code,
 	if ((s = nghttp2_session_get_stream_user_data(ng, id)) == NULL)
 		return 0;
 	nghttp2_session_set_stream_user_data(ng, id, NULL);
-	h->active--;
-	/* A RST_STREAM after a complete reply only stops our upload. */
-	if (s->got_end && s->final)
-		h2_reply_done(c, s, now);
-	else
+	s->closed = 1;
+	/* Its call has its reply, or timed out, or it closes without. */
+	if (s->call != NULL)
 		h2_stream_failed(c, s, h2_stream_cause(h, s, code), now);
-	h2_stream_put(h, s);
+	if (s->in_flight)
+		h->active--;	/* a session's, failed with its connection */
+	else
+		h2_stream_put(h, s);
 	return c->state == CONN_CONNECTED ? 0 : NGHTTP2_ERR_CALLBACK_FAILURE;
 }
 
@@ -1028,7 +1317,6 @@ h2_conn_start(struct conn *c, int tls)
 
 	h->conn = c;
 	h->tls = tls;
-	h->server_max = H2_DEFAULT_STREAMS;
 	c->h2 = h;
 	h2_base_init(h, c->core->cfg.req);
 	if (h2_session_new(h) == -1) {
@@ -1142,6 +1430,10 @@ h2_fill(struct conn *c)
 		memcpy(h->obuf + h->olen, p, (size_t)n);
 		h->olen += (size_t)n;
 		h->out_total += (uint64_t)n;
+		if (h->fill_streams) {
+			h->streams_end = h->out_total;
+			h->fill_streams = 0;
+		}
 	}
 	return 0;
 }
@@ -1204,7 +1496,12 @@ h2_flush(struct conn *c, uint64_t now)
 		now = loop_clock(c->core->loop);
 		arg.i = (long)w;
 		bus_signal(c->core->bus, BUS_CONN_BYTES_OUT, c, arg, now);
-		c->last_progress = now;
+		/* Progress for the requests under way only if it carried
+		   their frames, not just our PING or SETTINGS ACKs. */
+		if (w > 0 && h->out_done < h->streams_end) {
+			h->wrote = now;
+			c->last_progress = now;
+		}
 		h->ooff += w;
 		h->out_done += w;
 		h2_sent_done(c, now);

@@ -15,15 +15,20 @@
  * signals BUS_CALL_RECV_START at its :status, BUS_CALL_RECV_HDR with a
  * status line "HTTP/2 NNN" then each field as "name: value" and the empty
  * line, BUS_CALL_RECV_DATA, trailers as BUS_CALL_RECV_FOOTER, and
- * BUS_CALL_RECV_STOP when the stream ends.  Replies complete by stream,
- * in any order.  What a call counts: req_len is the bytes of its frames
+ * BUS_CALL_RECV_STOP at the server's END_STREAM after a final head,
+ * whether or not the stream is closed yet (a request not all sent then
+ * is cut short: its upload stops with RST_STREAM NO_ERROR).  Replies
+ * complete by stream, in any order.  What a call counts: req_len is the bytes of its frames
  * (9-byte frame headers included), hdr_bytes the size the reply's header
  * section would have in HTTP/1.1 ("HTTP/2 NNN" line, "name: value" lines
  * with CRLF, the empty line), decoded, not as HPACK compressed it.
  *
  * A stream that fails (RST_STREAM from the server, refused, lost to a
- * GOAWAY, a protocol error) signals BUS_CALL_FAILED with one of the
- * causes below, all counted in the classic report's `other'.  A
+ * GOAWAY, a protocol error, :status outside 100-599, more than 100
+ * interim heads) signals BUS_CALL_FAILED with one of the causes below,
+ * counted in the classic report's `other', or client-timo for a stream
+ * that timed out: --timeout holds for each stream on its own progress
+ * (h2_deadline()), not on the connection's bytes.  A
  * connection that fails with streams in flight counts each of them: one
  * BUS_CALL_FAILED per stream but the last, which BUS_CONN_FAILED counts.
  * On a session's connection (c->sess) a failed stream fails the whole
@@ -48,8 +53,12 @@ struct h2_conn;
 #define H2_ERR_GOAWAY	ESHUTDOWN	/* lost to a GOAWAY with an error */
 #define H2_ERR_ALPN	ENOPROTOOPT	/* ALPN did not select h2 */
 #define H2_ERR_PROTOCOL	EBADMSG		/* nghttp2 session error */
+/* A stream that timed out alone (its connection lives on), or one of
+   several in flight on a connection that timed out: client-timo. */
+#define H2_ERR_TIMEOUT	ETIME
 
-#define H2_DEFAULT_STREAMS	100	/* when the server sets no limit */
+#define H2_DEFAULT_STREAMS	100	/* without --max-streams, when the
+					   server sets no limit */
 
 /* What one connection did, for the h2_stat collector. */
 struct h2_stats {
@@ -99,6 +108,24 @@ void	h2_flush(struct conn *c, uint64_t now);
 
 /* Feeds `len' bytes read from the server.  Returns -1 if it closed. */
 int	h2_input(struct conn *c, const char *data, size_t len, uint64_t now);
+
+/*
+ * Returns when the connection times out, or 0 for never: the earliest
+ * deadline of its streams in flight, each on its own progress (see
+ * h2_stream_deadline() in h2.c); with none in flight, --timeout after
+ * the connection's last progress.
+ */
+uint64_t h2_deadline(const struct conn *c);
+
+/*
+ * The watchdog found the deadline come: the streams whose deadline came
+ * time out (RST_STREAM CANCEL, BUS_CALL_FAILED with H2_ERR_TIMEOUT) and
+ * the connection goes on: returns 0.  Returns 1 if the connection itself
+ * times out (no stream in flight, or a session's connection, whose
+ * streams in flight but one are then counted with H2_ERR_TIMEOUT; the
+ * caller's BUS_CONN_TIMEOUT counts that one).  May close.
+ */
+int	h2_expire(struct conn *c, uint64_t now);
 
 /* The server closed its side.  Closes. */
 void	h2_eof(struct conn *c, uint64_t now);

@@ -44,6 +44,9 @@ basic_err_class(int err)
 		return BASIC_ERR_CONNREFUSED;
 	case ETIMEDOUT:
 		return BASIC_ERR_SOCKET_TIMO;
+	case ETIME:
+		/* A call's own --timeout (an HTTP/2 stream, net/h2.h). */
+		return BASIC_ERR_CLIENT_TIMO;
 	case ECONNRESET:
 	case EPIPE:
 		return BASIC_ERR_CONNRESET;

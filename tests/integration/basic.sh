@@ -10,6 +10,7 @@ for be in $(backends); do
 	expect_rc 0
 	expect_classic
 	expect_counts 20 100 100
+	expect_calls_ended
 	expect_status 0 100 0 0 0
 	expect_errors 0 0 0 0 0 0 0 0 0
 	expect '^Connection length \[replies/conn\]: 5\.000$'
@@ -34,6 +35,7 @@ for be in $(backends); do
 	hp --num-conns 7 --num-calls 3
 	expect_rc 0
 	expect_counts 7 21 21
+	expect_calls_ended
 	expect '^Reply size \[B\]: header [0-9.]+ content 6\.0 footer 0\.0 '
 	expect '<=1 concurrent connections'
 	expect '^Maximum connect burst length: 1$'
@@ -45,6 +47,7 @@ for be in $(backends); do
 	hp --num-conns 1 --uri /echo --add-header 'X-Test: a\nX-Other: \101\n'
 	expect_rc 0
 	expect_counts 1 1 1
+	expect_calls_ended
 	want="GET /echo HTTP/1.1\r\nUser-Agent: httperf/[0-9.]+\r\nHost: 127.0.0.1:$PORT\r\nX-Test: a\r\nX-Other: A\r\n\r\n"
 	len=$(printf 'GET /echo HTTP/1.1\r\nUser-Agent: httperf/%s\r\nHost: 127.0.0.1:%s\r\nX-Test: a\r\nX-Other: A\r\n\r\n' \
 	    "$("$HP" --version | sed -n 's/.*httperf-\([0-9.]*\).*/\1/p')" "$PORT" | wc -c)

@@ -26,6 +26,7 @@ expect_classic
 expect '^httperf .* --max-connections=4 --call-rate=200 (.* )?--num-calls=200$'
 expect_not ' --num-conns'
 expect_counts 4 200 200
+expect_calls_ended
 expect_errors 0 0 0 0 0 0 0 0 0
 expect_status 0 200 0 0 0
 expect '^Connection length \[replies/conn\]: 50\.000$'
@@ -51,6 +52,7 @@ start_srv
 hp --call-rate 1000 --num-calls 500 --uri /delay/300/1 --timeout 10
 expect_rc 0
 expect_counts 100 500 500
+expect_calls_ended
 expect_errors 0 0 0 0 0 0 0 0 0
 stop_srv
 [ "$(srv_stat connections)" = 100 ] || \
@@ -62,6 +64,7 @@ start_srv
 hp --call-rate 20 --num-calls 20 --max-connections 8
 expect_rc 0
 expect_counts 1 20 20
+expect_calls_ended
 expect '^Connection length \[replies/conn\]: 20\.000$'
 stop_srv
 ok "an idle connection is reused"
@@ -75,6 +78,7 @@ hp --call-rate 100 --num-calls 6 --wlog "y,$T_DIR/uris" --method POST \
     --body abc
 expect_rc 0
 expect_counts 1 6 6
+expect_calls_ended
 wait_for_log 6
 got=$(awk '$2 != "PEER" { printf "%s %s %s %s;", $2, $3, $4, $5 }' \
     "$T_DIR/srv.log")
@@ -92,6 +96,7 @@ printf '/size/1\n/size/2\n/size/3\n/size/4\n/size/5\n' > "$T_DIR/five"
 hp --call-rate 100 --num-calls 100 --wlog "n,$T_DIR/five"
 expect_rc 0
 expect_counts 1 5 5
+expect_calls_ended
 ok "--wlog n ends the run"
 
 # --runtime without --num-calls: about 100 requests in 1 s, then it ends
@@ -144,6 +149,7 @@ ok "--runtime with requests queued behind a freeze: $2 never sent, counted once,
 hp --call-rate 100 --num-calls 20 --uri /close/10
 expect_rc 0
 expect_counts 20 20 20
+expect_calls_ended
 expect_errors 0 0 0 0 0 0 0 0 0
 stop_srv
 ok "connections closed by the server leave the pool"
@@ -152,6 +158,7 @@ ok "connections closed by the server leave the pool"
 hp --call-rate 100 --num-calls 20 --max-connections 4
 expect_rc 0
 expect_counts 20 0 0
+expect_calls_ended
 expect_errors 20 0 0 20 0 0 0 0 0
 ok "refused connections: one attempt per request"
 
@@ -185,6 +192,7 @@ hp --call-rate 1000 --num-calls 3000 --max-connections 10 \
     --wlog "n,$T_DIR/freeze" --timeout 10
 expect_rc 0
 expect_counts 10 3000 3000
+expect_calls_ended
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Arrivals: 3000 scheduled, [0-9]+ late over 1 ms \([0-9.]+%\), 0 never sent; rate target 1000\.0/s, '
 # The requests waited for the server, not for this client: its rate was

@@ -101,6 +101,7 @@ for mode in h2 h2c; do
 	expect_rc 0
 	expect_classic
 	expect_counts 5 50 50
+	expect_calls_ended
 	expect_status 0 50 0 0 0
 	expect_errors 0 0 0 0 0 0 0 0 0
 	if [ $mode = h2 ]; then
@@ -225,6 +226,7 @@ for mode in h2c h2; do
 	expect_rc 0
 	expect_classic
 	expect_counts 3 12 12
+	expect_calls_ended
 	expect_status 0 12 0 0 0
 	expect_errors 0 0 0 0 0 0 0 0 0
 	if [ $mode = h2 ]; then
@@ -243,6 +245,7 @@ done
 : > "$ALOG"
 PORT=$P_H2C hp --http-version 2 --num-conns 1 --num-calls 2 --uri /1k.html
 expect_counts 1 2 2
+expect_calls_ended
 expect '^HTTP/2: connections 1 \(h2 0 h2c 1 '
 check_log 2
 ok "--http-version 2"
@@ -252,6 +255,7 @@ ok "--http-version 2"
 PORT=$P_TLS11 hp --http2 --ssl --num-conns 4 --num-calls 3 --uri /1k.html
 expect_rc 0
 expect_counts 4 0 0
+expect_calls_ended
 expect_errors 4 0 0 0 0 0 0 0 4
 expect '^HTTP/2 errors: stream-reset 0 refused-stream 0 goaway 0 alpn 4 protocol 0$'
 [ "$(nginx_logged 0)" = 0 ] || fail "nginx logged requests: $(cat "$ALOG")"
@@ -261,6 +265,7 @@ ok "ALPN refused: 4 alpn errors, in other"
 PORT=$P_TLS11 hp --http2 --http2-fallback --ssl --num-conns 4 --num-calls 3 \
     --uri /1k.html
 expect_counts 4 12 12
+expect_calls_ended
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^HTTP/2: connections 4 \(h2 0 h2c 0 http/1\.1 4\), streams 0,'
 n=$(nginx_logged 12)
@@ -277,6 +282,7 @@ PORT=$P_GOAWAY hp --http2 --num-conns 3 --num-calls 10 --burst-length 10 \
     --uri /1k.html
 expect_rc 0
 expect_counts 3 30 12
+expect_calls_ended
 expect_errors 18 0 0 0 0 0 0 0 18
 expect '^HTTP/2 frames: RST_STREAM received [0-9]+ sent 0, GOAWAY received 3,'
 expect '^HTTP/2 errors: stream-reset 0 refused-stream 18 goaway 0 alpn 0 protocol 0$'
@@ -286,6 +292,7 @@ ok "GOAWAY mid-burst: 18 refused streams"
 : > "$ALOG"
 PORT=$P_GOAWAY hp --http2 --num-conns 3 --num-calls 10 --uri /1k.html
 expect_counts 3 12 12
+expect_calls_ended
 expect_errors 0 0 0 0 0 0 0 0 0
 expect 'GOAWAY received 3,'
 check_log 12
@@ -297,6 +304,7 @@ ok "GOAWAY between requests: nothing lost"
 PORT=$P_RST hp --http2 --num-conns 2 --num-calls 3 --burst-length 3 --uri /rst
 expect_rc 0
 expect_counts 2 6 0
+expect_calls_ended
 expect_errors 6 0 0 0 0 0 0 0 6
 expect '^HTTP/2 frames: RST_STREAM received 6 sent 0,'
 expect '^HTTP/2 errors: stream-reset 6 refused-stream 0 goaway 0 alpn 0 protocol 0$'
@@ -307,6 +315,7 @@ ok "RST_STREAM: 6 stream resets"
 PORT=$P_H2C hp --http2 --num-conns 2 --num-calls 3 --uri /1k.html \
     --client 0/2 --json "$T_DIR/r0.json"
 expect_counts 2 6 6
+expect_calls_ended
 validate_json "$T_DIR/r0.json"
 [ "$(json_get "$T_DIR/r0.json" stats.h2.streams)" = 6 ] ||
     fail "stats.h2.streams: $(json_get "$T_DIR/r0.json" stats.h2)"
@@ -319,6 +328,7 @@ validate_json "$T_DIR/r0.json"
 PORT=$P_H2C hp --http2 --num-conns 2 --num-calls 3 --uri /1k.html \
     --client 1/2 --json "$T_DIR/r1.json"
 expect_counts 2 6 6
+expect_calls_ended
 "$HP" --merge "$T_DIR/r0.json" "$T_DIR/r1.json" > "$OUT" 2> "$OUT.err" ||
     fail "--merge failed"
 expect_counts 4 12 12

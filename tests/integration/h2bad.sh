@@ -101,3 +101,81 @@ bad_done
 [ "$(grep -c '^h2bad: body 68035$' "$T_DIR/bad.err")" = 2 ] ||
     fail "h2bad.py: $(cat "$T_DIR/bad.err")"
 ok "a tiny initial window: 6 flow-control stalls, both requests complete"
+
+# A server that reads the request and never answers it, but sends a frame
+# every 0.5 s (a PING, an empty SETTINGS, a WINDOW_UPDATE of the
+# connection, an empty DATA frame after a 200 head): none is progress of the
+# call's, which times out at --timeout (1 s) as client-timo; its
+# connection, with nothing else to do, closes.  (Each frame held the call
+# until the server left, 10 s here, and it then counted as connreset.)
+for mode in ping settings window-update empty-data; do
+	bad -t 10 -i 0.5 $mode
+	hp --http2 --num-conns 1 --num-calls 1 --timeout 1
+	expect_rc 0
+	expect_classic
+	expect_counts 1 1 0
+	expect_errors 1 1 0 0 0 0 0 0 0
+	expect_calls_ended
+	d=$(value Total: test-duration)
+	awk -v d="$d" 'BEGIN { exit !(d >= 0.9 && d < 5) }' ||
+	    fail "$mode: test-duration $d s, expected about 1 s"
+	bad_done
+	ok "$mode every 0.5 s: client-timo after ${d} s"
+done
+
+# 1,000 interim (100) heads on a stream: past 100 the stream fails, as
+# an HTTP/1.1 reply with more than 100 interim replies (other); :status
+# 600 and 999 are no replies either (other, as on HTTP/1.1).  (All three
+# counted as replies before, the last two in no status class.)
+for st in interims 600 999; do
+	if [ $st = interims ]; then
+		bad -t 10 -c 2 interims
+	else
+		bad -t 10 -c 2 -s $st status
+	fi
+	hp --http2 --num-conns 2 --num-calls 1
+	expect_rc 0
+	expect_classic
+	expect_counts 2 2 0
+	expect_status 0 0 0 0 0
+	expect_errors 2 0 0 0 0 0 0 0 2
+	expect_calls_ended
+	expect '^HTTP/2 errors: stream-reset 0 refused-stream 0 goaway 0 alpn 0 protocol 2$'
+	bad_done
+	ok "$st: 2 errors (other), no reply"
+done
+
+# RFC 9113 8.1: the server answers each 1 MB POST with 413 and
+# END_STREAM at once, while the default windows (65,535 bytes, the
+# connection's shared) hold the body, then resets the stream with
+# NO_ERROR a second later ("early"), or never ("early-closed").  Each
+# reply is complete at END_STREAM: a transfer time far below that second,
+# the rest of the body not sent (our RST_STREAM NO_ERROR on stream 1
+# before the second request's stream goes) and counted, with its DATA
+# frames' headers: at least 1,000,000 - 65,535 + 1,000,000 bytes.
+# (Before: a reply time of a second, or with the window shut a
+# client-timo; 0 bytes not sent.)
+head -c 1000000 /dev/zero | tr '\0' 'p' > "$T_DIR/mb"
+for mode in early early-closed; do
+	bad -t 10 $mode
+	hp --http2 --num-conns 1 --num-calls 2 --method POST \
+	    --body-file "$T_DIR/mb" --timeout 3
+	expect_rc 0
+	expect_classic
+	expect_counts 1 2 2
+	expect_status 0 0 0 2 0
+	expect_errors 0 0 0 0 0 0 0 0 0
+	expect_calls_ended
+	tr=$(value 'Reply time \[ms\]:' transfer)
+	awk -v t="$tr" 'BEGIN { exit !(t < 500) }' ||
+	    fail "$mode: transfer time $tr ms, expected far below 1000"
+	expect '^Early replies: 2 \(requests cut short 2, request bytes not sent [0-9]+\)$'
+	ns=$(sed -n 's/^Early replies: .*request bytes not sent \([0-9]*\))$/\1/p' "$OUT")
+	[ "$ns" -ge 1934465 ] && [ "$ns" -le 2001200 ] ||
+	    fail "$mode: $ns request bytes not sent, expected 1,934,465 to 2,001,200"
+	expect '^HTTP/2 frames: RST_STREAM received 0 sent 1, '
+	bad_done
+	grep -q '^h2bad: rst 1 0$' "$T_DIR/bad.err" ||
+	    fail "h2bad.py: $(cat "$T_DIR/bad.err")"
+	ok "$mode 413s: transfer $tr ms, $ns request bytes not sent"
+done

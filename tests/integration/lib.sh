@@ -221,6 +221,32 @@ expect_errors() {
 	expect "^Errors: fd-unavail $6 addrunavail $7 ftab-full $8 other $9\$"
 }
 
+# expect_calls_ended: each call of the run ended as exactly one reply
+# or one error, as the report counts them (over HTTP/1.1 and HTTP/2
+# alike): the Reply status classes add up to the replies, every reply
+# is a request's, and every request ended as a reply or an error (an
+# error may also come before any request, as a refused connect).
+expect_calls_ended() {
+	ce=$(awk '
+	/^Total: connections / { r = $5; p = $7; t = 1 }
+	/^Reply status: / {
+		for (i = 3; i <= NF; i++) { split($i, kv, "="); s += kv[2] }
+		st = 1
+	}
+	/^Errors: total / { e = $3; et = 1 }
+	END {
+		if (!t || !st || !et)
+			print "no report"
+		else if (s != p)
+			print "the status classes add up to " s ", not the " p " replies"
+		else if (p > r)
+			print p " replies to " r " requests"
+		else if (r > p + e)
+			print r " requests ended as " p " replies and " e " errors"
+	}' "$OUT")
+	[ -z "$ce" ] || fail "each call ends as one reply or one error: $ce"
+}
+
 # expect_status S1 S2 S3 S4 S5: the Reply status line.
 expect_status() {
 	expect "^Reply status: 1xx=$1 2xx=$2 3xx=$3 4xx=$4 5xx=$5\$"

@@ -25,6 +25,7 @@ for be in $(backends); do
 	expect_rc 0
 	expect_classic
 	expect_counts 10 50 50
+	expect_calls_ended
 	expect_sessions 10 10
 	expect_errors 0 0 0 0 0 0 0 0 0
 	expect '^Session: avg 1\.00 connections/session$'
@@ -35,6 +36,7 @@ for be in $(backends); do
 	# One after another (no --rate), think time between bursts.
 	hp --wsess 3,3,0.2
 	expect_counts 3 9 9
+	expect_calls_ended
 	expect_sessions 3 3
 	life=$(sed -n 's/^Session lifetime \[s\]: //p' "$OUT")
 	awk -v l="$life" 'BEGIN { exit !(l >= 0.4 && l < 3) }' || \
@@ -45,6 +47,7 @@ for be in $(backends); do
 	# call alone, the other three of the burst on three more.
 	hp --wsess 2,4,0 --burst-length 4 --http-version 1.0 --uri /size/10
 	expect_counts 8 8 8
+	expect_calls_ended
 	expect_sessions 2 2
 	expect '^Session: avg 4\.00 connections/session$'
 	ok "$be: HTTP/1.0 bursts spread over connections"
@@ -60,6 +63,7 @@ SESS
 	hp --wsesslog 3,0,"$T_DIR/close.sess"
 	expect_sessions 3 3
 	expect_counts 6 12 12
+	expect_calls_ended
 	expect_errors 0 0 0 0 0 0 0 0 0
 	expect '^Session: avg 2\.00 connections/session$'
 	ok "$be: sessions continue after Connection: close"
@@ -69,6 +73,7 @@ SESS
 	hp --wsess 3,2,0 --uri /status/503 --failure-status 503
 	expect_sessions 0 3
 	expect_status 0 0 0 0 3
+	expect_calls_ended
 	expect '^Session failtime \[s\]: [0-9.]+$'
 	ok "$be: --failure-status fails sessions"
 	stop_srv
@@ -77,6 +82,7 @@ SESS
 	    --retry-on-failure
 	expect_sessions 1 1
 	expect_counts 1 5 5
+	expect_calls_ended
 	expect_status 0 3 0 0 2
 	ok "$be: --retry-on-failure retries the call"
 
@@ -84,6 +90,7 @@ SESS
 	hp --wsess 2,2,0 --uri /hang --timeout 0.3 --rate 20
 	expect_sessions 0 2
 	expect_errors 2 2 0 0 0 0 0 0 0
+	expect_calls_ended
 	expect '^Session length histogram: 2$'
 	ok "$be: timeouts fail sessions"
 	stop_srv
@@ -106,6 +113,7 @@ hp --wsesslog 3,0.05,"$T_DIR/site.sess" --rate 20
 expect_rc 0
 expect_sessions 3 3
 expect_counts 3 9 9
+expect_calls_ended
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Session length histogram: 0 1 0 0 2$'
 wait_for_log 9
@@ -146,6 +154,7 @@ hp --wsesslog 4,0,"$T_DIR/manual.sess" --rate 10
 expect_rc 0
 expect_sessions 4 4
 expect_counts 4 16 16
+expect_calls_ended
 expect_status 0 0 0 16 0
 expect '^Session length histogram: 0 0 2 0 0 0 2$'
 life=$(sed -n 's/^Session lifetime \[s\]: //p' "$OUT")
@@ -171,6 +180,7 @@ SESS
 hp --wsesslog 4,0,"$T_DIR/cookie.sess" --session-cookie
 expect_sessions 4 4
 expect_counts 4 16 16
+expect_calls_ended
 expect_status 0 16 0 0 0
 n=$(awk '$3 ~ /cookies-check/ && $6 == "c=90168"' "$T_DIR/srv.log" | wc -l)
 [ "$n" = 12 ] || fail "Cookie headers: $(awk '{ print $3, $6 }' "$T_DIR/srv.log" | sort | uniq -c)"
@@ -179,6 +189,7 @@ ok "--session-cookies: 30 cookies of 3 KB intact"
 # Without --session-cookies no Cookie header is sent.
 hp --wsesslog 1,0,"$T_DIR/cookie.sess"
 expect_status 0 1 0 3 0
+expect_calls_ended
 ok "no cookies without --session-cookies"
 
 # A malformed session file: one line naming file and line, exit 1.
@@ -212,6 +223,7 @@ hp --wsesslog 4,0,"$T_DIR/many.sess" --session-cookies
 expect_rc 0
 expect_sessions 4 4
 expect_counts 4 8 8
+expect_calls_ended
 expect_status 0 8 0 0 0
 expect '^Session cookies: ignored 426$'
 ok "--session-cookies: limits of 1000 cookies and 256 KiB, the rest counted"
@@ -226,6 +238,7 @@ hp --max-connections 100000 --max-piped-calls 100000 --wsess 3,4,0 \
     --burst-length 2 --uri /size/10
 expect_rc 0
 expect_counts 3 12 12
+expect_calls_ended
 expect_sessions 3 3
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Session: avg 1\.00 connections/session$'
@@ -233,6 +246,7 @@ hp --max-connections 100000 --max-piped-calls 100000 --wsess 2,4,0 \
     --burst-length 4 --http-version 1.0 --uri /size/10
 expect_rc 0
 expect_counts 4 8 8
+expect_calls_ended
 expect_sessions 2 2
 expect '^Session: avg 2\.00 connections/session$'
 ok "--max-connections 100000 --max-piped-calls 100000"
@@ -253,6 +267,7 @@ test_duration_in() {
 hp --wsess 2,1,0 --uri /status/404 --failure-status 404 --retry-on-failure
 expect_rc 0
 expect_counts 2 8 8
+expect_calls_ended
 expect_status 0 0 0 8 0
 expect_sessions 0 2
 expect '^Session length histogram: 0 0 0 0 2$'
@@ -262,6 +277,7 @@ ok "--retry-on-failure: 3 retries with back-off, then the session fails"
 hp --wsess 1,1,0 --uri /status/404 --failure-status 404 \
     --retry-on-failure --max-retries 5
 expect_counts 1 6 6
+expect_calls_ended
 expect_sessions 0 1
 test_duration_in 0.3 10
 expect ' --retry-on-failure --max-retries=5 '
@@ -270,6 +286,7 @@ ok "--max-retries 5: 10+20+40+80+160 ms of back-off"
 hp --wsess 2,3,0 --uri /status/404 --failure-status 404 \
     --retry-on-failure --max-retries 0
 expect_counts 2 2 2
+expect_calls_ended
 expect_sessions 0 2
 ok "--max-retries 0: no retry"
 stop_srv
@@ -286,6 +303,7 @@ SESS
 hp --wsesslog 1,0,"$T_DIR/retry.sess" --failure-status 503 \
     --retry-on-failure --max-retries 2
 expect_counts 1 7 7
+expect_calls_ended
 expect_status 0 3 0 0 4
 expect_sessions 1 1
 stop_srv
@@ -293,6 +311,7 @@ start_srv
 hp --wsess 1,2,0 --uri /fail-first/3 --failure-status 503 \
     --retry-on-failure --max-retries 2
 expect_counts 1 3 3
+expect_calls_ended
 expect_status 0 0 0 0 3
 expect_sessions 0 1
 stop_srv
@@ -306,11 +325,13 @@ stop_srv
 hp --wsess 2,3,0 --retry-on-failure
 expect_rc 0
 expect_counts 8 0 0
+expect_calls_ended
 expect_errors 8 0 0 8 0 0 0 0 0
 expect_sessions 0 2
 test_duration_in 0.13 10
 hp --wsess 2,3,0
 expect_counts 2 0 0
+expect_calls_ended
 expect_errors 2 0 0 2 0 0 0 0 0
 expect_sessions 0 2
 ok "refused connections: retried 3 times, then the session fails"
@@ -319,6 +340,7 @@ hp --wsess 2,3,0 --retry-on-failure --max-retries 2
 expect_rc 0
 expect "^Total: connections 6 requests [0-6] replies 0 "
 expect_errors 6 0 0 0 6 0 0 0 0
+expect_calls_ended
 expect_sessions 0 2
 stop_srv
 ok "connections closed at once: retried 2 times, then the session fails"

@@ -22,6 +22,7 @@ for be in $(backends); do
 	expect_rc 0
 	expect_classic
 	expect_counts 10 50 50
+	expect_calls_ended
 	expect_status 0 50 0 0 0
 	expect_errors 0 0 0 0 0 0 0 0 0
 	expect " --unix-socket=$SOCK\$"
@@ -37,6 +38,7 @@ for be in $(backends); do
 	expect_rc 0
 	expect "^Session rate \[sess/s\]: .* \(5/5\)\$"
 	expect_counts 5 20 20
+	expect_calls_ended
 	expect_errors 0 0 0 0 0 0 0 0 0
 	wait_for_log 20
 	[ "$(srv_requests)" = 20 ] || fail "the fixture logged $(srv_requests) requests"
@@ -48,6 +50,7 @@ for be in $(backends); do
 	expect_rc 0
 	expect "^Total: connections [1-4] requests 40 replies 40 "
 	expect_errors 0 0 0 0 0 0 0 0 0
+	expect_calls_ended
 	wait_for_log 40
 	[ "$(srv_requests)" = 40 ] || fail "the fixture logged $(srv_requests) requests"
 	ok "$be: --call-rate over a Unix socket"
@@ -76,6 +79,7 @@ expect_rc 0
 expect_classic
 expect "^Session rate \[sess/s\]: .* \(3/3\)\$"
 expect_counts 3 11 11
+expect_calls_ended
 expect_status 0 11 0 0 0
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Session: avg 1\.00 connections/session$'
@@ -104,6 +108,7 @@ printf '/size/1\n/size/2\n/size/3\n' > "$T_DIR/uris.log"
 hp --unix-socket "$SOCK" --num-conns 4 --num-calls 2 --wlog "y,$T_DIR/uris.log"
 expect_rc 0
 expect_counts 4 8 8
+expect_calls_ended
 expect_errors 0 0 0 0 0 0 0 0 0
 wait_for_log 8
 [ "$(srv_uris)" = "/size/1 /size/2 /size/3 /size/1 /size/2 /size/3 /size/1 /size/2 " ] ||
@@ -113,6 +118,7 @@ hp --unix-socket "$SOCK" --num-conns 10 --wlog "n,$T_DIR/uris.log"
 expect_rc 0
 expect '^Total: connections [0-9]+ requests 3 replies 3 '
 expect_errors 0 0 0 0 0 0 0 0 0
+expect_calls_ended
 wait_for_log 3
 [ "$(srv_uris)" = "/size/1 /size/2 /size/3 " ] || fail "--wlog n: URIs $(srv_uris)"
 ok "--wlog over a Unix socket: the exact URIs"
@@ -122,6 +128,7 @@ ok "--wlog over a Unix socket: the exact URIs"
 hp --unix-socket "$SOCK" --num-conns 8 --wset 20,0.5 --uri /w/
 expect_rc 0
 expect_counts 8 8 8
+expect_calls_ended
 expect_errors 0 0 0 0 0 0 0 0 0
 wait_for_log 8
 [ "$(srv_uris)" = "/w/0/0.html /w/0/1.html /w/0/1.html /w/0/2.html /w/0/2.html /w/0/3.html /w/0/3.html /w/0/4.html " ] ||
@@ -134,6 +141,7 @@ hp --unix-socket "$SOCK" --num-conns 3 --num-calls 4 --method POST \
     --uri /echo-body --body 'a=1&b=2\n'
 expect_rc 0
 expect_counts 3 12 12
+expect_calls_ended
 expect_status 0 12 0 0 0
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Reply size \[B\]: header [0-9.]+ content 9\.0 '
@@ -158,6 +166,7 @@ hp --unix-socket "$SOCK" --wsesslog 3,0,"$T_DIR/cookie.sess" --session-cookies
 expect_rc 0
 expect "^Session rate \[sess/s\]: .* \(3/3\)\$"
 expect_counts 3 12 12
+expect_calls_ended
 expect_status 0 12 0 0 0
 expect_errors 0 0 0 0 0 0 0 0 0
 expect '^Session cookies: ignored 0$'
@@ -168,6 +177,7 @@ n=$(awk '$3 == "/setcookie/5/40" && $6 == "c=-"' "$T_DIR/srv.log" | wc -l)
 [ "$n" = 3 ] || fail "cookies sent before they were set: $(awk '{ print $3, $6 }' "$T_DIR/srv.log")"
 hp --unix-socket "$SOCK" --wsesslog 1,0,"$T_DIR/cookie.sess"
 expect_status 0 1 0 3 0
+expect_calls_ended
 ok "--session-cookies over a Unix socket: sent back on every later call"
 
 # Host: --server-name, else --server with the port.
@@ -177,6 +187,7 @@ HP_SERVER=origin.test hp --unix-socket "$SOCK" --uri /echo \
     --server-name vhost.test --print-reply=body
 expect "^RB0:Host: vhost\\.test[[:space:]]*\$"
 expect_counts 1 1 1
+expect_calls_ended
 ok "Host header from --server / --server-name"
 
 # A path missing at start, or no socket: an error before anything.
@@ -219,6 +230,7 @@ refused=$(value "Errors: total" connrefused)
 [ $((replies + refused)) = 100 ] || fail "$replies replies + $refused refused != 100"
 expect "^Errors: total $refused client-timo 0 socket-timo 0 connrefused $refused connreset 0\$"
 expect_status 0 "$replies" 0 0 0
+expect_calls_ended
 [ "$(srv_requests)" = "$replies" ] || fail "the fixture logged $(srv_requests), we got $replies replies"
 ok "socket removed mid-run: $replies replies, $refused connrefused"
 stop_srv
@@ -268,6 +280,7 @@ wait "$BG"
 expect_rc 0
 expect_classic
 expect_counts 4 2 2
+expect_calls_ended
 expect_status 0 2 0 0 0
 expect_errors 2 0 0 0 0 0 0 0 2
 [ -f "$T_DIR/d" ] || fail "the directory was not replaced"
@@ -293,6 +306,7 @@ wait "$BG"
 expect_rc 0
 expect_classic
 expect_counts 4 2 2
+expect_calls_ended
 expect_status 0 2 0 0 0
 expect_errors 2 0 0 0 0 0 0 0 2
 [ ! -e "$T_DIR/dgram.sock" ] || fail "the datagram socket was not moved"
@@ -351,6 +365,7 @@ for tls in "" --ssl; do
 	end=$(date +%s)
 	expect_rc 0
 	expect_counts 2 [0-9]+ 0
+	expect_calls_ended
 	expect_errors 2 2 0 0 0 0 0 0 0
 	[ $((end - start)) -lt 10 ] || fail "the run took $((end - start)) s"
 	ok "a silent Unix listener${tls:+ (TLS)}: client-timo after --timeout"
@@ -371,6 +386,7 @@ hp --unix-socket "$NSOCK" --num-conns 20 --num-calls 5 --rate 200 \
     --uri /1k.html
 expect_rc 0
 expect_counts 20 100 100
+expect_calls_ended
 expect_status 0 100 0 0 0
 expect_errors 0 0 0 0 0 0 0 0 0
 n=$(nginx_logged 100)

@@ -17,6 +17,7 @@ printf '/size/1\0/size/2\0\0/size/3\0' > "$T_DIR/nul.log"
 hp --num-conns 10 --wlog "n,$T_DIR/nul.log"
 expect_rc 0
 expect_counts 4 3 3
+expect_calls_ended
 expect_errors 0 0 0 0 0 0 0 0 0
 wait_for_log 3
 [ "$(srv_uris | tr '\n' ' ')" = "/size/1 /size/2 /size/3 " ] || \
@@ -32,6 +33,7 @@ done > "$T_DIR/delay.log"
 hp --num-conns 100 --rate 100 --wlog "n,$T_DIR/delay.log" --timeout 5
 expect_rc 0
 expect_classic
+expect_calls_ended
 expect '^Total: connections [0-9]+ requests 5 replies 5 '
 expect_errors 0 0 0 0 0 0 0 0 0
 expect_status 0 5 0 0 0
@@ -43,6 +45,7 @@ ok "--wlog n: the replies in flight when the list runs out count"
 hp --wsess 20,2,0 --rate 100 --wlog "n,$T_DIR/delay.log" --timeout 5
 expect_rc 0
 expect_classic
+expect_calls_ended
 expect '^Total: connections [0-9]+ requests 5 replies 5 '
 expect_errors 0 0 0 0 0 0 0 0 0
 expect_status 0 5 0 0 0
@@ -53,6 +56,7 @@ printf '/size/10\r\n\n/size/20\n/size/30' > "$T_DIR/nl.log"
 : > "$T_DIR/srv.log"
 hp --num-conns 4 --num-calls 2 --wlog "y,$T_DIR/nl.log" -v
 expect_counts 4 8 8
+expect_calls_ended
 wait_for_log 8
 [ "$(srv_uris | tr '\n' ' ')" = "/size/10 /size/20 /size/30 /size/10 /size/20 /size/30 /size/10 /size/20 " ] || \
     fail "URIs: $(srv_uris | tr '\n' ' ')"
@@ -82,6 +86,7 @@ done
 : > "$T_DIR/srv.log"
 hp --client 2/3 --num-conns 12 --wlog "y,$T_DIR/ten.log"
 expect_counts 12 12 12
+expect_calls_ended
 wait_for_log 12
 [ "$(srv_uris | tr '\n' ' ')" = "/size/6 /size/7 /size/8 /size/9 /size/0 /size/1 /size/2 /size/3 /size/4 /size/5 /size/6 /size/7 " ] || \
     fail "client 2/3, y: URIs $(srv_uris | tr '\n' ' ')"
@@ -100,6 +105,7 @@ ok "--wlog: empty or missing file is an error"
 : > "$T_DIR/srv.log"
 hp --num-conns 8 --wset 20,0.5 --uri /w/
 expect_counts 8 8 8
+expect_calls_ended
 wait_for_log 8
 [ "$(srv_uris | tr '\n' ' ')" = "/w/0/0.html /w/0/1.html /w/0/1.html /w/0/2.html /w/0/2.html /w/0/3.html /w/0/3.html /w/0/4.html " ] || \
     fail "URIs: $(srv_uris | tr '\n' ' ')"

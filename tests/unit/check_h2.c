@@ -6,9 +6,13 @@
  * streams as each test says.  Checked exactly: the request's header
  * fields, completion by stream in any order, RST_STREAM, GOAWAY with and
  * without an error, --max-streams and the server's stream limit (none
- * set: 100; 1; 300; --max-streams below the server's), a
- * connection that dies with streams in flight, bytes that are not
- * HTTP/2, and the events and counts of each.
+ * set: 100, or --max-streams as it is; 1; 300; --max-streams below the
+ * server's), a connection that dies with streams in flight, bytes that
+ * are not HTTP/2, streams completed in reverse order, a reply complete
+ * at END_STREAM before the request is (the upload stopped, its unsent
+ * bytes counted), :status outside 100-599, the cap of 100 interim heads,
+ * and the timeout of a stream on its own progress (a server's PINGs are
+ * none), and the events and counts of each.
  */
 #include "config.h"
 
@@ -52,6 +56,8 @@ struct sreq {
 	size_t		 body;
 	int		 ended;		/* END_STREAM received */
 	int		 answered;
+	int		 rst;		/* RST_STREAM received, */
+	uint32_t	 rst_code;	/* with this code */
 };
 
 struct fix {
@@ -217,6 +223,11 @@ srv_frame_recv(nghttp2_session *s, const nghttp2_frame *fr, void *u)
 	if ((fr->hd.type == NGHTTP2_HEADERS || fr->hd.type == NGHTTP2_DATA) &&
 	    (fr->hd.flags & NGHTTP2_FLAG_END_STREAM))
 		sreq_of(u, fr->hd.stream_id)->ended = 1;
+	if (fr->hd.type == NGHTTP2_RST_STREAM) {
+		sreq_of(u, fr->hd.stream_id)->rst = 1;
+		sreq_of(u, fr->hd.stream_id)->rst_code =
+		    fr->rst_stream.error_code;
+	}
 	return 0;
 }
 
@@ -881,6 +892,203 @@ START_TEST(not_h2)
 }
 END_TEST
 
+/*
+ * The server sets no limit: --max-streams 200 is used as it is (it was
+ * cut to the default of 100).
+ */
+START_TEST(max_streams_no_server_limit)
+{
+	struct fix f;
+
+	fix_init(&f, 200, 0, NULL, NULL);
+	limit_check(&f, 210, 200);
+}
+END_TEST
+
+/*
+ * 300 streams answered in reverse order, then a batch from the middle:
+ * each completes its own call, and the connection's queue holds exactly
+ * the calls not yet answered after each (the queue is walked to count).
+ */
+START_TEST(reverse_order)
+{
+	struct fix f;
+	int i, n = 300;
+
+	fix_init(&f, 0, 300, NULL, NULL);
+	fix_start(&f, n);
+	STEP_UNTIL(&f, nended(&f) == n);
+	/* The middle third first, last to first. */
+	for (i = 2 * n / 3 - 1; i >= n / 3; i--)
+		srv_reply(&f, 2 * i + 1, "200", 1);
+	STEP_UNTIL(&f, f.nreplied == n / 3);
+	ck_assert_uint_eq(conn_pending(f.conn), (size_t)(n - n / 3));
+	for (i = n - 1; i >= 2 * n / 3; i--)
+		srv_reply(&f, 2 * i + 1, "200", 1);
+	for (i = n / 3 - 1; i >= 0; i--)
+		srv_reply(&f, 2 * i + 1, "200", 1);
+	STEP_UNTIL(&f, f.nreplied == n);
+	for (i = 0; i < n / 3; i++)
+		ck_assert_int_eq(f.replied[i], 2 * n / 3 - 1 - i);
+	for (i = n / 3; i < 2 * n / 3; i++)
+		ck_assert_int_eq(f.replied[i], n - 1 - (i - n / 3));
+	for (i = 2 * n / 3; i < n; i++)
+		ck_assert_int_eq(f.replied[i], n / 3 - 1 - (i - 2 * n / 3));
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(f.status[i], 200);
+	ck_assert_uint_eq(conn_pending(f.conn), 0);
+	ck_assert_int_eq(f.ncall_failed, 0);
+	/* And the connection takes more. */
+	f.calls[f.ncalls] = call_new(&f.core, 0);
+	ck_assert_int_eq(conn_send(f.conn, f.calls[f.ncalls++], 0), 0);
+	STEP_UNTIL(&f, nended(&f) == n + 1);
+	srv_reply(&f, 2 * n + 1, "204", 0);
+	STEP_UNTIL(&f, f.nreplied == n + 1);
+	ck_assert_uint_eq(conn_pending(f.conn), 0);
+	fix_fini(&f);
+	ck_assert_uint_eq(f.st.streams, (uint64_t)n + 1);
+}
+END_TEST
+
+/*
+ * RFC 9113 8.1: the server answers 413 with END_STREAM while its window
+ * holds the body, and sends no RST_STREAM.  The reply is complete at
+ * END_STREAM; the rest of the body is not sent (our RST_STREAM
+ * NO_ERROR), and counted: req_len - req_sent is the body not sent and
+ * its frame headers.
+ */
+START_TEST(early_end_stream)
+{
+	static char body[100001];
+	struct fix f;
+	struct call *call;
+	size_t got, left;
+	int i;
+
+	memset(body, 'q', sizeof(body) - 1);
+	fix_init(&f, 0, 0, NULL, body);
+	f.srv_window = 1000;
+	fix_start(&f, 1);
+	STEP_UNTIL(&f, f.nreq == 1 && f.req[0].body >= 1000);
+	for (i = 0; i < 5; i++)
+		step(&f);
+	got = f.req[0].body;
+	ck_assert_uint_lt(got, 100000);
+	srv_reply(&f, 1, "413", 5);
+	STEP_UNTIL(&f, f.nreplied == 1);
+	call = f.calls[0];
+	ck_assert_int_eq(f.status[0], 413);
+	ck_assert_int_eq(call->early, 1);
+	ck_assert_int_eq(call->cut, 1);
+	ck_assert_uint_eq(call->body_bytes, 5);
+	left = 100000 - got;
+	ck_assert_uint_eq(call->req_len - call->req_sent,
+	    left + 9 * ((left + 16383) / 16384));
+	STEP_UNTIL(&f, f.req[0].rst);
+	ck_assert_uint_eq(f.req[0].rst_code, NGHTTP2_NO_ERROR);
+	ck_assert_uint_eq(f.req[0].body, got);
+	ck_assert_int_eq(f.ncall_failed, 0);
+	ck_assert_int_eq(f.nconn_failed, 0);
+	fix_fini(&f);
+	ck_assert_uint_eq(f.st.rst_sent, 1);
+	ck_assert_uint_eq(f.st.rst_recv, 0);
+}
+END_TEST
+
+/* :status 600-999 is no reply (as on HTTP/1.1): the stream fails. */
+START_TEST(status_range)
+{
+	struct fix f;
+
+	fix_init(&f, 0, 0, NULL, NULL);
+	fix_start(&f, 3);
+	STEP_UNTIL(&f, nended(&f) == 3);
+	srv_reply(&f, 1, "600", 0);
+	srv_reply(&f, 3, "999", 4);
+	srv_reply(&f, 5, "599", 0);
+	STEP_UNTIL(&f, f.nreplied + f.ncall_failed == 3);
+	ck_assert_int_eq(f.nreplied, 1);
+	ck_assert_int_eq(f.status[2], 599);
+	ck_assert_int_eq(f.ncall_failed, 2);
+	ck_assert_int_eq(f.failed[0], H2_ERR_PROTOCOL);
+	ck_assert_int_eq(f.failed[1], H2_ERR_PROTOCOL);
+	ck_assert_int_eq(f.nconn_failed, 0);
+	fix_fini(&f);
+}
+END_TEST
+
+/* The server sends `n' 100 (Continue) heads on stream `id'. */
+static void
+srv_interim(struct fix *f, int32_t id, int n)
+{
+	nghttp2_nv nv = { (uint8_t *)":status", (uint8_t *)"100", 7, 3,
+	    NGHTTP2_NV_FLAG_NONE };
+	int i;
+
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(nghttp2_submit_headers(f->srv,
+		    NGHTTP2_FLAG_NONE, id, NULL, &nv, 1, NULL), 0);
+	srv_pump(f);
+}
+
+/* 100 interim heads and the reply: a reply; 101: the stream fails. */
+START_TEST(interim_cap)
+{
+	struct fix f;
+
+	fix_init(&f, 0, 0, NULL, NULL);
+	fix_start(&f, 2);
+	STEP_UNTIL(&f, nended(&f) == 2);
+	srv_interim(&f, 1, 100);
+	srv_reply(&f, 1, "200", 3);
+	srv_interim(&f, 3, 101);
+	srv_reply(&f, 3, "200", 3);
+	STEP_UNTIL(&f, f.nreplied + f.ncall_failed == 2);
+	ck_assert_int_eq(f.nreplied, 1);
+	ck_assert_int_eq(f.status[0], 200);
+	ck_assert_int_eq(f.failed[1], H2_ERR_PROTOCOL);
+	ck_assert_int_eq(f.nconn_failed, 0);
+	fix_fini(&f);
+}
+END_TEST
+
+/*
+ * --timeout 0.3 s: the server answers stream 3 and never stream 1, but
+ * sends a PING every turn.  Stream 1 times out alone at about 0.3 s
+ * (client-timo), reset with CANCEL; the connection lives on.
+ */
+START_TEST(stream_timeout)
+{
+	struct fix f;
+	uint64_t t0, dt;
+
+	fix_init(&f, 0, 0, NULL, NULL);
+	f.core.cfg.timeout = 300 * CLOCK_NS_PER_MSEC;
+	fix_start(&f, 2);
+	STEP_UNTIL(&f, nended(&f) == 2);
+	t0 = clock_now();
+	srv_reply(&f, 3, "200", 10);
+	STEP_UNTIL(&f, f.nreplied == 1);
+	while (f.ncall_failed == 0) {
+		ck_assert_uint_lt(clock_now() - t0, 3 * CLOCK_NS_PER_SEC);
+		ck_assert_int_eq(nghttp2_submit_ping(f.srv, NGHTTP2_FLAG_NONE,
+		    NULL), 0);
+		srv_pump(&f);
+		step(&f);
+	}
+	dt = clock_now() - t0;
+	ck_assert_uint_ge(dt, 250 * CLOCK_NS_PER_MSEC);
+	ck_assert_int_eq(f.failed[0], H2_ERR_TIMEOUT);
+	ck_assert_int_eq(f.replied[0], 1);
+	STEP_UNTIL(&f, f.req[0].rst);
+	ck_assert_uint_eq(f.req[0].rst_code, NGHTTP2_CANCEL);
+	ck_assert_int_eq(f.nconn_failed, 0);
+	ck_assert_int_eq(f.closed, 0);
+	ck_assert_uint_eq(conn_pending(f.conn), 0);
+	fix_fini(&f);
+}
+END_TEST
+
 static Suite *
 h2_suite(void)
 {
@@ -902,6 +1110,12 @@ h2_suite(void)
 	tcase_add_test(tc, max_streams_below_server);
 	tcase_add_test(tc, dies_in_flight);
 	tcase_add_test(tc, not_h2);
+	tcase_add_test(tc, max_streams_no_server_limit);
+	tcase_add_test(tc, reverse_order);
+	tcase_add_test(tc, early_end_stream);
+	tcase_add_test(tc, status_range);
+	tcase_add_test(tc, interim_cap);
+	tcase_add_test(tc, stream_timeout);
 	suite_add_tcase(s, tc);
 	return s;
 }
