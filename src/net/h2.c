@@ -858,7 +858,8 @@ h2_stream_failed(struct conn *c, struct h2_stream *s, int err, uint64_t now)
 		/* Not processed (RFC 9113 6.8): back to the owner with the
 		   connection, to be sent again (conn.h). */
 		call->unprocessed = err;
-		h2_unlink(c, call);
+		h2_unlink(c, s);
+		s->call = NULL;
 		call_unref(call, now);
 		return;
 	}
