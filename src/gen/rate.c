@@ -89,12 +89,18 @@ rate_parse_nums(const char *p, double *nums, size_t maxnums, char *errbuf,
 	}
 }
 
-/* Fills tmp from a variable-rate list of pairs.  Returns 0 or -1. */
+/*
+ * Fills tmp from a variable-rate list of pairs.  Returns 0 or -1.  The
+ * mean interval is that of the whole cycle, each rate weighted by its
+ * duration: the cycle's time over its arrivals, sum(D) / sum(D / T).
+ * (The plain mean of the T's would make v0.001,1,0.0005,3, 1000/s for
+ * 1 s then 2000/s for 3 s, a rate of 1,333/s rather than 1,750/s.)
+ */
 static int
 rate_parse_var(struct rate_spec *tmp, const double *nums, int n,
     char *errbuf, size_t errlen)
 {
-	double sum = 0.0;
+	double dur = 0.0, arrivals = 0.0;
 	int i;
 
 	if (n < 2 || n % 2 != 0) {
@@ -121,9 +127,14 @@ rate_parse_var(struct rate_spec *tmp, const double *nums, int n,
 		tmp->var_iat[tmp->nvar] = nums[i];
 		tmp->var_dur[tmp->nvar] = nums[i + 1];
 		tmp->nvar++;
-		sum += nums[i];
+		dur += nums[i + 1];
+		arrivals += nums[i + 1] / nums[i];
 	}
-	tmp->mean_iat = sum / (double)tmp->nvar;
+	tmp->mean_iat = dur / arrivals;
+	if (!isfinite(tmp->mean_iat) || tmp->mean_iat <= 0) {
+		snprintf(errbuf, errlen, "time out of range");
+		return -1;
+	}
 	return 0;
 }
 

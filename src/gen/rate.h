@@ -27,7 +27,8 @@ enum rate_dist {
 /* An arrival specification; mean_iat == 0 means "one after another". */
 struct rate_spec {
 	enum rate_dist	dist;
-	double		mean_iat;	/* seconds */
+	double		mean_iat;	/* seconds; v: the cycle's, each
+					   rate weighted by its duration */
 	double		min_iat;	/* u only */
 	double		max_iat;	/* u only */
 	size_t		nvar;		/* v only: number of pairs */

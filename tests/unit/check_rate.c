@@ -79,7 +79,10 @@ static const struct {
 	{ "u1,3", RATE_UNIFORM, 2.0, 1.0, 3.0, 0 },
 	{ "U.5,.5", RATE_UNIFORM, 0.5, 0.5, 0.5, 0 },
 	{ "u0,1", RATE_UNIFORM, 0.5, 0.0, 1.0, 0 },
-	{ "v1,2,0.5,4", RATE_VARIABLE, 0.75, 0, 0, 2 },
+	/* The mean is weighted by the durations: 6 s for 2 + 8 arrivals. */
+	{ "v1,2,0.5,4", RATE_VARIABLE, 0.6, 0, 0, 2 },
+	/* 1000/s for 1 s, 2000/s for 3 s: 1,750/s (not 1,333/s). */
+	{ "v0.001,1,0.0005,3", RATE_VARIABLE, 1.0 / 1750, 0, 0, 2 },
 	{ "V0.25,10", RATE_VARIABLE, 0.25, 0, 0, 1 },
 };
 
@@ -339,6 +342,28 @@ START_TEST(variable_switching)
 	for (i = 0; i < 3; i++)
 		ck_assert_double_eq(rate_next_iat(&st, &s), 0.2);
 	ck_assert_double_eq(rate_next_iat(&st, &s), 0.3);
+}
+END_TEST
+
+/*
+ * The mean interval of a variable schedule is what it draws: a whole
+ * cycle of v0.001,1,0.0005,3 is 7000 arrivals in 4 s, 1,750/s, and the
+ * rate the options check against --call-rate and the schedule collector
+ * reports is that one.
+ */
+START_TEST(variable_mean_is_drawn)
+{
+	struct rate_spec s;
+	struct rate_state st;
+	double sum = 0.0;
+	int i;
+
+	parse_ok(&s, "v0.001,1,0.0005,3");
+	rate_state_init(&st, 0);
+	for (i = 0; i < 3 * 7000; i++)
+		sum += rate_next_iat(&st, &s);
+	ck_assert_double_eq_tol(sum / (3 * 7000), s.mean_iat, 1e-9);
+	ck_assert_double_eq_tol(rate_spec_rate(&s), 1750.0, 1e-6);
 }
 END_TEST
 
@@ -723,6 +748,7 @@ rate_suite(void)
 	tcase_add_test(tc, uniform_vs_oracle);
 	tcase_add_test(tc, deterministic_and_repeatable);
 	tcase_add_test(tc, variable_switching);
+	tcase_add_test(tc, variable_mean_is_drawn);
 	tcase_add_test(tc, variable_state_per_schedule);
 	suite_add_tcase(s, tc);
 
