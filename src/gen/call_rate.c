@@ -61,9 +61,10 @@ call_rate_tick(void *arg, uint64_t now)
 	union bus_arg a;
 	uint64_t intended = g->rate.due;
 
-	/* A timer catching up after a stall takes in nothing meant for
-	   after the end of the run. */
-	if (intended > g->until || !call_pool_wants(&g->pool))
+	/* The run covers [start, end): nothing meant for the end or after
+	   it is taken in (R requests a second for T s are R * T), not even
+	   by a timer catching up after a stall. */
+	if (intended >= g->until || !call_pool_wants(&g->pool))
 		return -1;
 	a.i = (long)intended;
 	bus_signal(g->bus, BUS_ARRIVAL, NULL, a, now);
@@ -206,9 +207,9 @@ call_rate_init(void **state, const struct gen_env *env, char *err,
 }
 
 /*
- * The run ends at `end'.  Requests due by then that a stalled client
+ * The run ends at `end'.  Requests due before then that a stalled client
  * takes in late still count (late, and never sent if they are queued at
- * the stop); none meant for after it is taken in.
+ * the stop); none meant for `end' or after it is taken in.
  */
 static void
 call_rate_end(void *state, uint64_t end)
