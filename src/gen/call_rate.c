@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "core/loop.h"
+#include "core/timer.h"
 #include "gen/call_pool.h"
 #include "gen/call_rate.h"
 #include "gen/generator.h"
@@ -26,6 +28,15 @@
 #include "util.h"
 
 #define CR_ID	0		/* owner_data[]: the pool id */
+
+/*
+ * The most arrivals one loop turn takes in.  However far behind the
+ * schedule is (a rate the client cannot make, connections that fail at
+ * creation for want of file descriptors), the loop turns every few ms,
+ * so --runtime and the signals end the run on time; the arrivals still
+ * due at the end are counted as never sent all at once.
+ */
+#define CALL_RATE_TURN_MAX	1024
 
 struct call_rate {
 	struct core	*core;
@@ -36,6 +47,13 @@ struct call_rate {
 	struct rate_gen	 rate;
 	uint64_t	 until;		/* the run's end (UINT64_MAX: none) */
 	struct call_pool pool;
+	/* Connections closed, told to the pool from closed_timer, once
+	   their sockets are: a replacement is not opened while the old
+	   socket is still open (which made --max-connections N + 1). */
+	uint64_t	*closed;
+	size_t		 nclosed;
+	size_t		 closed_cap;
+	struct timer	 closed_timer;
 	gen_done_cb	*done;
 	void		*done_arg;
 	int		 stopped;
@@ -130,6 +148,20 @@ call_rate_pool_done(void *arg, uint64_t now)
 	g->done(g->done_arg, now);
 }
 
+/* The closes of this turn, now that their sockets are closed. */
+static void
+call_rate_closed_fired(struct timer *t, uint64_t now)
+{
+	struct call_rate *g = containerof(t, struct call_rate, closed_timer);
+	size_t i;
+
+	/* The pool may open connections, and they may close again: each
+	   close is appended and taken in this loop. */
+	for (i = 0; i < g->nclosed; i++)
+		call_pool_closed(&g->pool, g->closed[i], now);
+	g->nclosed = 0;
+}
+
 static const struct call_pool_ops call_rate_ops = {
 	.open = call_rate_open,
 	.send = call_rate_send,
@@ -165,9 +197,22 @@ call_rate_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		    now);
 		break;
 	case BUS_CONN_CLOSED:
+		/* Its socket is closed after this event: the pool hears of
+		   it from the timer, later in this turn (a deadline now
+		   fires in this turn's, or this, run of the wheel). */
 		c = obj;
-		if (c->owner == g)
-			call_pool_closed(&g->pool, c->owner_data[CR_ID], now);
+		if (c->owner != g)
+			break;
+		if (g->nclosed == g->closed_cap) {
+			g->closed_cap = g->closed_cap < 16 ? 16 :
+			    g->closed_cap * 2;
+			g->closed = xreallocarray(g->closed, g->closed_cap,
+			    sizeof(*g->closed));
+		}
+		g->closed[g->nclosed++] = c->owner_data[CR_ID];
+		if (!timer_is_armed(&g->closed_timer))
+			timer_add(loop_timers(g->core->loop),
+			    &g->closed_timer, now);
 		break;
 	default:
 		break;
@@ -196,6 +241,7 @@ call_rate_init(void **state, const struct gen_env *env, char *err,
 	g->done = env->done;
 	g->done_arg = env->done_arg;
 	g->until = UINT64_MAX;
+	timer_init(&g->closed_timer, call_rate_closed_fired);
 	call_pool_init(&g->pool, cfg->max_conns > 0 ? cfg->max_conns :
 	    CALL_RATE_DEFAULT_CONNS, cfg->total, CALL_POOL_QUEUE_MAX,
 	    &call_rate_ops, g);
@@ -228,6 +274,7 @@ call_rate_start(void *state, uint64_t now)
 	/* The first arrival is now (or --client's offset later). */
 	rate_gen_start(&g->rate, g->core->loop, g->spec, g->client_id,
 	    g->num_clients, call_rate_tick, g, now);
+	rate_gen_limit(&g->rate, CALL_RATE_TURN_MAX);
 }
 
 static void
@@ -239,16 +286,41 @@ call_rate_drain(void *state, uint64_t now)
 	call_pool_drain(&g->pool, now);
 }
 
+/*
+ * The run is over.  Requests due before its end that the schedule never
+ * reached (it fell behind: CALL_RATE_TURN_MAX a turn) were never taken
+ * in: they count as scheduled and never sent, in one BUS_ARRIVAL_MISSED
+ * whose obj tells them from the requests taken in and never sent
+ * (core/bus.h), at bounded cost (rate_gen_due()).
+ */
 static void
 call_rate_stop(void *state)
 {
 	struct call_rate *g = state;
+	uint64_t n, max;
+	union bus_arg a;
+	size_t i;
 
 	if (g->stopped)
 		return;
 	g->stopped = 1;
+	if (g->until != UINT64_MAX && g->until > 0) {
+		max = g->pool.total == 0 ? UINT64_MAX :
+		    g->pool.total - g->pool.made;
+		if (call_pool_wants(&g->pool) &&
+		    (n = rate_gen_due(&g->rate, g->until - 1, max)) > 0) {
+			a.i = n > (uint64_t)LONG_MAX ? LONG_MAX : (long)n;
+			bus_signal(g->bus, BUS_ARRIVAL_MISSED, g, a, g->until);
+		}
+	}
 	rate_gen_stop(&g->rate);
 	call_pool_stop(&g->pool, loop_clock(g->core->loop));
+	/* The closes not yet told, and those of the stop itself. */
+	timer_cancel(&g->closed_timer);
+	for (i = 0; i < g->nclosed; i++)
+		call_pool_closed(&g->pool, g->closed[i],
+		    loop_clock(g->core->loop));
+	g->nclosed = 0;
 }
 
 static void
@@ -256,7 +328,9 @@ call_rate_fini(void *state)
 {
 	struct call_rate *g = state;
 
+	timer_cancel(&g->closed_timer);
 	call_pool_fini(&g->pool);
+	free(g->closed);
 	free(g);
 }
 

@@ -283,14 +283,21 @@ rate_gen_advance(struct rate_gen *g)
  * Timer callback: one tick per scheduled arrival that is due, so a late
  * firing catches up exactly, then re-arms for the next one.  The schedule
  * is advanced before each tick so a tick that stops (or restarts) the
- * generator sees consistent state.
+ * generator sees consistent state.  With a budget, a firing that leaves
+ * arrivals due re-arms for just after `now': the next turn, without
+ * sleeping (a deadline <= now would fire again in this wheel run).
  */
 static void
 rate_gen_fire(struct timer *t, uint64_t now)
 {
 	struct rate_gen *g = containerof(t, struct rate_gen, timer);
+	uint64_t n = 0;
 
 	while (g->running && g->next <= now) {
+		if (g->budget > 0 && n++ == g->budget) {
+			timer_add(loop_timers(g->loop), &g->timer, now + 1);
+			return;
+		}
 		g->due = g->next;
 		rate_gen_advance(g);
 		if (g->tick(g->arg, now) < 0) {
@@ -334,6 +341,7 @@ rate_gen_start(struct rate_gen *g, struct loop *l,
 	g->arg = arg;
 	g->next = rate_add_ns(now, offset);
 	g->due = g->next;
+	g->budget = 0;
 	g->running = 1;
 	timer_init(&g->timer, rate_gen_fire);
 
@@ -349,6 +357,12 @@ rate_gen_start(struct rate_gen *g, struct loop *l,
 	/* The first arrival is at t=0, as in 0.9.0. */
 	if (g->tick(g->arg, now) < 0)
 		rate_gen_stop(g);
+}
+
+void
+rate_gen_limit(struct rate_gen *g, uint64_t n)
+{
+	g->budget = n;
 }
 
 void

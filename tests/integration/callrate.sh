@@ -152,8 +152,22 @@ hp --call-rate 100 --num-calls 20 --uri /close/10
 expect_rc 0
 expect_counts 20 20 20
 expect_errors 0 0 0 0 0 0 0 0 0
-stop_srv
 ok "connections closed by the server leave the pool"
+
+# Requests that time out (the server never answers): each connection is
+# closed by the client and replaced, the replacement opened only once the
+# old socket is closed, so never more than --max-connections at once
+# (the replacement came first: "<=9 concurrent" with 8, "<=21" with 20).
+for m in 8 20; do
+	hp --call-rate 400 --num-calls 200 --max-connections $m --uri /hang \
+	    --timeout 0.05
+	expect_rc 0
+	expect_counts 200 200 0
+	expect_errors 200 200 0 0 0 0 0 0 0
+	expect "^Connection rate: .* <=$m concurrent connections\)\$"
+done
+stop_srv
+ok "a connection is replaced after its socket is closed: <=8, <=20 concurrent"
 
 # No server: one connection attempt per request, and the run ends.
 hp --call-rate 100 --num-calls 20 --max-connections 4
@@ -161,6 +175,73 @@ expect_rc 0
 expect_counts 20 0 0
 expect_errors 20 0 0 20 0 0 0 0 0
 ok "refused connections: one attempt per request"
+
+# The schedule falls far behind: 10,000,000 requests a second, and all
+# but the few file descriptors of a low limit fail at creation.  Each
+# loop turn takes in a bounded number of requests, so --runtime and the
+# signals are looked at every few ms: the run ends on time (it took 80 s
+# for a 2 s run), and the requests it never reached count as never sent,
+# all at once: exactly 2 s * 1e7 scheduled, each sent or never sent.
+# timeout bounds the failing case; with the file descriptors gone, the
+# server's answers are not the point.
+start_srv
+t0=$(date +%s%N)
+(ulimit -n 64 && exec timeout 60 "$HP" --server 127.0.0.1 --port "$PORT" \
+    --call-rate 1e7 --runtime 2 --max-connections 1000000) \
+    > "$OUT" 2> "$OUT.err"
+RC=$?
+t1=$(date +%s%N)
+T_LAST="httperf --call-rate 1e7 --runtime 2 --max-connections 1000000 (ulimit -n 64)"
+expect_rc 0
+ms=$(( (t1 - t0) / 1000000 ))
+if [ -n "${HTTPERF_VALGRIND:-}" ]; then
+	t_skip "fd-unavail: times under valgrind say nothing"
+else
+	[ $ms -le 3500 ] || fail "a 2 s run took $ms ms"
+fi
+set -- $(arrivals)
+[ $# = 2 ] || fail "no Arrivals line"
+[ "$1" = 20000000 ] || fail "$1 scheduled in 2 s at 1e7/s"
+sent=$(value "Total:" requests)
+[ "$1" = $((sent + $2)) ] || fail "scheduled $1 is not $sent sent + $2 never sent"
+n=$(value "Errors: fd-unavail" fd-unavail)
+[ "$n" -gt 0 ] || fail "no fd-unavail errors: the limit did not bite"
+ok "1e7/s with the fds gone: over in $ms ms, $1 scheduled, $2 never sent"
+
+# The same stopped by SIGINT at 1 s (--runtime 30): the report comes
+# within a second of the signal, counts consistent.  The watchdog bounds
+# the failing case.
+(ulimit -n 64 && exec "$HP" --server 127.0.0.1 --port "$PORT" \
+    --call-rate 1e7 --runtime 30 --max-connections 1000000) \
+    > "$OUT" 2> "$OUT.err" &
+pid=$!
+( sleep 60; kill -9 $pid 2>/dev/null ) &
+wd=$!
+sleep 1
+t0=$(date +%s%N)
+kill -INT $pid
+wait $pid
+RC=$?
+t1=$(date +%s%N)
+kill $wd 2>/dev/null
+T_LAST="httperf --call-rate 1e7 --runtime 30 --max-connections 1000000 (ulimit -n 64, SIGINT at 1 s)"
+expect_rc 0
+ms=$(( (t1 - t0) / 1000000 ))
+if [ -n "${HTTPERF_VALGRIND:-}" ]; then
+	t_skip "SIGINT: times under valgrind say nothing"
+else
+	[ $ms -le 1500 ] || fail "the report came $ms ms after SIGINT"
+fi
+set -- $(arrivals)
+[ $# = 2 ] || fail "no Arrivals line"
+sent=$(value "Total:" requests)
+[ "$1" = $((sent + $2)) ] || fail "scheduled $1 is not $sent sent + $2 never sent"
+d=$(value "Total:" test-duration)
+# Scheduled: the schedule's own count up to the signal, 1e7/s.
+awk -v n="$1" -v d="$d" 'BEGIN { exit !(n >= (d - 0.01) * 1e7 &&
+    n <= d * 1e7 + 1) }' || fail "$1 scheduled in $d s at 1e7/s"
+stop_srv
+ok "SIGINT ends it within $ms ms: $1 scheduled, $2 never sent"
 
 # Combinations that make no sense: one line, exit 1.
 for args in "--rate 10" "--num-conns 5 --num-calls 5" "--wsess 1,1,0" \

@@ -587,6 +587,55 @@ START_TEST(gen_catch_up)
 }
 END_TEST
 
+/*
+ * With a budget, a firing far behind makes at most that many ticks and
+ * fires again just after its `now' (the next turn, without sleeping, but
+ * not in the same wheel run), until it has caught up; rate_gen_due()
+ * then counts what is left before an end at once.
+ */
+START_TEST(gen_budget)
+{
+	struct loop *l = make_loop();
+	struct timer_wheel *w = loop_timers(l);
+	struct rate_spec s;
+	struct rate_gen g;
+	struct ticks t;
+	uint64_t start, step, late;
+
+	memset(&t, 0, sizeof(t));
+	t.g = &g;
+	rate_spec_set_rate(&s, 1000);
+	step = clock_from_sec(0.001);
+	start = clock_now();
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, start);
+	rate_gen_limit(&g, 10);
+	ck_assert_int_eq(t.n, 1);
+
+	/* 25 overdue: 10, then 10 in the next run, then the last 5. */
+	late = start + 25 * step + step / 2;
+	ck_assert_uint_eq(timer_wheel_run(w, late), 1);
+	ck_assert_int_eq(t.n, 11);
+	ck_assert_uint_eq(timer_expire(&g.timer), late + 1);
+	ck_assert_uint_eq(timer_wheel_run(w, late + 1), 1);
+	ck_assert_int_eq(t.n, 21);
+	ck_assert_uint_eq(timer_wheel_run(w, late + 2), 1);
+	ck_assert_int_eq(t.n, 26);
+	ck_assert_uint_eq(timer_expire(&g.timer), start + 26 * step);
+
+	/* 100 overdue, 10 taken: the 90 before the end (at 126 steps, not
+	   included) are counted, and the schedule moves past them. */
+	late = start + 125 * step + step / 2;
+	timer_wheel_run(w, late);
+	ck_assert_int_eq(t.n, 36);
+	ck_assert_uint_eq(rate_gen_due(&g, start + 126 * step - 1,
+	    UINT64_MAX), 90);
+	ck_assert_uint_eq(g.next, start + 126 * step);
+	rate_gen_stop(&g);
+	ck_assert_uint_eq(timer_wheel_count(w), 0);
+	loop_free(l);
+}
+END_TEST
+
 /* Catch-up with random intervals matches the schedule worked out apart. */
 START_TEST(gen_catch_up_exponential)
 {
@@ -755,6 +804,7 @@ rate_suite(void)
 	tc = tcase_create("gen");
 	tcase_add_test(tc, gen_paced_on_loop);
 	tcase_add_test(tc, gen_catch_up);
+	tcase_add_test(tc, gen_budget);
 	tcase_add_test(tc, gen_client_offset_even_stream);
 	tcase_add_test(tc, gen_client_offset_only_fixed);
 	tcase_add_test(tc, gen_catch_up_exponential);
