@@ -25,6 +25,7 @@
 #include "gen/call_rate.h"
 #include "gen/generator.h"
 #include "gen/rate.h"
+#include "net/h2.h"
 #include "util.h"
 
 #define CR_ID	0		/* owner_data[]: the pool id */
@@ -162,6 +163,25 @@ call_rate_closed_fired(struct timer *t, uint64_t now)
 	g->nclosed = 0;
 }
 
+/*
+ * How many requests connection `c' carries at once: one on HTTP/1.1; on
+ * HTTP/2 its stream limit, or until the server's SETTINGS say it, what is
+ * expected of it (the calls above the limit then wait on the connection,
+ * net/h2.h, and go out as streams once the limit is known).
+ */
+static size_t
+call_rate_capacity(const struct call_rate *g, const struct conn *c)
+{
+	unsigned n;
+
+	if (c->h2 == NULL)
+		return 1;
+	if ((n = h2_conn_streams(c)) > 0)
+		return n;
+	return g->core->cfg.max_streams > 0 ? g->core->cfg.max_streams :
+	    H2_DEFAULT_STREAMS;
+}
+
 static const struct call_pool_ops call_rate_ops = {
 	.open = call_rate_open,
 	.send = call_rate_send,
@@ -181,9 +201,11 @@ call_rate_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	switch (ev) {
 	case BUS_CONN_CONNECTED:
 		c = obj;
-		if (c->owner == g)
-			call_pool_connected(&g->pool, c->owner_data[CR_ID],
-			    now);
+		if (c->owner != g)
+			break;
+		call_pool_set_capacity(&g->pool, c->owner_data[CR_ID],
+		    call_rate_capacity(g, c), now);
+		call_pool_connected(&g->pool, c->owner_data[CR_ID], now);
 		break;
 	case BUS_CALL_DESTROYED:
 		/* Replied or failed: the connection is free again unless
@@ -192,6 +214,12 @@ call_rate_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		if (call->owner != g)
 			break;
 		c = call->conn;
+		/* HTTP/2: the server's SETTINGS may have changed how many
+		   streams the connection carries. */
+		if (c != NULL && c->state == CONN_CONNECTED && c->h2 != NULL)
+			call_pool_set_capacity(&g->pool,
+			    call->owner_data[CR_ID], call_rate_capacity(g, c),
+			    now);
 		call_pool_call_done(&g->pool, call->owner_data[CR_ID],
 		    c != NULL && c->state == CONN_CONNECTED && !c->draining,
 		    now);
@@ -245,6 +273,11 @@ call_rate_init(void **state, const struct gen_env *env, char *err,
 	call_pool_init(&g->pool, cfg->max_conns > 0 ? cfg->max_conns :
 	    CALL_RATE_DEFAULT_CONNS, cfg->total, CALL_POOL_QUEUE_MAX,
 	    &call_rate_ops, g);
+	/* HTTP/2: a connection on its way is counted for its streams (an
+	   HTTP/1.1 one with --http2-fallback then takes one). */
+	if (g->core->cfg.http2)
+		call_pool_expect(&g->pool, g->core->cfg.max_streams > 0 ?
+		    g->core->cfg.max_streams : H2_DEFAULT_STREAMS);
 	bus_subscribe(env->bus, BUS_CONN_CONNECTED, call_rate_event, g);
 	bus_subscribe(env->bus, BUS_CALL_DESTROYED, call_rate_event, g);
 	bus_subscribe(env->bus, BUS_CONN_CLOSED, call_rate_event, g);

@@ -355,3 +355,55 @@ sent=$(value "Total:" requests)
 [ "$1" -ge 60 ] || fail "only $1 scheduled"
 [ "$sent" -ge 30 ] || fail "only $sent sent before the stall"
 ok "a client stalled across the end takes in nothing meant for after it ($1 scheduled, $2 never sent)"
+
+# HTTP/2: the pool carries up to --max-streams requests at once on each
+# connection, its capacity connections x streams (it sent one a
+# connection: "max concurrent 1", and most requests were never sent).
+# nginx speaks h2c in front of the fixture, whose /delay/200/1 holds each
+# reply 200 ms: at 200/s, 40 are under way at once.
+if "$HP" --http2 --server 127.0.0.1 --port 9 --num-conns 1 2>&1 |
+    grep -q 'built without HTTP/2'; then
+	t_skip "httperf was built without libnghttp2"
+	exit 0
+fi
+nginx_need
+free_ports 1
+P_H2C=$PORTS
+start_srv
+N=$T_DIR/nginx
+nginx_start "$N" '$status' --server 127.0.0.1 --port "$P_H2C" --http2 \
+    --uri /size/1 <<CONF
+	server {
+		listen 127.0.0.1:$P_H2C http2;
+		location / {
+			proxy_pass http://127.0.0.1:$PORT;
+			proxy_http_version 1.1;
+		}
+	}
+CONF
+# h2 PREFIX OPTIONS...: 100 requests at 200/s, 200 ms each, over h2c;
+# all sent and answered on the expected connections, PREFIX the HTTP/2
+# line up to its max concurrent streams, which it sets MC to.
+h2() {
+	h2_pfx=$1
+	shift
+	PORT=$P_H2C hp --http2 --call-rate 200 --num-calls 100 \
+	    --uri /delay/200/1 --timeout 10 "$@"
+	expect_rc 0
+	expect_counts "[0-9]+" 100 100
+	expect_errors 0 0 0 0 0 0 0 0 0
+	expect '^Arrivals: 100 scheduled, [0-9]+ late over 1 ms \([0-9.]+%\), 0 never sent;'
+	expect "^HTTP/2: connections $h2_pfx"
+	MC=$(sed -n 's/^HTTP\/2: .*, max concurrent \([0-9]*\)$/\1/p' "$OUT")
+}
+# One connection carries them all, 40 or so at once (nginx allows 128).
+h2 '1 \(h2 0 h2c 1 http/1\.1 0\), streams 100, ' --max-connections 1
+[ -n "$MC" ] && [ "$MC" -ge 20 ] && [ "$MC" -le 100 ] ||
+    fail "one connection: max concurrent '$MC' streams"
+ok "h2c, one connection: 100 sent, $MC streams at once"
+# --max-streams 5 over 4 connections: 20 at once, the rest wait in the
+# queue, all sent in the end.
+h2 '4 \(h2 0 h2c 4 http/1\.1 0\), streams 100, ' --max-connections 4 \
+    --max-streams 5
+[ "$MC" = 5 ] || fail "--max-streams 5: max concurrent '$MC' streams"
+ok "h2c, --max-streams 5 over 4 connections: 5 streams at once on each"
