@@ -121,6 +121,19 @@ awk -v d="$d" 'BEGIN { exit !(d >= 0.9 && d < 1.5) }' || \
     fail "the run lasted $d s"
 ok "--runtime ends it, queued requests or not"
 
+# --period v: its mean rate is weighted by the durations, 1000/s for 1 s
+# then 2000/s for 3 s is 1,750/s (not 1,333/s, the plain mean of the
+# intervals): the matching --call-rate is taken, with it as the target,
+# and the unweighted one refused.
+hp --call-rate 1750 --period v0.001,1,0.0005,3 --num-calls 20
+expect_rc 0
+expect '^Arrivals: 20 scheduled, .* rate target 1750\.0/s, '
+hp --call-rate 1333 --period v0.001,1,0.0005,3 --num-calls 20
+expect_rc 1
+grep -q 'mean rate 1750/s differs from --call-rate 1333' "$OUT.err" ||
+    fail "--call-rate 1333: $(cat "$OUT.err")"
+ok "--period v's mean rate is weighted by the durations: 1750/s"
+
 # --runtime ends a run with requests queued behind a frozen server: the
 # 30th request (0.29 s) stops it for 900 ms, past the end at 1 s.  The
 # two connections are taken (the freeze, and the request sent after it);
