@@ -203,6 +203,10 @@ call_rate_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		c = obj;
 		if (c->owner != g)
 			break;
+		/* --http2-fallback: the server speaks HTTP/1.1, so will the
+		   connections opened from now on. */
+		if (c->h2 == NULL && g->core->cfg.http2)
+			call_pool_expect(&g->pool, 1);
 		call_pool_set_capacity(&g->pool, c->owner_data[CR_ID],
 		    call_rate_capacity(g, c), now);
 		call_pool_connected(&g->pool, c->owner_data[CR_ID], now);

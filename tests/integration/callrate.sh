@@ -379,15 +379,20 @@ if "$HP" --http2 --server 127.0.0.1 --port 9 --num-conns 1 2>&1 |
 	t_skip "httperf was built without libnghttp2"
 	exit 0
 fi
-nginx_need
-free_ports 1
-P_H2C=$PORTS
+nginx_need openssl
+free_ports 2
+set -- $PORTS
+P_H2C=$1 P_TLS11=$2
 start_srv
 N=$T_DIR/nginx
+nginx_cert "$N"
 nginx_start "$N" '$status' --server 127.0.0.1 --port "$P_H2C" --http2 \
     --uri /size/1 <<CONF
+	ssl_certificate $N/cert.pem;
+	ssl_certificate_key $N/key.pem;
 	server {
 		listen 127.0.0.1:$P_H2C http2;
+		listen 127.0.0.1:$P_TLS11 ssl;
 		location / {
 			proxy_pass http://127.0.0.1:$PORT;
 			proxy_http_version 1.1;
@@ -420,3 +425,15 @@ h2 '4 \(h2 0 h2c 4 http/1\.1 0\), streams 100, ' --max-connections 4 \
     --max-streams 5
 [ "$MC" = 5 ] || fail "--max-streams 5: max concurrent '$MC' streams"
 ok "h2c, --max-streams 5 over 4 connections: 5 streams at once on each"
+# --http2-fallback to HTTP/1.1 (ALPN over TLS does not select h2): one
+# request at a time on each connection again, the pool as many as it
+# needs (40 or so), all sent.
+PORT=$P_TLS11 hp --http2 --http2-fallback --ssl --call-rate 200 \
+    --num-calls 100 --uri /delay/200/1 --timeout 10
+expect_rc 0
+expect_counts "[0-9]+" 100 100
+expect_errors 0 0 0 0 0 0 0 0 0
+expect '^Arrivals: 100 scheduled, [0-9]+ late over 1 ms \([0-9.]+%\), 0 never sent;'
+n=$(value "Total:" connections)
+[ "$n" -ge 30 ] && [ "$n" -le 100 ] || fail "$n connections for 40 at once"
+ok "--http2-fallback: HTTP/1.1 connections, one request at a time, $n of them"
