@@ -64,8 +64,11 @@ enum bus_event {
 	/*
 	 * Scheduled arrivals that never started their first request: the
 	 * test ended with their time come, or they failed before sending
-	 * (no file descriptor, no local address, ...).  obj NULL; arg.i =
-	 * how many.
+	 * (no file descriptor, no local address, ...).  arg.i = how many.
+	 * obj NULL; but --call-rate, whose requests are made (BUS_ARRIVAL)
+	 * when taken into its queue and counted here when one then never
+	 * goes out, gives a non-NULL obj (its own) for arrivals it never
+	 * took in: due before the end, the schedule behind.
 	 */
 	BUS_ARRIVAL_MISSED,
 

@@ -109,6 +109,8 @@ cp_slot_new(struct call_pool *p)
 	p->slots[i].state = CALL_POOL_OPENING;
 	p->slots[i].user = NULL;
 	p->slots[i].prev = p->slots[i].next = NONE;
+	p->slots[i].inflight = 0;
+	p->slots[i].cap = 1;
 	p->nopen++;
 	p->nopening++;
 	return i;
@@ -119,6 +121,10 @@ cp_slot_free(struct call_pool *p, size_t i)
 {
 	struct call_pool_slot *s = &p->slots[i];
 
+	/* Closed before its requests in flight were reported over. */
+	p->nbusy -= s->inflight;
+	p->ended += s->inflight;
+	s->inflight = 0;
 	s->state = CALL_POOL_FREE;
 	s->gen++;
 	s->user = NULL;
@@ -190,10 +196,20 @@ cp_check_done(struct call_pool *p, uint64_t now)
 	p->ops->done(p->arg, now);
 }
 
+/* Returns how many waiting requests the connections on their way are
+   counted for. */
+static size_t
+cp_covered(const struct call_pool *p)
+{
+	return p->nopening > SIZE_MAX / p->open_cap ? SIZE_MAX :
+	    p->nopening * p->open_cap;
+}
+
 /*
- * Sends the waiting requests to the idle connections, oldest first both,
- * then opens connections for those still waiting, while the cap allows:
- * one for each request no connection on its way will take.
+ * Sends the waiting requests to the connections with room, oldest first
+ * both (one with room left after it goes to the back of the line), then
+ * opens connections for those still waiting, while the cap allows: one
+ * for each open_cap requests no connection on its way will take.
  */
 static void
 cp_pump(struct call_pool *p, uint64_t now)
@@ -212,25 +228,32 @@ cp_pump(struct call_pool *p, uint64_t now)
 			i = p->idle_head;
 			cp_idle_remove(p, i);
 			p->slots[i].state = CALL_POOL_BUSY;
+			p->slots[i].inflight++;
 			p->nbusy++;
 			intended = cp_q_pop(p);
 			id = cp_id(p, i);
 			if (p->ops->send(p->arg, id, p->slots[i].user,
 			    intended, now) == 0) {
 				p->sent++;
+				/* Room for more: the back of the line. */
+				if (cp_slot(p, id) == i &&
+				    p->slots[i].state == CALL_POOL_BUSY &&
+				    p->slots[i].inflight < p->slots[i].cap)
+					cp_idle_push(p, i);
 				continue;
 			}
-			/* Not sent (no URI for it, say): the connection is
-			   idle again, first in line. */
+			/* Not sent (no URI for it, say): the connection has
+			   that room again, first in line. */
 			if (cp_slot(p, id) == i &&
 			    p->slots[i].state == CALL_POOL_BUSY) {
+				p->slots[i].inflight--;
 				p->nbusy--;
 				cp_idle_push_front(p, i);
 			}
 			cp_miss(p, 1, now);
 		}
 		while (!p->stopped && !p->draining &&
-		    p->qlen > p->nopening && p->nopen < p->max_conns) {
+		    p->qlen > cp_covered(p) && p->nopen < p->max_conns) {
 			i = cp_slot_new(p);
 			p->opened++;
 			p->ops->open(p->arg, cp_id(p, i), now);
@@ -252,7 +275,14 @@ call_pool_init(struct call_pool *p, size_t max_conns, uint64_t total,
 		p->max_conns = 0xffffffffu;
 	p->total = total;
 	p->queue_max = queue_max > 0 ? queue_max : 1;
+	p->open_cap = 1;
 	p->free_head = p->idle_head = p->idle_tail = NONE;
+}
+
+void
+call_pool_expect(struct call_pool *p, size_t per_conn)
+{
+	p->open_cap = per_conn > 0 ? per_conn : 1;
 }
 
 void
@@ -294,6 +324,27 @@ call_pool_set_user(struct call_pool *p, uint64_t id, void *user)
 }
 
 void
+call_pool_set_capacity(struct call_pool *p, uint64_t id, size_t cap,
+    uint64_t now)
+{
+	struct call_pool_slot *s;
+	size_t i;
+
+	if ((i = cp_slot(p, id)) == NONE)
+		return;
+	s = &p->slots[i];
+	s->cap = cap > 0 ? cap : 1;
+	if (s->state == CALL_POOL_IDLE && s->inflight >= s->cap) {
+		cp_idle_remove(p, i);
+		s->state = CALL_POOL_BUSY;
+	} else if (s->state == CALL_POOL_BUSY && s->inflight < s->cap &&
+	    !p->stopped) {
+		cp_idle_push(p, i);
+		cp_pump(p, now);
+	}
+}
+
+void
 call_pool_connected(struct call_pool *p, uint64_t id, uint64_t now)
 {
 	size_t i;
@@ -310,17 +361,24 @@ void
 call_pool_call_done(struct call_pool *p, uint64_t id, int reusable,
     uint64_t now)
 {
+	struct call_pool_slot *s;
 	size_t i;
 
 	if ((i = cp_slot(p, id)) == NONE ||
-	    p->slots[i].state != CALL_POOL_BUSY)
+	    p->slots[i].state == CALL_POOL_OPENING ||
+	    p->slots[i].inflight == 0)
 		return;
+	s = &p->slots[i];
+	s->inflight--;
 	p->nbusy--;
 	p->ended++;
-	if (reusable && !p->stopped)
+	if (!reusable || p->stopped) {
+		/* It takes no more; those still in flight end with it. */
+		if (s->state == CALL_POOL_IDLE)
+			cp_idle_remove(p, i);
+		s->state = CALL_POOL_DEAD;
+	} else if (s->state == CALL_POOL_BUSY && s->inflight < s->cap)
 		cp_idle_push(p, i);
-	else
-		p->slots[i].state = CALL_POOL_DEAD;
 	cp_pump(p, now);
 }
 
@@ -337,19 +395,13 @@ call_pool_closed(struct call_pool *p, uint64_t id, uint64_t now)
 		cp_slot_free(p, i);
 		/* It was opened for a request no other connection on its
 		   way covers: that request fails with it. */
-		if (!p->stopped && p->qlen > p->nopening) {
+		if (!p->stopped && p->qlen > cp_covered(p)) {
 			cp_q_pop(p);
 			cp_miss(p, 1, now);
 		}
 		break;
 	case CALL_POOL_IDLE:
 		cp_idle_remove(p, i);
-		cp_slot_free(p, i);
-		break;
-	case CALL_POOL_BUSY:
-		/* Closed before its request was reported over. */
-		p->nbusy--;
-		p->ended++;
 		cp_slot_free(p, i);
 		break;
 	default:
@@ -388,8 +440,14 @@ call_pool_stop(struct call_pool *p, uint64_t now)
 	p->qhead = 0;
 	cp_miss(p, n, now);
 	/* The idle ones close now, while their lifetimes still count;
-	   each close comes back through call_pool_closed(). */
+	   each close comes back through call_pool_closed().  Those with
+	   requests in flight (HTTP/2) are left as the busy ones are. */
 	while ((i = p->idle_head) != NONE) {
+		if (p->slots[i].inflight > 0) {
+			cp_idle_remove(p, i);
+			p->slots[i].state = CALL_POOL_DEAD;
+			continue;
+		}
 		id = cp_id(p, i);
 		p->ops->close(p->arg, id, p->slots[i].user, now);
 		/* An owner that did not report the close: forget it. */

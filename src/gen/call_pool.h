@@ -5,11 +5,15 @@
  *
  * Requests arrive on the schedule (call_pool_arrival) and wait in a FIFO
  * queue of their intended times.  The pool has at most max_conns
- * keep-alive connections, opened only when requests wait and no
- * connection is idle or on its way; each carries one request at a time
- * (no pipelining: a request never waits behind another's reply).  The
- * head of the queue goes to the connection that has been idle longest, so
- * every connection is kept warm.
+ * keep-alive connections, opened only when requests wait that no
+ * connection up or on its way has room for.  A connection carries as many
+ * requests at once as its capacity: one on HTTP/1.1 (no pipelining: a
+ * request never waits behind another's reply), its concurrent streams on
+ * HTTP/2 (call_pool_set_capacity); a connection on its way is counted for
+ * call_pool_expect()'s.  The head of the queue goes to the connection
+ * that has had room longest, and one that still has room after it goes to
+ * the back of the line, so the requests are spread over the connections
+ * and every connection is kept warm.
  *
  * A connection that fails before it is up takes one waiting request with
  * it (never sent), so a server refusing connections costs one attempt per
@@ -61,9 +65,11 @@ struct call_pool_ops {
 enum call_pool_state {
 	CALL_POOL_FREE,		/* no connection */
 	CALL_POOL_OPENING,	/* connecting */
-	CALL_POOL_IDLE,		/* up, no request */
-	CALL_POOL_BUSY,		/* one request in flight */
-	CALL_POOL_DEAD,		/* request ended, closing */
+	CALL_POOL_IDLE,		/* up, room for a request (on the idle
+				   list) */
+	CALL_POOL_BUSY,		/* up, as many requests as its capacity */
+	CALL_POOL_DEAD,		/* takes no more, closing (its requests in
+				   flight may still end) */
 };
 
 struct call_pool_slot {
@@ -71,6 +77,8 @@ struct call_pool_slot {
 	uint32_t	 gen;		/* bumped when the slot is freed */
 	void		*user;		/* the owner's handle */
 	size_t		 prev, next;	/* idle list, or free list (next) */
+	size_t		 inflight;	/* requests sent, not ended */
+	size_t		 cap;		/* most in flight at once (>= 1) */
 };
 
 struct call_pool {
@@ -94,7 +102,9 @@ struct call_pool {
 
 	size_t		 nopen;		/* slots not FREE */
 	size_t		 nopening;
-	size_t		 nbusy;
+	size_t		 nbusy;		/* requests in flight */
+	size_t		 open_cap;	/* requests a connection on its way
+					   is counted for */
 
 	uint64_t	 made;		/* arrivals */
 	uint64_t	 sent;
@@ -134,15 +144,33 @@ int	call_pool_wants(const struct call_pool *p);
 int	call_pool_arrival(struct call_pool *p, uint64_t intended,
 	    uint64_t now);
 
+/*
+ * How many requests a connection opened from now on is expected to carry
+ * at once (>= 1; 1 until told): each connection on its way is counted
+ * for that many waiting requests, so that HTTP/2 opens one connection per
+ * `per_conn' requests waiting, not one per request.
+ */
+void	call_pool_expect(struct call_pool *p, size_t per_conn);
+
 /* Sets the handle of connection `id' (from ops->open). */
 void	call_pool_set_user(struct call_pool *p, uint64_t id, void *user);
+
+/*
+ * Connection `id' carries up to `cap' (>= 1) requests at once from now
+ * on (1 until told; an HTTP/2 connection's stream limit, which its
+ * server's SETTINGS can change).  Requests already in flight above it
+ * stay.
+ */
+void	call_pool_set_capacity(struct call_pool *p, uint64_t id, size_t cap,
+	    uint64_t now);
 
 /* Connection `id' is up. */
 void	call_pool_connected(struct call_pool *p, uint64_t id, uint64_t now);
 
 /*
- * The request in flight on connection `id' ended (replied or failed);
- * `reusable': the connection can carry another one.
+ * A request in flight on connection `id' ended (replied or failed);
+ * `reusable': the connection can carry more (else it takes no more, and
+ * its other requests in flight, if any, still end).
  */
 void	call_pool_call_done(struct call_pool *p, uint64_t id, int reusable,
 	    uint64_t now);

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +20,24 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "core/loop.h"
+#include "core/timer.h"
 #include "gen/call_pool.h"
 #include "gen/call_rate.h"
 #include "gen/generator.h"
 #include "gen/rate.h"
+#include "net/h2.h"
 #include "util.h"
 
 #define CR_ID	0		/* owner_data[]: the pool id */
+
+/*
+ * The most arrivals one loop turn takes in.  However far behind the
+ * schedule is (a rate the client cannot make, connections that fail at
+ * creation for want of file descriptors), the loop turns every few ms,
+ * so --runtime and the signals end the run on time; the arrivals still
+ * due at the end are counted as never sent all at once.
+ */
+#define CALL_RATE_TURN_MAX	1024
 
 struct call_rate {
 	struct core	*core;
@@ -36,6 +48,13 @@ struct call_rate {
 	struct rate_gen	 rate;
 	uint64_t	 until;		/* the run's end (UINT64_MAX: none) */
 	struct call_pool pool;
+	/* Connections closed, told to the pool from closed_timer, once
+	   their sockets are: a replacement is not opened while the old
+	   socket is still open (which made --max-connections N + 1). */
+	uint64_t	*closed;
+	size_t		 nclosed;
+	size_t		 closed_cap;
+	struct timer	 closed_timer;
 	gen_done_cb	*done;
 	void		*done_arg;
 	int		 stopped;
@@ -61,9 +80,10 @@ call_rate_tick(void *arg, uint64_t now)
 	union bus_arg a;
 	uint64_t intended = g->rate.due;
 
-	/* A timer catching up after a stall takes in nothing meant for
-	   after the end of the run. */
-	if (intended > g->until || !call_pool_wants(&g->pool))
+	/* The run covers [start, end): nothing meant for the end or after
+	   it is taken in (R requests a second for T s are R * T), not even
+	   by a timer catching up after a stall. */
+	if (intended >= g->until || !call_pool_wants(&g->pool))
 		return -1;
 	a.i = (long)intended;
 	bus_signal(g->bus, BUS_ARRIVAL, NULL, a, now);
@@ -129,6 +149,39 @@ call_rate_pool_done(void *arg, uint64_t now)
 	g->done(g->done_arg, now);
 }
 
+/* The closes of this turn, now that their sockets are closed. */
+static void
+call_rate_closed_fired(struct timer *t, uint64_t now)
+{
+	struct call_rate *g = containerof(t, struct call_rate, closed_timer);
+	size_t i;
+
+	/* The pool may open connections, and they may close again: each
+	   close is appended and taken in this loop. */
+	for (i = 0; i < g->nclosed; i++)
+		call_pool_closed(&g->pool, g->closed[i], now);
+	g->nclosed = 0;
+}
+
+/*
+ * How many requests connection `c' carries at once: one on HTTP/1.1; on
+ * HTTP/2 its stream limit, or until the server's SETTINGS say it, what is
+ * expected of it (the calls above the limit then wait on the connection,
+ * net/h2.h, and go out as streams once the limit is known).
+ */
+static size_t
+call_rate_capacity(const struct call_rate *g, const struct conn *c)
+{
+	unsigned n;
+
+	if (c->h2 == NULL)
+		return 1;
+	if ((n = h2_conn_streams(c)) > 0)
+		return n;
+	return g->core->cfg.max_streams > 0 ? g->core->cfg.max_streams :
+	    H2_DEFAULT_STREAMS;
+}
+
 static const struct call_pool_ops call_rate_ops = {
 	.open = call_rate_open,
 	.send = call_rate_send,
@@ -148,9 +201,15 @@ call_rate_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	switch (ev) {
 	case BUS_CONN_CONNECTED:
 		c = obj;
-		if (c->owner == g)
-			call_pool_connected(&g->pool, c->owner_data[CR_ID],
-			    now);
+		if (c->owner != g)
+			break;
+		/* --http2-fallback: the server speaks HTTP/1.1, so will the
+		   connections opened from now on. */
+		if (c->h2 == NULL && g->core->cfg.http2)
+			call_pool_expect(&g->pool, 1);
+		call_pool_set_capacity(&g->pool, c->owner_data[CR_ID],
+		    call_rate_capacity(g, c), now);
+		call_pool_connected(&g->pool, c->owner_data[CR_ID], now);
 		break;
 	case BUS_CALL_DESTROYED:
 		/* Replied or failed: the connection is free again unless
@@ -159,14 +218,33 @@ call_rate_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		if (call->owner != g)
 			break;
 		c = call->conn;
+		/* HTTP/2: the server's SETTINGS may have changed how many
+		   streams the connection carries. */
+		if (c != NULL && c->state == CONN_CONNECTED && c->h2 != NULL)
+			call_pool_set_capacity(&g->pool,
+			    call->owner_data[CR_ID], call_rate_capacity(g, c),
+			    now);
 		call_pool_call_done(&g->pool, call->owner_data[CR_ID],
 		    c != NULL && c->state == CONN_CONNECTED && !c->draining,
 		    now);
 		break;
 	case BUS_CONN_CLOSED:
+		/* Its socket is closed after this event: the pool hears of
+		   it from the timer, later in this turn (a deadline now
+		   fires in this turn's, or this, run of the wheel). */
 		c = obj;
-		if (c->owner == g)
-			call_pool_closed(&g->pool, c->owner_data[CR_ID], now);
+		if (c->owner != g)
+			break;
+		if (g->nclosed == g->closed_cap) {
+			g->closed_cap = g->closed_cap < 16 ? 16 :
+			    g->closed_cap * 2;
+			g->closed = xreallocarray(g->closed, g->closed_cap,
+			    sizeof(*g->closed));
+		}
+		g->closed[g->nclosed++] = c->owner_data[CR_ID];
+		if (!timer_is_armed(&g->closed_timer))
+			timer_add(loop_timers(g->core->loop),
+			    &g->closed_timer, now);
 		break;
 	default:
 		break;
@@ -195,9 +273,15 @@ call_rate_init(void **state, const struct gen_env *env, char *err,
 	g->done = env->done;
 	g->done_arg = env->done_arg;
 	g->until = UINT64_MAX;
+	timer_init(&g->closed_timer, call_rate_closed_fired);
 	call_pool_init(&g->pool, cfg->max_conns > 0 ? cfg->max_conns :
 	    CALL_RATE_DEFAULT_CONNS, cfg->total, CALL_POOL_QUEUE_MAX,
 	    &call_rate_ops, g);
+	/* HTTP/2: a connection on its way is counted for its streams (an
+	   HTTP/1.1 one with --http2-fallback then takes one). */
+	if (g->core->cfg.http2)
+		call_pool_expect(&g->pool, g->core->cfg.max_streams > 0 ?
+		    g->core->cfg.max_streams : H2_DEFAULT_STREAMS);
 	bus_subscribe(env->bus, BUS_CONN_CONNECTED, call_rate_event, g);
 	bus_subscribe(env->bus, BUS_CALL_DESTROYED, call_rate_event, g);
 	bus_subscribe(env->bus, BUS_CONN_CLOSED, call_rate_event, g);
@@ -206,9 +290,9 @@ call_rate_init(void **state, const struct gen_env *env, char *err,
 }
 
 /*
- * The run ends at `end'.  Requests due by then that a stalled client
+ * The run ends at `end'.  Requests due before then that a stalled client
  * takes in late still count (late, and never sent if they are queued at
- * the stop); none meant for after it is taken in.
+ * the stop); none meant for `end' or after it is taken in.
  */
 static void
 call_rate_end(void *state, uint64_t end)
@@ -227,6 +311,7 @@ call_rate_start(void *state, uint64_t now)
 	/* The first arrival is now (or --client's offset later). */
 	rate_gen_start(&g->rate, g->core->loop, g->spec, g->client_id,
 	    g->num_clients, call_rate_tick, g, now);
+	rate_gen_limit(&g->rate, CALL_RATE_TURN_MAX);
 }
 
 static void
@@ -238,16 +323,41 @@ call_rate_drain(void *state, uint64_t now)
 	call_pool_drain(&g->pool, now);
 }
 
+/*
+ * The run is over.  Requests due before its end that the schedule never
+ * reached (it fell behind: CALL_RATE_TURN_MAX a turn) were never taken
+ * in: they count as scheduled and never sent, in one BUS_ARRIVAL_MISSED
+ * whose obj tells them from the requests taken in and never sent
+ * (core/bus.h), at bounded cost (rate_gen_due()).
+ */
 static void
 call_rate_stop(void *state)
 {
 	struct call_rate *g = state;
+	uint64_t n, max;
+	union bus_arg a;
+	size_t i;
 
 	if (g->stopped)
 		return;
 	g->stopped = 1;
+	if (g->until != UINT64_MAX && g->until > 0) {
+		max = g->pool.total == 0 ? UINT64_MAX :
+		    g->pool.total - g->pool.made;
+		if (call_pool_wants(&g->pool) &&
+		    (n = rate_gen_due(&g->rate, g->until - 1, max)) > 0) {
+			a.i = n > (uint64_t)LONG_MAX ? LONG_MAX : (long)n;
+			bus_signal(g->bus, BUS_ARRIVAL_MISSED, g, a, g->until);
+		}
+	}
 	rate_gen_stop(&g->rate);
 	call_pool_stop(&g->pool, loop_clock(g->core->loop));
+	/* The closes not yet told, and those of the stop itself. */
+	timer_cancel(&g->closed_timer);
+	for (i = 0; i < g->nclosed; i++)
+		call_pool_closed(&g->pool, g->closed[i],
+		    loop_clock(g->core->loop));
+	g->nclosed = 0;
 }
 
 static void
@@ -255,7 +365,9 @@ call_rate_fini(void *state)
 {
 	struct call_rate *g = state;
 
+	timer_cancel(&g->closed_timer);
 	call_pool_fini(&g->pool);
+	free(g->closed);
 	free(g);
 }
 

@@ -89,12 +89,18 @@ rate_parse_nums(const char *p, double *nums, size_t maxnums, char *errbuf,
 	}
 }
 
-/* Fills tmp from a variable-rate list of pairs.  Returns 0 or -1. */
+/*
+ * Fills tmp from a variable-rate list of pairs.  Returns 0 or -1.  The
+ * mean interval is that of the whole cycle, each rate weighted by its
+ * duration: the cycle's time over its arrivals, sum(D) / sum(D / T).
+ * (The plain mean of the T's would make v0.001,1,0.0005,3, 1000/s for
+ * 1 s then 2000/s for 3 s, a rate of 1,333/s rather than 1,750/s.)
+ */
 static int
 rate_parse_var(struct rate_spec *tmp, const double *nums, int n,
     char *errbuf, size_t errlen)
 {
-	double sum = 0.0;
+	double dur = 0.0, arrivals = 0.0;
 	int i;
 
 	if (n < 2 || n % 2 != 0) {
@@ -121,9 +127,14 @@ rate_parse_var(struct rate_spec *tmp, const double *nums, int n,
 		tmp->var_iat[tmp->nvar] = nums[i];
 		tmp->var_dur[tmp->nvar] = nums[i + 1];
 		tmp->nvar++;
-		sum += nums[i];
+		dur += nums[i + 1];
+		arrivals += nums[i + 1] / nums[i];
 	}
-	tmp->mean_iat = sum / (double)tmp->nvar;
+	tmp->mean_iat = dur / arrivals;
+	if (!isfinite(tmp->mean_iat) || tmp->mean_iat <= 0) {
+		snprintf(errbuf, errlen, "time out of range");
+		return -1;
+	}
 	return 0;
 }
 
@@ -272,14 +283,21 @@ rate_gen_advance(struct rate_gen *g)
  * Timer callback: one tick per scheduled arrival that is due, so a late
  * firing catches up exactly, then re-arms for the next one.  The schedule
  * is advanced before each tick so a tick that stops (or restarts) the
- * generator sees consistent state.
+ * generator sees consistent state.  With a budget, a firing that leaves
+ * arrivals due re-arms for just after `now': the next turn, without
+ * sleeping (a deadline <= now would fire again in this wheel run).
  */
 static void
 rate_gen_fire(struct timer *t, uint64_t now)
 {
 	struct rate_gen *g = containerof(t, struct rate_gen, timer);
+	uint64_t n = 0;
 
 	while (g->running && g->next <= now) {
+		if (g->budget > 0 && n++ == g->budget) {
+			timer_add(loop_timers(g->loop), &g->timer, now + 1);
+			return;
+		}
 		g->due = g->next;
 		rate_gen_advance(g);
 		if (g->tick(g->arg, now) < 0) {
@@ -323,6 +341,7 @@ rate_gen_start(struct rate_gen *g, struct loop *l,
 	g->arg = arg;
 	g->next = rate_add_ns(now, offset);
 	g->due = g->next;
+	g->budget = 0;
 	g->running = 1;
 	timer_init(&g->timer, rate_gen_fire);
 
@@ -338,6 +357,12 @@ rate_gen_start(struct rate_gen *g, struct loop *l,
 	/* The first arrival is at t=0, as in 0.9.0. */
 	if (g->tick(g->arg, now) < 0)
 		rate_gen_stop(g);
+}
+
+void
+rate_gen_limit(struct rate_gen *g, uint64_t n)
+{
+	g->budget = n;
 }
 
 void

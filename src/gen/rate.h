@@ -27,7 +27,8 @@ enum rate_dist {
 /* An arrival specification; mean_iat == 0 means "one after another". */
 struct rate_spec {
 	enum rate_dist	dist;
-	double		mean_iat;	/* seconds */
+	double		mean_iat;	/* seconds; v: the cycle's, each
+					   rate weighted by its duration */
 	double		min_iat;	/* u only */
 	double		max_iat;	/* u only */
 	size_t		nvar;		/* v only: number of pairs */
@@ -79,6 +80,8 @@ struct rate_gen {
 	uint64_t	 due;		/* the arrival being ticked was meant
 					   for then (its place on the
 					   schedule; the start for the first) */
+	uint64_t	 budget;	/* most ticks a timer firing makes;
+					   0: no limit (rate_gen_limit) */
 	int		 running;
 	struct timer	 timer;
 };
@@ -107,6 +110,16 @@ void	rate_gen_start(struct rate_gen *g, struct loop *l,
 	    const struct rate_spec *spec, unsigned client_id,
 	    unsigned num_clients, rate_tick_cb *tick, void *arg,
 	    uint64_t now);
+
+/*
+ * Bounds the work of one loop turn: a timer firing makes at most `n'
+ * ticks (0: no limit, the default), and when more are due it fires again
+ * in the next turn, at once, so that the loop looks at its fds, its other
+ * timers (--runtime) and the signals in between however far behind the
+ * schedule is.  The arrivals still due when the run ends are then
+ * counted by rate_gen_due().  Call it after rate_gen_start().
+ */
+void	rate_gen_limit(struct rate_gen *g, uint64_t n);
 
 /* Sequential mode: runs the next tick now (no-op if stopped or paced). */
 void	rate_gen_next(struct rate_gen *g, uint64_t now);

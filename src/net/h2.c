@@ -56,6 +56,12 @@ h2_conn_tls(const struct conn *c)
 	return 0;
 }
 
+unsigned
+h2_conn_streams(const struct conn *c)
+{
+	return 0;
+}
+
 void
 h2_send(struct conn *c, uint64_t now)
 {
@@ -1362,6 +1368,12 @@ int
 h2_conn_tls(const struct conn *c)
 {
 	return c->h2 != NULL && c->h2->tls;
+}
+
+unsigned
+h2_conn_streams(const struct conn *c)
+{
+	return c->h2 != NULL && c->h2->settings ? h2_limit(c->h2) : 0;
 }
 
 void

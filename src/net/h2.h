@@ -97,6 +97,13 @@ const struct h2_stats *h2_conn_stats(const struct conn *c);
 int	h2_conn_tls(const struct conn *c);
 
 /*
+ * Returns how many streams the HTTP/2 connection may have open at once
+ * (--max-streams within the server's limit), or 0 while the server's
+ * SETTINGS have not come, or if the connection is not HTTP/2.
+ */
+unsigned h2_conn_streams(const struct conn *c);
+
+/*
  * A call was queued on the HTTP/2 connection (or the connection just
  * became HTTP/2 with calls queued): submits what the stream limit
  * allows and writes.  May close.

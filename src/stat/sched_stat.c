@@ -29,6 +29,8 @@ sched_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 
 	if (ev == BUS_ARRIVAL)
 		sched_stat_arrival(st, (uint64_t)arg.i, now);
+	else if (ev == BUS_ARRIVAL_MISSED && arg.i > 0 && obj != NULL)
+		sched_stat_never_made(st, (uint64_t)arg.i, now);
 	else if (ev == BUS_ARRIVAL_MISSED && arg.i > 0)
 		sched_stat_missed(st, (uint64_t)arg.i, now);
 }
@@ -86,6 +88,14 @@ sched_stat_arrival(struct sched_stat *st, uint64_t intended, uint64_t now)
 }
 
 void
+sched_stat_never_made(struct sched_stat *st, uint64_t n, uint64_t now)
+{
+	st->missed += n;
+	/* Their intended times are at or before `now'. */
+	sched_stat_span(st, now);
+}
+
+void
 sched_stat_missed(struct sched_stat *st, uint64_t n, uint64_t now)
 {
 	/*
@@ -96,9 +106,7 @@ sched_stat_missed(struct sched_stat *st, uint64_t n, uint64_t now)
 		st->unsent += n;
 		return;
 	}
-	st->missed += n;
-	/* Their intended times are at or before `now'. */
-	sched_stat_span(st, now);
+	sched_stat_never_made(st, n, now);
 }
 
 double

@@ -112,6 +112,13 @@ void	sched_stat_arrival(struct sched_stat *st, uint64_t intended,
 void	sched_stat_missed(struct sched_stat *st, uint64_t n, uint64_t now);
 
 /*
+ * `n' arrivals never made, nor sent, signalled at `now': with --call-rate
+ * too (BUS_ARRIVAL_MISSED with an obj: requests never taken in).
+ */
+void	sched_stat_never_made(struct sched_stat *st, uint64_t n,
+	    uint64_t now);
+
+/*
  * The client's CPU time (user + system) as a percentage of the test's
  * duration; -1 when unknown (run NULL, no duration).
  */

@@ -584,6 +584,76 @@ START_TEST(wants_once)
 }
 END_TEST
 
+/*
+ * HTTP/2: a connection carries up to its capacity at once, and one with
+ * room left goes to the back of the line, so the requests are spread
+ * over the connections; expect() counts a connection on its way for that
+ * many waiting requests; a lower capacity holds the rest in the queue.
+ */
+START_TEST(streams)
+{
+	struct fx *f = fx_new(4, 0, CALL_POOL_QUEUE_MAX);
+	uint64_t a, b;
+	size_t i;
+
+	call_pool_expect(&f->p, 3);
+	arrive(f, 0, 3);
+	ck_assert_uint_eq(f->nopens, 1);	/* one covers three */
+	arrive(f, 3, 3);
+	ck_assert_uint_eq(f->nopens, 2);
+	a = f->opens[0];
+	b = f->opens[1];
+	call_pool_set_capacity(&f->p, a, 3, 1500);
+	call_pool_connected(&f->p, a, 1500);
+	ck_assert_uint_eq(f->nsends, 3);	/* a takes three at once */
+	for (i = 0; i < 3; i++) {
+		ck_assert_uint_eq(f->send_id[i], a);
+		ck_assert_uint_eq(f->send_t[i], i);
+	}
+	ck_assert_uint_eq(f->p.nbusy, 3);
+	call_pool_set_capacity(&f->p, b, 3, 1500);
+	call_pool_connected(&f->p, b, 1500);
+	ck_assert_uint_eq(f->nsends, 6);
+	ck_assert_uint_eq(f->p.qlen, 0);
+	/* Both full: the next three wait (the cap allows two more, which
+	   one connection on its way covers). */
+	arrive(f, 6, 3);
+	ck_assert_uint_eq(f->p.qlen, 3);
+	ck_assert_uint_eq(f->nopens, 3);
+	/* One ends on each: a gets 6, b 7, round the line. */
+	reply(f, a);
+	reply(f, b);
+	ck_assert_uint_eq(f->send_id[6], a);
+	ck_assert_uint_eq(f->send_id[7], b);
+	/* a's limit drops to 1 (its SETTINGS): its 3 in flight stay, it
+	   takes no more until they are down to 0. */
+	call_pool_set_capacity(&f->p, a, 1, 1600);
+	reply(f, a);
+	reply(f, a);
+	ck_assert_uint_eq(f->nsends, 8);
+	reply(f, a);
+	ck_assert_uint_eq(f->nsends, 9);
+	ck_assert_uint_eq(f->send_id[8], a);
+	ck_assert_uint_eq(f->send_t[8], 8);
+	ck_assert_uint_eq(f->p.qlen, 0);
+	/* b ends (GOAWAY) with 2 more in flight: it takes no more, they
+	   still end, then it closes; every request counted once. */
+	call_pool_call_done(&f->p, b, 0, 1700);
+	ck_assert_uint_eq(f->p.slots[b & 0xffffffff].state, CALL_POOL_DEAD);
+	reply(f, a);
+	arrive(f, 9, 1);
+	ck_assert_uint_eq(f->nsends, 10);
+	ck_assert_uint_eq(f->send_id[9], a);
+	reply(f, b);
+	call_pool_closed(&f->p, b, 1800);	/* the last one with it */
+	ck_assert_uint_eq(f->p.sent, 10);
+	ck_assert_uint_eq(f->p.ended, 9);
+	ck_assert_uint_eq(f->p.nbusy, 1);	/* 9, on a */
+	ck_assert_uint_eq(f->missed, 0);
+	fx_free(f);
+}
+END_TEST
+
 static Suite *
 call_rate_suite(void)
 {
@@ -604,6 +674,7 @@ call_rate_suite(void)
 	tcase_add_test(tc, send_refused);
 	tcase_add_test(tc, queue_wraps);
 	tcase_add_test(tc, wants_once);
+	tcase_add_test(tc, streams);
 	suite_add_tcase(s, tc);
 	return s;
 }

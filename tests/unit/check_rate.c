@@ -79,7 +79,10 @@ static const struct {
 	{ "u1,3", RATE_UNIFORM, 2.0, 1.0, 3.0, 0 },
 	{ "U.5,.5", RATE_UNIFORM, 0.5, 0.5, 0.5, 0 },
 	{ "u0,1", RATE_UNIFORM, 0.5, 0.0, 1.0, 0 },
-	{ "v1,2,0.5,4", RATE_VARIABLE, 0.75, 0, 0, 2 },
+	/* The mean is weighted by the durations: 6 s for 2 + 8 arrivals. */
+	{ "v1,2,0.5,4", RATE_VARIABLE, 0.6, 0, 0, 2 },
+	/* 1000/s for 1 s, 2000/s for 3 s: 1,750/s (not 1,333/s). */
+	{ "v0.001,1,0.0005,3", RATE_VARIABLE, 1.0 / 1750, 0, 0, 2 },
 	{ "V0.25,10", RATE_VARIABLE, 0.25, 0, 0, 1 },
 };
 
@@ -342,6 +345,28 @@ START_TEST(variable_switching)
 }
 END_TEST
 
+/*
+ * The mean interval of a variable schedule is what it draws: a whole
+ * cycle of v0.001,1,0.0005,3 is 7000 arrivals in 4 s, 1,750/s, and the
+ * rate the options check against --call-rate and the schedule collector
+ * reports is that one.
+ */
+START_TEST(variable_mean_is_drawn)
+{
+	struct rate_spec s;
+	struct rate_state st;
+	double sum = 0.0;
+	int i;
+
+	parse_ok(&s, "v0.001,1,0.0005,3");
+	rate_state_init(&st, 0);
+	for (i = 0; i < 3 * 7000; i++)
+		sum += rate_next_iat(&st, &s);
+	ck_assert_double_eq_tol(sum / (3 * 7000), s.mean_iat, 1e-9);
+	ck_assert_double_eq_tol(rate_spec_rate(&s), 1750.0, 1e-6);
+}
+END_TEST
+
 /* Two schedules keep separate variable-rate state (0.9.0 shared it). */
 START_TEST(variable_state_per_schedule)
 {
@@ -562,6 +587,55 @@ START_TEST(gen_catch_up)
 }
 END_TEST
 
+/*
+ * With a budget, a firing far behind makes at most that many ticks and
+ * fires again just after its `now' (the next turn, without sleeping, but
+ * not in the same wheel run), until it has caught up; rate_gen_due()
+ * then counts what is left before an end at once.
+ */
+START_TEST(gen_budget)
+{
+	struct loop *l = make_loop();
+	struct timer_wheel *w = loop_timers(l);
+	struct rate_spec s;
+	struct rate_gen g;
+	struct ticks t;
+	uint64_t start, step, late;
+
+	memset(&t, 0, sizeof(t));
+	t.g = &g;
+	rate_spec_set_rate(&s, 1000);
+	step = clock_from_sec(0.001);
+	start = clock_now();
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, start);
+	rate_gen_limit(&g, 10);
+	ck_assert_int_eq(t.n, 1);
+
+	/* 25 overdue: 10, then 10 in the next run, then the last 5. */
+	late = start + 25 * step + step / 2;
+	ck_assert_uint_eq(timer_wheel_run(w, late), 1);
+	ck_assert_int_eq(t.n, 11);
+	ck_assert_uint_eq(timer_expire(&g.timer), late + 1);
+	ck_assert_uint_eq(timer_wheel_run(w, late + 1), 1);
+	ck_assert_int_eq(t.n, 21);
+	ck_assert_uint_eq(timer_wheel_run(w, late + 2), 1);
+	ck_assert_int_eq(t.n, 26);
+	ck_assert_uint_eq(timer_expire(&g.timer), start + 26 * step);
+
+	/* 100 overdue, 10 taken: the 90 before the end (at 126 steps, not
+	   included) are counted, and the schedule moves past them. */
+	late = start + 125 * step + step / 2;
+	timer_wheel_run(w, late);
+	ck_assert_int_eq(t.n, 36);
+	ck_assert_uint_eq(rate_gen_due(&g, start + 126 * step - 1,
+	    UINT64_MAX), 90);
+	ck_assert_uint_eq(g.next, start + 126 * step);
+	rate_gen_stop(&g);
+	ck_assert_uint_eq(timer_wheel_count(w), 0);
+	loop_free(l);
+}
+END_TEST
+
 /* Catch-up with random intervals matches the schedule worked out apart. */
 START_TEST(gen_catch_up_exponential)
 {
@@ -723,12 +797,14 @@ rate_suite(void)
 	tcase_add_test(tc, uniform_vs_oracle);
 	tcase_add_test(tc, deterministic_and_repeatable);
 	tcase_add_test(tc, variable_switching);
+	tcase_add_test(tc, variable_mean_is_drawn);
 	tcase_add_test(tc, variable_state_per_schedule);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("gen");
 	tcase_add_test(tc, gen_paced_on_loop);
 	tcase_add_test(tc, gen_catch_up);
+	tcase_add_test(tc, gen_budget);
 	tcase_add_test(tc, gen_client_offset_even_stream);
 	tcase_add_test(tc, gen_client_offset_only_fixed);
 	tcase_add_test(tc, gen_catch_up_exponential);
