@@ -880,7 +880,7 @@ pct_series(struct ctx *c, struct plot *pl, const struct jv *hist,
 	double xend, x, p;
 
 	enc = jv_str(jv_get(hist, "hdr"), &len);
-	if (enc == NULL || hdr_decode(enc, len, &h) != 0 ||
+	if (enc == NULL || hdr_decode_ns(enc, len, &h) != 0 ||
 	    (count = hdr_count(h)) == 0) {
 		hdr_free(h);
 		free(name);
@@ -1345,14 +1345,26 @@ static void
 plots_interval(struct ctx *c)
 {
 	struct ivs iv, *civ = NULL;
-	double p;
+	double p, jn = 1, mx;
 	size_t i;
 
 	fputs("<h2 id=\"intervals\">Over time", c->f);
-	if (num(c->doc, "stats.interval.period_ns", &p) == 0 && p > 0)
+	if (num(c->doc, "stats.interval.period_ns", &p) == 0 && p > 0) {
+		/* Kept intervals joined (stats.interval.joined). */
+		if (num(c->doc, "stats.interval.joined", &jn) != 0 || jn < 1)
+			jn = 1;
 		fprintf(c->f, " <span class=\"dim\">(per %g s interval)</span>",
-		    p / 1e9);
+		    p * jn / 1e9);
+	}
 	fputs("</h2>\n", c->f);
+	if (jn > 1) {
+		if (num(c->doc, "stats.interval.max_intervals", &mx) != 0)
+			mx = 0;
+		fprintf(c->f, "<p class=\"note\" id=\"joined\">The run's "
+		    "%g s intervals are joined %g by %g here, to keep at most "
+		    "%g of them; the --hlog file has every one.</p>\n",
+		    p / 1e9, jn, jn, mx);
+	}
 	if (ivs_get(c, c->doc, &iv) != 0) {
 		fputs("<p class=\"note\" id=\"no-interval\">No per-interval "
 		    "data in this result (it predates stats.interval).</p>\n",

@@ -47,6 +47,13 @@
 #include "stat/h2_stat.h"
 #include "stat/tls_stat.h"
 
+/*
+ * The longest wall-clock span (earliest start to latest end) a merge
+ * takes: files further apart are refused, naming the file, as the work
+ * of a clock set wrong (or of unrelated runs).  31 days.
+ */
+#define MERGE_MAX_SPAN_NS	(UINT64_C(31) * 86400 * 1000000000)
+
 struct jsonw;
 struct jv;
 struct options;
@@ -86,14 +93,14 @@ struct merge {
 	uint64_t	 iv_period;	/* ns, the same in every file */
 	double		 iv_target;	/* the files' target rates added */
 	int		 iv_sched;	/* the files had a schedule */
+	uint64_t	 iv_join;	/* the largest of the files' joined */
 	struct merge_ivfile {
 		const struct jv	*arr;	/* its intervals */
 		uint64_t	 start_ns;	/* its start.epoch_ns */
 	}		*ivf;
 	size_t		 nivf;
 	struct hdr	*iv_acc[INTERVAL_NREC];	/* the first's settings */
-	struct interval_rec *ivrecs;
-	size_t		 nivrecs;
+	struct interval_recs ivrecs;	/* at most INTERVAL_MAX_RECS */
 };
 
 /*
