@@ -1054,6 +1054,7 @@ struct ivs {
 	size_t		 n;
 	double		 offset;	/* s from the plotted start */
 	double		 target;	/* target_rate_per_s, 0 for none */
+	double		 period;	/* period_ns, s (0: unknown) */
 };
 
 static int
@@ -1070,6 +1071,9 @@ ivs_get(const struct ctx *c, const struct jv *doc, struct ivs *iv)
 	if (num(in, "target_rate_per_s", &iv->target) != 0 ||
 	    iv->target < 0)
 		iv->target = 0;
+	if (num(in, "period_ns", &iv->period) != 0 || !(iv->period > 0))
+		iv->period = 0;
+	iv->period /= 1e9;
 	/* Start epochs as doubles: ns since 1970 lose under 1 us here. */
 	if (doc != c->doc && num(doc, "start.epoch_ns", &s1) == 0 &&
 	    num(c->doc, "start.epoch_ns", &s0) == 0)
@@ -1133,6 +1137,14 @@ iv_series(struct ctx *c, struct plot *pl, const struct ivs *iv,
 		return;
 	for (i = 0; i < iv->n; i++) {
 		if (iv_at(iv, i, &rec, &x, &len) != 0)
+			continue;
+		/* A last interval under a quarter of a period (older
+		   versions wrote one; it is joined to the one before
+		   now): its rates mean nothing, and would draw a cliff
+		   at the end. */
+		if (i > 0 && i + 1 == iv->n && len < iv->period / 4 &&
+		    (kind == IV_REPLIES || kind == IV_ARRIVALS ||
+		    kind == IV_CLASS))
 			continue;
 		switch (kind) {
 		case IV_REPLIES:

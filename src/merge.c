@@ -1059,7 +1059,14 @@ merge_intervals(struct merge *m)
 		for (k = 0; k < INTERVAL_NREC; k++)
 			if (m->iv_acc[k] != NULL)
 				interval_sum_of(&rec.h[k], m->iv_acc[k]);
-		interval_recs_add(&m->ivrecs, &rec);
+		/* A last slot cut short by the end to a sliver: joined
+		   to the interval before, as a run does. */
+		if (m->ivrecs.n > 0 && rec.length < m->iv_period / 4 &&
+		    end >= d && m->ivrecs.v[m->ivrecs.n - 1].start +
+		    m->ivrecs.v[m->ivrecs.n - 1].length == rec.start)
+			interval_rec_join(&m->ivrecs.v[m->ivrecs.n - 1], &rec);
+		else
+			interval_recs_add(&m->ivrecs, &rec);
 		interval_rec_free(&rec);
 	}
 	free(cur);

@@ -530,6 +530,39 @@ START_TEST(test_interval_bound)
 }
 END_TEST
 
+/*
+ * A file of an older version ends with a sliver (0.4 ms after 2 s): the
+ * merged last interval is joined to the one before, as a run's is.
+ */
+START_TEST(test_interval_sliver)
+{
+	struct interval_recs l;
+	struct interval_rec *r;
+	struct extra x;
+	struct jv *a, *b;
+	struct merge m;
+
+	ivs_fill(&l, SEC, 0, 3, 5000, INTERVAL_MAX_RECS);
+	l.v[2].length = 400000;
+	memset(&x, 0, sizeof(x));
+	x.iv = &l;
+	x.duration = 2 * SEC + 400000;
+	a = doc_full(0, EPOCH, 3, 5000, 1, 1, 100, 3, NULL, -1, &x);
+	b = doc_full(1, EPOCH, 3, 5000, 1, 1, 100, 3, NULL, -1, &x);
+	interval_recs_free(&l);
+	merged(&m, a, b);
+	ck_assert_uint_eq(m.ivrecs.n, 2);
+	r = &m.ivrecs.v[1];
+	ck_assert_uint_eq(r->start, SEC);
+	ck_assert_uint_eq(r->length, SEC + 400000);
+	ck_assert_uint_eq(r->c.replies[2], 4);
+	ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].count, 4);
+	merge_free(&m);
+	jv_free(a);
+	jv_free(b);
+}
+END_TEST
+
 /* Client ids: 2 x 200,000 merged in order; one twice is refused. */
 START_TEST(test_ids)
 {
@@ -637,6 +670,7 @@ merge_suite(void)
 	tcase_add_test(tc, test_sched_refusals);
 	tcase_add_test(tc, test_interval_span);
 	tcase_add_test(tc, test_interval_bound);
+	tcase_add_test(tc, test_interval_sliver);
 	tcase_add_test(tc, test_ids);
 	tcase_add_test(tc, test_hist_settings);
 	suite_add_tcase(s, tc);
