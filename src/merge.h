@@ -26,11 +26,18 @@
  *	  the function a run uses (sched_stat_verdict()) and printed after
  *	  the report, as a run prints it.  Files with different lateness
  *	  thresholds are refused (their late counts do not add up).
+ *	- the intervals (stats.interval): slot j (the files' largest
+ *	  joined periods) holds every file's interval that starts in it on
+ *	  the wall clock; only slots an interval falls in are made, at most
+ *	  INTERVAL_MAX_RECS kept, so the work and the memory follow the
+ *	  intervals the files hold, not the span between them.
  * Refused, with one line naming the file and the member, exit status 1:
  * a file that cannot be read or is not a valid result, files of
  * different workloads (any option but those options_merge_may_differ
- * lists), different histogram settings or collectors, different client
- * counts N, or the same client id twice.
+ * lists), different histogram settings or collectors, histograms of
+ * other settings than the program's (HDR_NS_*), different client counts
+ * N, the same client id twice, runs that span more than
+ * MERGE_MAX_SPAN_NS together, or an interval past its run's end.
  */
 #ifndef HTTPERF_MERGE_H
 #define HTTPERF_MERGE_H

@@ -18,7 +18,11 @@
  *
  * The intervals follow an absolute schedule from the test's start (the
  * k-th ends at start + k * period, whenever its timer fires), so they do
- * not drift; the last one is cut short by the test's end.  Recording
+ * not drift; the last one is cut short by the test's end.  A last one
+ * under a quarter of a period (a sliver) prints no --interval line when
+ * nothing happened in it, and is joined to the one before in the records
+ * kept for --json (cfg.record); of those, at most INTERVAL_MAX_RECS are
+ * kept, so the memory does not grow with the run's length.  Recording
  * never allocates: the histograms are made at init and reset between
  * intervals.
  */
