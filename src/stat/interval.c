@@ -327,6 +327,74 @@ interval_sliver(const struct interval *iv, uint64_t len)
 	return len < iv->period / 4;
 }
 
+/* The recorded histogram of interval_rec_hist k. */
+static const struct hdr *
+interval_rec_hist(const struct interval *iv, size_t k)
+{
+	static const enum interval_hist of[INTERVAL_NREC] = {
+		[INTERVAL_R_REPLY] = INTERVAL_H_REPLY,
+		[INTERVAL_R_CORRECTED] = INTERVAL_H_CORRECTED,
+		[INTERVAL_R_LATENESS] = INTERVAL_H_LATENESS,
+	};
+
+	return iv->h[of[k]];
+}
+
+/* Whether interval_rec_hist k is kept (the schedule's only with one). */
+static int
+interval_rec_kept(const struct interval *iv, size_t k)
+{
+	return k == INTERVAL_R_REPLY || interval_scheduled(iv);
+}
+
+/* The open interval's histograms encoded into it: it is closed. */
+static void
+interval_close(struct interval *iv)
+{
+	struct interval_rec *r;
+	size_t k;
+
+	if (!iv->open)
+		return;
+	r = &iv->recs.v[iv->recs.n - 1];
+	for (k = 0; k < INTERVAL_NREC; k++)
+		if (interval_rec_kept(iv, k)) {
+			free(r->h[k].hdr);
+			interval_sum_of(&r->h[k], iv->acc[k]);
+		}
+	iv->open = 0;
+}
+
+/*
+ * Opens the last interval kept, when later intervals may join it: its
+ * encodings decoded into the accumulators (once per interval kept).
+ * Left closed if one does not decode.
+ */
+static void
+interval_open(struct interval *iv)
+{
+	const struct interval_rec *r = &iv->recs.v[iv->recs.n - 1];
+	struct hdr *d;
+	size_t k;
+
+	for (k = 0; k < INTERVAL_NREC; k++) {
+		if (!interval_rec_kept(iv, k))
+			continue;
+		if (iv->acc[k] == NULL)
+			iv->acc[k] = hdr_new_ns();
+		hdr_reset(iv->acc[k]);
+		if (r->h[k].hdr == NULL || hdr_decode(r->h[k].hdr,
+		    strlen(r->h[k].hdr), &d) != 0)
+			return;
+		if (hdr_add(iv->acc[k], d) != 0) {
+			hdr_free(d);
+			return;
+		}
+		hdr_free(d);
+	}
+	iv->open = 1;
+}
+
 /*
  * Keeps the interval that ends at `end' (cfg.record); the last one of
  * the test, when a sliver, joined to the one before.
@@ -334,25 +402,39 @@ interval_sliver(const struct interval *iv, uint64_t len)
 static void
 interval_keep(struct interval *iv, uint64_t end, int last)
 {
-	struct interval_rec r;
+	struct interval_rec r, *o;
 	struct interval_recs *l = &iv->recs;
+	uint64_t start = iv->mark - iv->start, len = end - iv->mark;
+	size_t k;
 
-	memset(&r, 0, sizeof(r));
-	r.start = iv->mark - iv->start;
-	r.length = end - iv->mark;
-	r.c = iv->c;
-	interval_sum_of(&r.h[INTERVAL_R_REPLY], iv->h[INTERVAL_H_REPLY]);
-	if (interval_scheduled(iv)) {
-		interval_sum_of(&r.h[INTERVAL_R_CORRECTED],
-		    iv->h[INTERVAL_H_CORRECTED]);
-		interval_sum_of(&r.h[INTERVAL_R_LATENESS],
-		    iv->h[INTERVAL_H_LATENESS]);
+	o = l->n > 0 ? &l->v[l->n - 1] : NULL;
+	if (iv->open && (recs_slot(l, o->start) == recs_slot(l, start) ||
+	    (last && interval_sliver(iv, len)))) {
+		/* Joins the open one: counts and histograms added. */
+		if (start + len > o->start + o->length)
+			o->length = start + len - o->start;
+		counts_add(&o->c, &iv->c);
+		for (k = 0; k < INTERVAL_NREC; k++)
+			if (interval_rec_kept(iv, k))
+				(void)hdr_add(iv->acc[k],
+				    interval_rec_hist(iv, k));
+		return;
 	}
-	if (last && l->n > 0 && interval_sliver(iv, r.length))
-		interval_rec_join(&l->v[l->n - 1], &r);
+	interval_close(iv);
+	memset(&r, 0, sizeof(r));
+	r.start = start;
+	r.length = len;
+	r.c = iv->c;
+	for (k = 0; k < INTERVAL_NREC; k++)
+		if (interval_rec_kept(iv, k))
+			interval_sum_of(&r.h[k], interval_rec_hist(iv, k));
+	if (last && o != NULL && interval_sliver(iv, r.length))
+		interval_rec_join(o, &r);
 	else
 		interval_recs_add(l, &r);
 	interval_rec_free(&r);
+	if (l->join > 1 && !last)
+		interval_open(iv);
 }
 
 static void
@@ -695,6 +777,7 @@ interval_stop(struct interval *iv, uint64_t now, char *err, size_t errlen)
 	timer_cancel(&iv->ptimer);
 	if (interval_flushes(iv))
 		interval_end(iv, now, 1);
+	interval_close(iv);
 	iv->running = 0;
 	if ((f = iv->hlog) != NULL) {
 		/* A full disk shows at a flush, in the stream's error flag
@@ -730,6 +813,11 @@ interval_fini(struct interval *iv)
 		iv->h[i] = NULL;
 	}
 	interval_recs_free(&iv->recs);
+	iv->open = 0;
+	for (i = 0; i < INTERVAL_NREC; i++) {
+		hdr_free(iv->acc[i]);
+		iv->acc[i] = NULL;
+	}
 }
 
 /* The collector interface (stat/collector.h). */

@@ -170,6 +170,12 @@ struct interval {
 	   INTERVAL_MAX_RECS (allocated as they end, never while
 	   recording). */
 	struct interval_recs recs;
+	/* Once intervals are joined: the histograms of the last one kept
+	   while later intervals still join it (open), added up here and
+	   encoded into it only when it closes, so that joining costs an
+	   addition per interval, not a decoding and an encoding. */
+	struct hdr	*acc[INTERVAL_NREC];
+	int		 open;
 
 	uint64_t	 start;		/* the test's start (ns) */
 	uint64_t	 mark;		/* the current interval's start */
