@@ -726,8 +726,8 @@ START_TEST(test_sliver)
 END_TEST
 
 /*
- * 5,000 intervals of 1 ms, a reply in each: at most INTERVAL_MAX_RECS
- * are kept, neighbours joined 16 by 16 (5,000 / 8 is still over 512),
+ * 1,100 intervals of 1 ms, a reply in each: at most INTERVAL_MAX_RECS
+ * are kept, neighbours joined 4 by 4 (1,100 / 2 is still over 512),
  * and nothing is lost: every reply, every histogram value, the
  * intervals still tiling the test.  The document says so.
  */
@@ -742,36 +742,36 @@ START_TEST(test_bound)
 	FILE *jf;
 
 	fx_init_rec(&f, 1000.0, 0, 0, 0, MS, 1);
-	for (i = 0; i < 5000; i++) {
+	for (i = 0; i < 1100; i++) {
 		sig(&f, BUS_ARRIVAL, NULL, (long)(T0 + i * MS + 100),
 		    T0 + i * MS + 200);
 		reply(&f, 200, T0 + i * MS + 100, T0 + i * MS + 200,
 		    100000 + i);
 		timer_wheel_run(f.wheel, T0 + (i + 1) * MS);
 	}
-	fx_stop(&f, T0 + 5000 * MS);
-	ck_assert_uint_eq(f.iv.n, 5000);
-	ck_assert_uint_eq(f.iv.recs.join, 16);
-	ck_assert_uint_eq(f.iv.recs.n, (5000 + 15) / 16);
+	fx_stop(&f, T0 + 1100 * MS);
+	ck_assert_uint_eq(f.iv.n, 1100);
+	ck_assert_uint_eq(f.iv.recs.join, 4);
+	ck_assert_uint_eq(f.iv.recs.n, 1100 / 4);
 	ck_assert_uint_le(f.iv.recs.cap, INTERVAL_MAX_RECS);
 	for (i = 0; i < f.iv.recs.n; i++) {
 		r = &f.iv.recs.v[i];
-		ck_assert_uint_eq(r->start, i * 16 * MS);
-		ck_assert_uint_eq(r->length, i + 1 < f.iv.recs.n ? 16 * MS :
-		    5000 * MS - i * 16 * MS);
+		ck_assert_uint_eq(r->start, i * 4 * MS);
+		ck_assert_uint_eq(r->length, 4 * MS);
 		replies += r->c.replies[2];
 		arrivals += r->c.arrivals;
 		hist += enc_count(r->h[INTERVAL_R_CORRECTED].hdr);
 		ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].count,
 		    r->c.replies[2]);
 	}
-	ck_assert_uint_eq(replies, 5000);
-	ck_assert_uint_eq(arrivals, 5000);
-	ck_assert_uint_eq(hist, 5000);
-	/* The largest reply time of the last interval kept: 104,999 ns. */
+	ck_assert_uint_eq(replies, 1100);
+	ck_assert_uint_eq(arrivals, 1100);
+	ck_assert_uint_eq(hist, 1100);
+	/* The largest reply time of the last interval kept: 101,099 ns. */
 	r = &f.iv.recs.v[f.iv.recs.n - 1];
 	ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].max,
-	    (uint64_t)(heq_ms(104999) * 1e6 + 0.5));
+	    (uint64_t)(heq_ms(101099) * 1e6 + 0.5));
+	ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].count, 4);
 
 	jf = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(jf);
@@ -781,7 +781,7 @@ START_TEST(test_bound)
 	fclose(jf);
 	ck_assert_ptr_nonnull(strstr(buf, "\"period_ns\": 1000000,"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"max_intervals\": 512,"));
-	ck_assert_ptr_nonnull(strstr(buf, "\"joined\": 16,"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"joined\": 4,"));
 	free(buf);
 	fx_free(&f);
 }
