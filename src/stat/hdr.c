@@ -289,9 +289,13 @@ hdr_add(struct hdr *dst, const struct hdr *src)
 	if (!hdr_same_settings(dst, src) ||
 	    src->total > (uint64_t)INT64_MAX - dst->total)
 		return -1;
-	/* Every count is at most its total, so no sum can overflow. */
-	for (size_t i = 0; i < dst->counts_len; i++)
-		dst->counts[i] += src->counts[i];
+	/* Every count is at most its total, so no sum can overflow.  Only
+	   the indexes from src's min to its max can hold counts (an
+	   interval's histograms hold a few values, or none). */
+	if (src->total > 0)
+		for (size_t i = hdr_index(src, src->min),
+		    e = hdr_index(src, src->max); i <= e; i++)
+			dst->counts[i] += src->counts[i];
 	dst->total += src->total;
 	dst->clamped += src->clamped;
 	if (src->min < dst->min)

@@ -1102,10 +1102,18 @@ START_TEST(test_decode_ns)
 
 	h = hdr_new_ns();
 	hdr_record(h, 12345);
+	hdr_record(h, 7);
+	hdr_record(h, NS_HOUR);
 	ck_assert_int_eq(hdr_encode(h, &s, &len), 0);
 	ck_assert_int_eq(hdr_decode_ns(s, len, &d), 0);
-	ck_assert_uint_eq(hdr_count(d), 1);
+	ck_assert_uint_eq(hdr_count(d), 3);
 	ck_assert(hdr_same_settings(h, d));
+	/* A decoded histogram adds up whole (hdr_add() goes from its min
+	   to its max only). */
+	big = hdr_new_ns();
+	ck_assert_int_eq(hdr_add(big, d), 0);
+	assert_same_counts(big, h);
+	hdr_free(big);
 	hdr_free(d);
 	free(s);
 	big = hdr_new(1, INT64_C(1) << 24, 5);
