@@ -880,7 +880,7 @@ pct_series(struct ctx *c, struct plot *pl, const struct jv *hist,
 	double xend, x, p;
 
 	enc = jv_str(jv_get(hist, "hdr"), &len);
-	if (enc == NULL || hdr_decode(enc, len, &h) != 0 ||
+	if (enc == NULL || hdr_decode_ns(enc, len, &h) != 0 ||
 	    (count = hdr_count(h)) == 0) {
 		hdr_free(h);
 		free(name);
@@ -1054,6 +1054,7 @@ struct ivs {
 	size_t		 n;
 	double		 offset;	/* s from the plotted start */
 	double		 target;	/* target_rate_per_s, 0 for none */
+	double		 period;	/* period_ns, s (0: unknown) */
 };
 
 static int
@@ -1070,6 +1071,9 @@ ivs_get(const struct ctx *c, const struct jv *doc, struct ivs *iv)
 	if (num(in, "target_rate_per_s", &iv->target) != 0 ||
 	    iv->target < 0)
 		iv->target = 0;
+	if (num(in, "period_ns", &iv->period) != 0 || !(iv->period > 0))
+		iv->period = 0;
+	iv->period /= 1e9;
 	/* Start epochs as doubles: ns since 1970 lose under 1 us here. */
 	if (doc != c->doc && num(doc, "start.epoch_ns", &s1) == 0 &&
 	    num(c->doc, "start.epoch_ns", &s0) == 0)
@@ -1133,6 +1137,14 @@ iv_series(struct ctx *c, struct plot *pl, const struct ivs *iv,
 		return;
 	for (i = 0; i < iv->n; i++) {
 		if (iv_at(iv, i, &rec, &x, &len) != 0)
+			continue;
+		/* A last interval under a quarter of a period (older
+		   versions wrote one; it is joined to the one before
+		   now): its rates mean nothing, and would draw a cliff
+		   at the end. */
+		if (i > 0 && i + 1 == iv->n && len < iv->period / 4 &&
+		    (kind == IV_REPLIES || kind == IV_ARRIVALS ||
+		    kind == IV_CLASS))
 			continue;
 		switch (kind) {
 		case IV_REPLIES:
@@ -1345,14 +1357,26 @@ static void
 plots_interval(struct ctx *c)
 {
 	struct ivs iv, *civ = NULL;
-	double p;
+	double p, jn = 1, mx;
 	size_t i;
 
 	fputs("<h2 id=\"intervals\">Over time", c->f);
-	if (num(c->doc, "stats.interval.period_ns", &p) == 0 && p > 0)
+	if (num(c->doc, "stats.interval.period_ns", &p) == 0 && p > 0) {
+		/* Kept intervals joined (stats.interval.joined). */
+		if (num(c->doc, "stats.interval.joined", &jn) != 0 || jn < 1)
+			jn = 1;
 		fprintf(c->f, " <span class=\"dim\">(per %g s interval)</span>",
-		    p / 1e9);
+		    p * jn / 1e9);
+	}
 	fputs("</h2>\n", c->f);
+	if (jn > 1) {
+		if (num(c->doc, "stats.interval.max_intervals", &mx) != 0)
+			mx = 0;
+		fprintf(c->f, "<p class=\"note\" id=\"joined\">The run's "
+		    "%g s intervals are joined %g by %g here, to keep at most "
+		    "%g of them; the --hlog file has every one.</p>\n",
+		    p / 1e9, jn, jn, mx);
+	}
 	if (ivs_get(c, c->doc, &iv) != 0) {
 		fputs("<p class=\"note\" id=\"no-interval\">No per-interval "
 		    "data in this result (it predates stats.interval).</p>\n",

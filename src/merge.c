@@ -194,6 +194,64 @@ rd_options(struct mrd *r)
 	}
 }
 
+static int
+id_cmp(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Adds the file's client ids (below n) to the merge's, refusing one that
+ * is already there: the file's sorted, then merged with the merge's
+ * sorted ones, so O(k log k + n) for k ids in the file.
+ */
+static int
+rd_ids(struct mrd *r, const struct jv *ids, uint64_t n)
+{
+	struct merge *m = r->m;
+	unsigned *v, *out, dup;
+	size_t k = jv_len(ids), i, a, b, o;
+	uint64_t id;
+	int found = 0;
+
+	v = xreallocarray(NULL, k, sizeof(*v));
+	for (i = 0; i < k; i++) {
+		if (jv_u64(jv_at(ids, i), &id) == -1 || id >= n) {
+			mfail(r, "client.ids", "an id is not below client.count");
+			free(v);
+			return -1;
+		}
+		v[i] = (unsigned)id;
+	}
+	qsort(v, k, sizeof(*v), id_cmp);
+	out = xreallocarray(NULL, m->nids + k, sizeof(*out));
+	for (a = b = o = 0; a < m->nids || b < k; ) {
+		if (b == k || (a < m->nids && m->ids[a] < v[b]))
+			out[o++] = m->ids[a++];
+		else if ((a < m->nids && m->ids[a] == v[b]) ||
+		    (o > 0 && out[o - 1] == v[b])) {
+			found = 1;
+			dup = v[b];
+			break;
+		} else
+			out[o++] = v[b++];
+	}
+	free(v);
+	if (found) {
+		free(out);
+		mfail(r, "client.ids", "client %u/%u is also in an earlier "
+		    "file or twice in this one (each process needs its own "
+		    "--client I/N)", dup, m->num_clients);
+		return -1;
+	}
+	free(m->ids);
+	m->ids = out;
+	m->nids = o;
+	return 0;
+}
+
 /* The head: format, window, clients, host. */
 static void
 rd_head(struct mrd *r)
@@ -201,8 +259,8 @@ rd_head(struct mrd *r)
 	struct merge *m = r->m;
 	const struct jv *ids;
 	const char *s, *host;
-	uint64_t start, dur, id, n;
-	size_t i, j;
+	uint64_t start, dur, n, lo, hi;
+	size_t i;
 
 	s = jv_str(rd(r, "format"), NULL);
 	if (s == NULL || strcmp(s, RESULT_FORMAT) != 0) {
@@ -242,35 +300,25 @@ rd_head(struct mrd *r)
 		    (unsigned long long)n, m->first, m->num_clients);
 		return;
 	}
-	if (start < m->start_ns)
-		m->start_ns = start;
-	if (start + dur > m->end_ns)
-		m->end_ns = start + dur;
+	lo = start < m->start_ns ? start : m->start_ns;
+	hi = start + dur > m->end_ns ? start + dur : m->end_ns;
+	if (!r->first && hi - lo > MERGE_MAX_SPAN_NS) {
+		mfail(r, "start.epoch_ns", "with %s's, the runs span %.1f "
+		    "days on the wall clock; --merge spans at most %llu days "
+		    "(a clock set wrong?)", m->first, (double)(hi - lo) /
+		    86400e9, (unsigned long long)(MERGE_MAX_SPAN_NS /
+		    (UINT64_C(86400) * 1000000000)));
+		return;
+	}
+	m->start_ns = lo;
+	m->end_ns = hi;
 	ids = rd(r, "client.ids");
 	if (jv_type(ids) != JV_ARR || jv_len(ids) == 0) {
 		mfail(r, "client.ids", "missing or not a list of ids");
 		return;
 	}
-	for (i = 0; i < jv_len(ids); i++) {
-		if (jv_u64(jv_at(ids, i), &id) == -1 || id >= n) {
-			mfail(r, "client.ids", "an id is not below client.count");
-			return;
-		}
-		for (j = 0; j < m->nids && m->ids[j] < id; j++)
-			;
-		if (j < m->nids && m->ids[j] == id) {
-			mfail(r, "client.ids", "client %llu/%u is also in an "
-			    "earlier file (each process needs its own "
-			    "--client I/N)", (unsigned long long)id,
-			    m->num_clients);
-			return;
-		}
-		m->ids = xreallocarray(m->ids, m->nids + 1, sizeof(*m->ids));
-		memmove(m->ids + j + 1, m->ids + j,
-		    (m->nids - j) * sizeof(*m->ids));
-		m->ids[j] = (unsigned)id;
-		m->nids++;
-	}
+	if (rd_ids(r, ids, n) == -1)
+		return;
 	for (i = 0; i < m->nhosts; i++)
 		if (strcmp(m->hostv[i], host) == 0)
 			break;
@@ -313,7 +361,7 @@ rd_hist(struct mrd *r, const char *path, struct hdr **acc)
 		mfail(r, field, "missing or not a string");
 		return;
 	}
-	if ((e = hdr_decode(enc, len, &h)) != 0) {
+	if ((e = hdr_decode_ns(enc, len, &h)) != 0) {
 		mfail(r, field, "%s", hdr_strerror(e));
 		return;
 	}
@@ -760,7 +808,7 @@ rd_iv_hist(struct mrd *r, const struct jv *iv, size_t i, int k)
 		mfail(r, field, "missing, or no count and hdr");
 		return NULL;
 	}
-	if ((e = hdr_decode(enc, len, &h)) != 0) {
+	if ((e = hdr_decode_ns(enc, len, &h)) != 0) {
 		mfail(r, field, "%s", hdr_strerror(e));
 		return NULL;
 	}
@@ -798,7 +846,7 @@ rd_interval(struct mrd *r)
 	struct merge *m = r->m;
 	const struct jv *arr, *iv;
 	char field[160];
-	uint64_t period, v, prev = 0;
+	uint64_t period, v, prev = 0, join = 1, dur;
 	double target;
 	size_t i, k;
 	int sched;
@@ -814,6 +862,13 @@ rd_interval(struct mrd *r)
 		mfail(r, IV "period_ns", "is 0");
 		return;
 	}
+	/* Written since the intervals kept are bounded; 1 before. */
+	if (rd(r, IV "joined") != NULL && ((join = rd_u64(r, IV "joined")) ==
+	    0 || join > INT64_MAX / period)) {
+		mfail(r, IV "joined", "out of range");
+		return;
+	}
+	dur = rd_u64(r, "duration_ns");
 	if (jv_type(arr) != JV_ARR) {
 		mfail(r, IV "intervals", "missing or not an array");
 		return;
@@ -844,6 +899,12 @@ rd_interval(struct mrd *r)
 			}
 			if (k == 0 && (v < prev || v > INT64_MAX)) {
 				mfail(r, field, "out of order or too large");
+				break;
+			}
+			/* The last interval starts before the end. */
+			if (k == 0 && v > dur) {
+				mfail(r, field, "past the run's end "
+				    "(duration_ns)");
 				break;
 			}
 			if (k == 0)
@@ -877,6 +938,8 @@ rd_interval(struct mrd *r)
 	if (r->failed)
 		return;
 	m->iv_target += target;
+	if (join > m->iv_join)
+		m->iv_join = join;
 	m->ivf = xreallocarray(m->ivf, m->nivf + 1, sizeof(*m->ivf));
 	m->ivf[m->nivf].arr = arr;
 	m->ivf[m->nivf].start_ns = rd_u64(r, "start.epoch_ns");
@@ -891,7 +954,10 @@ sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* The merged interval each interval of file f falls in. */
+/*
+ * The slot of the merge (join periods from its start, on the wall clock)
+ * interval iv of file f starts in.
+ */
 static uint64_t
 iv_index(const struct merge *m, const struct merge_ivfile *f,
     const struct jv *iv)
@@ -899,7 +965,8 @@ iv_index(const struct merge *m, const struct merge_ivfile *f,
 	uint64_t start = 0;
 
 	(void)jv_u64(jv_get(iv, "start_ns"), &start);
-	return (f->start_ns - m->start_ns + start) / m->iv_period;
+	return (f->start_ns - m->start_ns + start) / (m->iv_period *
+	    m->iv_join);
 }
 
 /* Adds interval iv of a file into record r (its histograms into acc). */
@@ -931,7 +998,7 @@ iv_add(struct merge *m, struct interval_rec *rec, const struct jv *iv)
 	for (k = 0; k < INTERVAL_NREC; k++) {
 		o = jv_get(iv, iv_hist_key[k]);
 		if (m->iv_acc[k] == NULL || (enc = jv_str(jv_get(o, "hdr"),
-		    &len)) == NULL || hdr_decode(enc, len, &h) != 0)
+		    &len)) == NULL || hdr_decode_ns(enc, len, &h) != 0)
 			continue;
 		/* Checked by rd_iv_hist(); an overflow past INT64_MAX
 		   values leaves the sum as it was. */
@@ -941,33 +1008,44 @@ iv_add(struct merge *m, struct interval_rec *rec, const struct jv *iv)
 }
 
 /*
- * The merged intervals: interval j holds every file's interval that
- * starts in [j, j + 1) periods after the merge's start (on the wall
- * clock).  Done merged interval by merged interval, each file's
- * intervals followed with a cursor, so that only one set of histograms
- * is ever held.
+ * The merged intervals: slot j (m->iv_join periods long) holds every
+ * file's interval that starts in it, on the wall clock from the merge's
+ * start.  Only slots some interval falls in are made, in order, each
+ * file's intervals followed with a cursor, so that the work and the
+ * memory follow the intervals the files hold, not the span between
+ * them, and only one set of histograms is ever held; at most
+ * INTERVAL_MAX_RECS are kept (interval_recs_add() joins neighbours).
  */
 static void
 merge_intervals(struct merge *m)
 {
-	uint64_t d = m->end_ns - m->start_ns, n = 0, j, end;
-	struct interval_rec *rec;
+	uint64_t d = m->end_ns - m->start_ns, slot, j, end;
+	struct interval_rec rec;
 	size_t f, k, *cur;
 	const struct jv *arr;
+	int any;
 
-	for (f = 0; f < m->nivf; f++) {
-		arr = m->ivf[f].arr;
-		if (jv_len(arr) > 0 && (j = iv_index(m, &m->ivf[f],
-		    jv_at(arr, jv_len(arr) - 1))) + 1 > n)
-			n = j + 1;
-	}
-	if (n == 0)
-		return;
-	m->ivrecs = xcalloc(n, sizeof(*m->ivrecs));
-	m->nivrecs = n;
+	if (m->iv_join == 0)
+		m->iv_join = 1;
+	slot = m->iv_period * m->iv_join;
+	interval_recs_init(&m->ivrecs, m->iv_period, m->iv_join,
+	    INTERVAL_MAX_RECS);
 	cur = xcalloc(m->nivf, sizeof(*cur));
-	for (j = 0; j < n; j++) {
-		rec = &m->ivrecs[j];
+	for (;;) {
+		/* The earliest slot any file's next interval is in. */
+		any = 0;
+		j = 0;
+		for (f = 0; f < m->nivf; f++) {
+			arr = m->ivf[f].arr;
+			if (cur[f] < jv_len(arr) && (!any || iv_index(m,
+			    &m->ivf[f], jv_at(arr, cur[f])) < j)) {
+				j = iv_index(m, &m->ivf[f], jv_at(arr, cur[f]));
+				any = 1;
+			}
+		}
+		if (!any)
+			break;
+		memset(&rec, 0, sizeof(rec));
 		for (k = 0; k < INTERVAL_NREC; k++)
 			if (m->iv_acc[k] != NULL)
 				hdr_reset(m->iv_acc[k]);
@@ -975,15 +1053,24 @@ merge_intervals(struct merge *m)
 			arr = m->ivf[f].arr;
 			while (cur[f] < jv_len(arr) && iv_index(m, &m->ivf[f],
 			    jv_at(arr, cur[f])) <= j)
-				iv_add(m, rec, jv_at(arr, cur[f]++));
+				iv_add(m, &rec, jv_at(arr, cur[f]++));
 		}
-		rec->start = j * m->iv_period;
-		end = rec->start + m->iv_period;
-		rec->length = (end < d ? end : d) - (rec->start < d ?
-		    rec->start : d);
+		rec.start = j * slot;
+		end = rec.start + slot;
+		rec.length = (end < d ? end : d) - (rec.start < d ?
+		    rec.start : d);
 		for (k = 0; k < INTERVAL_NREC; k++)
 			if (m->iv_acc[k] != NULL)
-				interval_sum_of(&rec->h[k], m->iv_acc[k]);
+				interval_sum_of(&rec.h[k], m->iv_acc[k]);
+		/* A last slot cut short by the end to a sliver: joined
+		   to the interval before, as a run does. */
+		if (m->ivrecs.n > 0 && rec.length < m->iv_period / 4 &&
+		    end >= d && m->ivrecs.v[m->ivrecs.n - 1].start +
+		    m->ivrecs.v[m->ivrecs.n - 1].length == rec.start)
+			interval_rec_join(&m->ivrecs.v[m->ivrecs.n - 1], &rec);
+		else
+			interval_recs_add(&m->ivrecs, &rec);
+		interval_rec_free(&rec);
 	}
 	free(cur);
 }
@@ -1235,8 +1322,7 @@ merge_json(struct merge *m, struct jsonw *w, const struct jv *const *docs,
 	}
 	if (m->have_interval) {
 		jsonw_key(w, "interval");
-		interval_json_recs(w, m->iv_period, m->iv_target, m->ivrecs,
-		    m->nivrecs);
+		interval_json_recs(w, m->iv_target, &m->ivrecs);
 	}
 	jsonw_obj_end(w);
 	jsonw_key(w, "merged");
@@ -1271,9 +1357,7 @@ merge_free(struct merge *m)
 	stat_samples_free(&m->sess_sum);
 	for (i = 0; i < INTERVAL_NREC; i++)
 		hdr_free(m->iv_acc[i]);
-	for (i = 0; i < m->nivrecs; i++)
-		interval_rec_free(&m->ivrecs[i]);
-	free(m->ivrecs);
+	interval_recs_free(&m->ivrecs);
 	free(m->ivf);
 	free(m->ids);
 	free(m->hosts);

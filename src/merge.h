@@ -26,11 +26,18 @@
  *	  the function a run uses (sched_stat_verdict()) and printed after
  *	  the report, as a run prints it.  Files with different lateness
  *	  thresholds are refused (their late counts do not add up).
+ *	- the intervals (stats.interval): slot j (the files' largest
+ *	  joined periods) holds every file's interval that starts in it on
+ *	  the wall clock; only slots an interval falls in are made, at most
+ *	  INTERVAL_MAX_RECS kept, so the work and the memory follow the
+ *	  intervals the files hold, not the span between them.
  * Refused, with one line naming the file and the member, exit status 1:
  * a file that cannot be read or is not a valid result, files of
  * different workloads (any option but those options_merge_may_differ
- * lists), different histogram settings or collectors, different client
- * counts N, or the same client id twice.
+ * lists), different histogram settings or collectors, histograms of
+ * other settings than the program's (HDR_NS_*), different client counts
+ * N, the same client id twice, runs that span more than
+ * MERGE_MAX_SPAN_NS together, or an interval past its run's end.
  */
 #ifndef HTTPERF_MERGE_H
 #define HTTPERF_MERGE_H
@@ -46,6 +53,13 @@
 #include "stat/sess_stat.h"
 #include "stat/h2_stat.h"
 #include "stat/tls_stat.h"
+
+/*
+ * The longest wall-clock span (earliest start to latest end) a merge
+ * takes: files further apart are refused, naming the file, as the work
+ * of a clock set wrong (or of unrelated runs).  31 days.
+ */
+#define MERGE_MAX_SPAN_NS	(UINT64_C(31) * 86400 * 1000000000)
 
 struct jsonw;
 struct jv;
@@ -86,14 +100,14 @@ struct merge {
 	uint64_t	 iv_period;	/* ns, the same in every file */
 	double		 iv_target;	/* the files' target rates added */
 	int		 iv_sched;	/* the files had a schedule */
+	uint64_t	 iv_join;	/* the largest of the files' joined */
 	struct merge_ivfile {
 		const struct jv	*arr;	/* its intervals */
 		uint64_t	 start_ns;	/* its start.epoch_ns */
 	}		*ivf;
 	size_t		 nivf;
 	struct hdr	*iv_acc[INTERVAL_NREC];	/* the first's settings */
-	struct interval_rec *ivrecs;
-	size_t		 nivrecs;
+	struct interval_recs ivrecs;	/* at most INTERVAL_MAX_RECS */
 };
 
 /*

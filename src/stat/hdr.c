@@ -289,9 +289,13 @@ hdr_add(struct hdr *dst, const struct hdr *src)
 	if (!hdr_same_settings(dst, src) ||
 	    src->total > (uint64_t)INT64_MAX - dst->total)
 		return -1;
-	/* Every count is at most its total, so no sum can overflow. */
-	for (size_t i = 0; i < dst->counts_len; i++)
-		dst->counts[i] += src->counts[i];
+	/* Every count is at most its total, so no sum can overflow.  Only
+	   the indexes from src's min to its max can hold counts (an
+	   interval's histograms hold a few values, or none). */
+	if (src->total > 0)
+		for (size_t i = hdr_index(src, src->min),
+		    e = hdr_index(src, src->max); i <= e; i++)
+			dst->counts[i] += src->counts[i];
 	dst->total += src->total;
 	dst->clamped += src->clamped;
 	if (src->min < dst->min)
@@ -662,7 +666,7 @@ struct hdr_v2 {
 };
 
 static int
-parse_v2_header(struct hdr_v2 *v, const uint8_t *p)
+parse_v2_header(struct hdr_v2 *v, const uint8_t *p, int ns_only)
 {
 	int32_t payload_len, digits;
 	int64_t lowest, highest;
@@ -675,6 +679,10 @@ parse_v2_header(struct hdr_v2 *v, const uint8_t *p)
 	highest = (int64_t)get_be64(p + 24);
 	if (hdr_config(&v->cfg, lowest, highest, digits) == -1)
 		return HDR_ESETTINGS;
+	/* Checked before anything is allocated for the counts. */
+	if (ns_only && (lowest != HDR_NS_LOWEST || highest != HDR_NS_HIGHEST ||
+	    digits != HDR_NS_DIGITS))
+		return HDR_ENOTNS;
 	if (v->cfg.counts_len > HDR_DECODE_MAX_COUNTS)
 		return HDR_ETOOBIG;
 	/* No count takes more than 9 bytes. */
@@ -753,7 +761,8 @@ decode_v2(const struct hdr_v2 *v, const uint8_t *payload, struct hdr **out)
 
 /* Inflates the compressed form (len >= 8, its cookie checked). */
 static int
-decode_compressed(const uint8_t *buf, size_t len, struct hdr **out)
+decode_compressed(const uint8_t *buf, size_t len, struct hdr **out,
+    int ns_only)
 {
 	z_stream z;
 	uint8_t head[HDR_V2_HEADER], *payload = NULL;
@@ -778,7 +787,7 @@ decode_compressed(const uint8_t *buf, size_t len, struct hdr **out)
 		    HDR_ETRUNC : zr == Z_MEM_ERROR ? HDR_ENOMEM : HDR_EZLIB;
 		goto out;
 	}
-	if ((rv = parse_v2_header(&v, head)) != 0)
+	if ((rv = parse_v2_header(&v, head, ns_only)) != 0)
 		goto out;
 	/* One byte more than needed shows a longer stream. */
 	if ((payload = malloc(v.payload_len + 1)) == NULL) {
@@ -804,8 +813,8 @@ out:
 	return rv;
 }
 
-int
-hdr_decode_bin(const uint8_t *buf, size_t len, struct hdr **out)
+static int
+decode_bin(const uint8_t *buf, size_t len, struct hdr **out, int ns_only)
 {
 	struct hdr_v2 v;
 	uint32_t cookie;
@@ -817,13 +826,13 @@ hdr_decode_bin(const uint8_t *buf, size_t len, struct hdr **out)
 	if (cookie == HDR_V2Z_COOKIE) {
 		if (len < HDR_V2Z_HEADER)
 			return HDR_ETRUNC;
-		return decode_compressed(buf, len, out);
+		return decode_compressed(buf, len, out, ns_only);
 	}
 	if (cookie != HDR_V2_COOKIE)
 		return HDR_ECOOKIE;
 	if (len < HDR_V2_HEADER)
 		return HDR_ETRUNC;
-	if ((rv = parse_v2_header(&v, buf)) != 0)
+	if ((rv = parse_v2_header(&v, buf, ns_only)) != 0)
 		return rv;
 	if (v.payload_len > len - HDR_V2_HEADER)
 		return HDR_ETRUNC;
@@ -831,7 +840,13 @@ hdr_decode_bin(const uint8_t *buf, size_t len, struct hdr **out)
 }
 
 int
-hdr_decode(const char *s, size_t len, struct hdr **out)
+hdr_decode_bin(const uint8_t *buf, size_t len, struct hdr **out)
+{
+	return decode_bin(buf, len, out, 0);
+}
+
+static int
+decode_b64(const char *s, size_t len, struct hdr **out, int ns_only)
 {
 	uint8_t *bin;
 	size_t n;
@@ -844,9 +859,21 @@ hdr_decode(const char *s, size_t len, struct hdr **out)
 	if (b64_decode(bin, &n, s, len) == -1)
 		rv = HDR_EBASE64;
 	else
-		rv = hdr_decode_bin(bin, n, out);
+		rv = decode_bin(bin, n, out, ns_only);
 	free(bin);
 	return rv;
+}
+
+int
+hdr_decode(const char *s, size_t len, struct hdr **out)
+{
+	return decode_b64(s, len, out, 0);
+}
+
+int
+hdr_decode_ns(const char *s, size_t len, struct hdr **out)
+{
+	return decode_b64(s, len, out, 1);
 }
 
 const char *
@@ -873,6 +900,9 @@ hdr_strerror(int e)
 		return "out of memory";
 	case HDR_ESIZE:
 		return "length does not match the header";
+	case HDR_ENOTNS:
+		return "not this httperf's histogram settings (lowest 1 ns, "
+		    "highest 1 h, 3 digits)";
 	}
 	return "unknown error";
 }

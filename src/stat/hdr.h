@@ -49,6 +49,7 @@
 #define HDR_ECOUNTS	(-7)	/* counts run past the array, or overflow */
 #define HDR_ENOMEM	(-8)	/* out of memory */
 #define HDR_ESIZE	(-9)	/* decompressed size differs from its header */
+#define HDR_ENOTNS	(-10)	/* hdr_decode_ns(): other settings */
 
 struct hdr;
 
@@ -178,6 +179,14 @@ int		 hdr_encode_bin(const struct hdr *h, uint8_t **out,
 int		 hdr_decode(const char *s, size_t len, struct hdr **out);
 int		 hdr_decode_bin(const uint8_t *buf, size_t len,
 		    struct hdr **out);
+
+/*
+ * hdr_decode() of the program's histograms only (HDR_NS_*, which is all
+ * a --json file holds): other settings are refused with HDR_ENOTNS from
+ * the header, before anything is allocated, so no input makes it work
+ * for more than the 33,792 counts of one of them (--merge).
+ */
+int		 hdr_decode_ns(const char *s, size_t len, struct hdr **out);
 
 const char	*hdr_strerror(int e);
 

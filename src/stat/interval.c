@@ -171,29 +171,270 @@ interval_rec_free(struct interval_rec *r)
 	}
 }
 
-/* Keeps the interval that ends at `end' (cfg.record). */
+/* a += b, stopping at the largest value. */
+static uint64_t
+sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 static void
-interval_keep(struct interval *iv, uint64_t end)
+counts_add(struct interval_counts *a, const struct interval_counts *b)
+{
+	size_t i;
+
+	a->arrivals = sat_add(a->arrivals, b->arrivals);
+	a->missed = sat_add(a->missed, b->missed);
+	a->conns = sat_add(a->conns, b->conns);
+	for (i = 0; i < nitems(a->replies); i++)
+		a->replies[i] = sat_add(a->replies[i], b->replies[i]);
+	for (i = 0; i < nitems(a->errors); i++)
+		a->errors[i] = sat_add(a->errors[i], b->errors[i]);
+	a->s200 = sat_add(a->s200, b->s200);
+	a->s302 = sat_add(a->s302, b->s302);
+}
+
+/*
+ * b's summary added into a's: from their encodings added up when both
+ * decode, else (an encoding could not be made) the count and the max
+ * only, with no encoding.
+ */
+static void
+sum_join(struct interval_sum *a, struct interval_sum *b)
+{
+	struct hdr *ha = NULL, *hb = NULL;
+
+	if (b->count == 0 && b->hdr != NULL)
+		;
+	else if (a->count == 0 && a->hdr != NULL) {
+		free(a->hdr);
+		*a = *b;
+		b->hdr = NULL;
+	} else if (a->hdr != NULL && b->hdr != NULL &&
+	    hdr_decode(a->hdr, strlen(a->hdr), &ha) == 0 &&
+	    hdr_decode(b->hdr, strlen(b->hdr), &hb) == 0 &&
+	    hdr_add(ha, hb) == 0) {
+		free(a->hdr);
+		interval_sum_of(a, ha);
+	} else {
+		free(a->hdr);
+		a->hdr = NULL;
+		a->count = sat_add(a->count, b->count);
+		if (b->max > a->max)
+			a->max = b->max;
+		a->p50 = a->p90 = a->p99 = 0;
+	}
+	hdr_free(ha);
+	hdr_free(hb);
+	free(b->hdr);
+	b->hdr = NULL;
+}
+
+void
+interval_rec_join(struct interval_rec *a, struct interval_rec *b)
+{
+	uint64_t end = sat_add(a->start, a->length),
+	    bend = sat_add(b->start, b->length);
+	size_t k;
+
+	if (bend > end)
+		end = bend;
+	a->length = end - a->start;
+	counts_add(&a->c, &b->c);
+	for (k = 0; k < INTERVAL_NREC; k++)
+		sum_join(&a->h[k], &b->h[k]);
+}
+
+void
+interval_recs_init(struct interval_recs *l, uint64_t period, uint64_t join,
+    size_t max)
+{
+	memset(l, 0, sizeof(*l));
+	l->period = period > 0 ? period : 1;
+	l->join = join > 0 ? join : 1;
+	l->max = max >= 2 ? max : 2;
+}
+
+/* The slot of the test (join periods long) an interval starts in. */
+static uint64_t
+recs_slot(const struct interval_recs *l, uint64_t start)
+{
+	if (l->join > UINT64_MAX / l->period)
+		return 0;
+	return start / (l->period * l->join);
+}
+
+/* Doubles the slots' length, joining the intervals now in one slot. */
+static void
+recs_halve(struct interval_recs *l)
+{
+	size_t i, o = 0;
+
+	if (l->join <= UINT64_MAX / 2)
+		l->join *= 2;
+	for (i = 0; i < l->n; i++) {
+		if (o > 0 && recs_slot(l, l->v[o - 1].start) ==
+		    recs_slot(l, l->v[i].start))
+			interval_rec_join(&l->v[o - 1], &l->v[i]);
+		else
+			l->v[o++] = l->v[i];
+	}
+	l->n = o;
+}
+
+void
+interval_recs_add(struct interval_recs *l, struct interval_rec *r)
+{
+	for (;;) {
+		if (l->n > 0 && recs_slot(l, l->v[l->n - 1].start) ==
+		    recs_slot(l, r->start)) {
+			interval_rec_join(&l->v[l->n - 1], r);
+			return;
+		}
+		if (l->n < l->max)
+			break;
+		recs_halve(l);
+	}
+	if (l->n == l->cap) {
+		l->cap = l->cap > 0 ? 2 * l->cap : 64;
+		if (l->cap > l->max)
+			l->cap = l->max;
+		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
+	}
+	l->v[l->n++] = *r;
+	memset(r, 0, sizeof(*r));
+}
+
+void
+interval_recs_free(struct interval_recs *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		interval_rec_free(&l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
+}
+
+/*
+ * Whether an interval of `len' ns that ends the test is a sliver: under
+ * a quarter of a period, too short for its rates to mean much.
+ */
+static int
+interval_sliver(const struct interval *iv, uint64_t len)
+{
+	return len < iv->period / 4;
+}
+
+/* The recorded histogram of interval_rec_hist k. */
+static const struct hdr *
+interval_rec_hist(const struct interval *iv, size_t k)
+{
+	static const enum interval_hist of[INTERVAL_NREC] = {
+		[INTERVAL_R_REPLY] = INTERVAL_H_REPLY,
+		[INTERVAL_R_CORRECTED] = INTERVAL_H_CORRECTED,
+		[INTERVAL_R_LATENESS] = INTERVAL_H_LATENESS,
+	};
+
+	return iv->h[of[k]];
+}
+
+/* Whether interval_rec_hist k is kept (the schedule's only with one). */
+static int
+interval_rec_kept(const struct interval *iv, size_t k)
+{
+	return k == INTERVAL_R_REPLY || interval_scheduled(iv);
+}
+
+/* The open interval's histograms encoded into it: it is closed. */
+static void
+interval_close(struct interval *iv)
 {
 	struct interval_rec *r;
+	size_t k;
 
-	if (iv->nrecs == iv->caprecs) {
-		iv->caprecs = iv->caprecs > 0 ? 2 * iv->caprecs : 64;
-		iv->recs = xreallocarray(iv->recs, iv->caprecs,
-		    sizeof(*iv->recs));
+	if (!iv->open)
+		return;
+	r = &iv->recs.v[iv->recs.n - 1];
+	for (k = 0; k < INTERVAL_NREC; k++)
+		if (interval_rec_kept(iv, k)) {
+			free(r->h[k].hdr);
+			interval_sum_of(&r->h[k], iv->acc[k]);
+		}
+	iv->open = 0;
+}
+
+/*
+ * Opens the last interval kept, when later intervals may join it: its
+ * encodings decoded into the accumulators (once per interval kept).
+ * Left closed if one does not decode.
+ */
+static void
+interval_open(struct interval *iv)
+{
+	const struct interval_rec *r = &iv->recs.v[iv->recs.n - 1];
+	struct hdr *d;
+	size_t k;
+
+	for (k = 0; k < INTERVAL_NREC; k++) {
+		if (!interval_rec_kept(iv, k))
+			continue;
+		if (iv->acc[k] == NULL)
+			iv->acc[k] = hdr_new_ns();
+		hdr_reset(iv->acc[k]);
+		if (r->h[k].hdr == NULL || hdr_decode(r->h[k].hdr,
+		    strlen(r->h[k].hdr), &d) != 0)
+			return;
+		if (hdr_add(iv->acc[k], d) != 0) {
+			hdr_free(d);
+			return;
+		}
+		hdr_free(d);
 	}
-	r = &iv->recs[iv->nrecs++];
-	memset(r, 0, sizeof(*r));
-	r->start = iv->mark - iv->start;
-	r->length = end - iv->mark;
-	r->c = iv->c;
-	interval_sum_of(&r->h[INTERVAL_R_REPLY], iv->h[INTERVAL_H_REPLY]);
-	if (interval_scheduled(iv)) {
-		interval_sum_of(&r->h[INTERVAL_R_CORRECTED],
-		    iv->h[INTERVAL_H_CORRECTED]);
-		interval_sum_of(&r->h[INTERVAL_R_LATENESS],
-		    iv->h[INTERVAL_H_LATENESS]);
+	iv->open = 1;
+}
+
+/*
+ * Keeps the interval that ends at `end' (cfg.record); the last one of
+ * the test, when a sliver, joined to the one before.
+ */
+static void
+interval_keep(struct interval *iv, uint64_t end, int last)
+{
+	struct interval_rec r, *o;
+	struct interval_recs *l = &iv->recs;
+	uint64_t start = iv->mark - iv->start, len = end - iv->mark;
+	size_t k;
+
+	o = l->n > 0 ? &l->v[l->n - 1] : NULL;
+	if (iv->open && (recs_slot(l, o->start) == recs_slot(l, start) ||
+	    (last && interval_sliver(iv, len)))) {
+		/* Joins the open one: counts and histograms added. */
+		if (start + len > o->start + o->length)
+			o->length = start + len - o->start;
+		counts_add(&o->c, &iv->c);
+		for (k = 0; k < INTERVAL_NREC; k++)
+			if (interval_rec_kept(iv, k))
+				(void)hdr_add(iv->acc[k],
+				    interval_rec_hist(iv, k));
+		return;
 	}
+	interval_close(iv);
+	memset(&r, 0, sizeof(r));
+	r.start = start;
+	r.length = len;
+	r.c = iv->c;
+	for (k = 0; k < INTERVAL_NREC; k++)
+		if (interval_rec_kept(iv, k))
+			interval_sum_of(&r.h[k], interval_rec_hist(iv, k));
+	if (last && o != NULL && interval_sliver(iv, r.length))
+		interval_rec_join(o, &r);
+	else
+		interval_recs_add(l, &r);
+	interval_rec_free(&r);
+	if (l->join > 1 && !last)
+		interval_open(iv);
 }
 
 static void
@@ -212,8 +453,8 @@ interval_json_sum(struct jsonw *w, const char *key,
 }
 
 void
-interval_json_recs(struct jsonw *w, uint64_t period, double target,
-    const struct interval_rec *recs, size_t n)
+interval_json_recs(struct jsonw *w, double target,
+    const struct interval_recs *l)
 {
 	static const char *const sum_key[INTERVAL_NREC] = {
 		[INTERVAL_R_REPLY] = "reply",
@@ -224,12 +465,14 @@ interval_json_recs(struct jsonw *w, uint64_t period, double target,
 	size_t i, k;
 
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "period_ns", period);
+	jsonw_ku64(w, "period_ns", l->period);
 	jsonw_kdouble(w, "target_rate_per_s", target);
+	jsonw_ku64(w, "max_intervals", l->max);
+	jsonw_ku64(w, "joined", l->join);
 	jsonw_key(w, "intervals");
 	jsonw_arr_begin(w);
-	for (i = 0; i < n; i++) {
-		r = &recs[i];
+	for (i = 0; i < l->n; i++) {
+		r = &l->v[i];
 		jsonw_obj_begin(w);
 		jsonw_ku64(w, "start_ns", r->start);
 		jsonw_ku64(w, "length_ns", r->length);
@@ -256,13 +499,17 @@ interval_json_recs(struct jsonw *w, uint64_t period, double target,
 	jsonw_obj_end(w);
 }
 
-/* The --interval line of the interval that ends at `end'. */
+/*
+ * The --interval line of the interval that ends at `end', its rates over
+ * its real length (which it says when it is not the period's).
+ */
 static void
 interval_line(struct interval *iv, uint64_t end)
 {
 	const struct interval_counts *c = &iv->c;
 	const struct hdr *reply = iv->h[INTERVAL_H_REPLY];
 	const struct hdr *late = iv->h[INTERVAL_H_LATENESS];
+	const struct hdr *corr = iv->h[INTERVAL_H_CORRECTED];
 	double len = (double)(end - iv->mark) / (double)NS_PER_SEC;
 	uint64_t replies = interval_replies(c), errors = interval_errors(c);
 
@@ -280,14 +527,35 @@ interval_line(struct interval *iv, uint64_t end)
 	    (unsigned long long)errors, pct_ms(reply, 50.0),
 	    pct_ms(reply, 99.0), (double)hdr_max(reply) / NS_PER_MSEC);
 	if (interval_scheduled(iv))
-		fprintf(iv->lines, ", lateness [ms] p99 %.3f max %.3f",
-		    pct_ms(late, 99.0), (double)hdr_max(late) / NS_PER_MSEC);
+		fprintf(iv->lines, ", lateness [ms] p99 %.3f max %.3f"
+		    ", corrected [ms] p99 %.3f", pct_ms(late, 99.0),
+		    (double)hdr_max(late) / NS_PER_MSEC, pct_ms(corr, 99.0));
+	if (end - iv->mark != iv->period) {
+		fputs(", length ", iv->lines);
+		put_sec3(iv->lines, end - iv->mark);
+		fputs(" s", iv->lines);
+	}
 	fputc('\n', iv->lines);
 	fflush(iv->lines);
 }
 
-void
-interval_flush(struct interval *iv, uint64_t end)
+/* Whether nothing at all was counted in the current interval. */
+static int
+interval_empty(const struct interval *iv)
+{
+	const struct interval_counts *c = &iv->c;
+
+	return c->arrivals == 0 && c->missed == 0 && c->conns == 0 &&
+	    interval_replies(c) == 0 && interval_errors(c) == 0;
+}
+
+/*
+ * Ends the current interval at `end'; `last': the test's end.  A last
+ * interval that is an empty sliver prints no --interval line (it would
+ * read as the rates falling to 0 at the end).
+ */
+static void
+interval_end(struct interval *iv, uint64_t end, int last)
 {
 	size_t i;
 
@@ -309,17 +577,24 @@ interval_flush(struct interval *iv, uint64_t end)
 		if (fflush(iv->hlog) != 0 && iv->hlog_errno == 0)
 			iv->hlog_errno = errno != 0 ? errno : EIO;
 	}
-	if (iv->lines != NULL)
+	if (iv->lines != NULL && !(last && iv->n > 0 &&
+	    interval_sliver(iv, end - iv->mark) && interval_empty(iv)))
 		interval_line(iv, end);
 	if (iv->flush != NULL)
 		iv->flush(iv->flush_arg, iv, end);
 	if (iv->record)
-		interval_keep(iv, end);
+		interval_keep(iv, end, last);
 	for (i = 0; i < INTERVAL_NHIST; i++)
 		hdr_reset(iv->h[i]);
 	memset(&iv->c, 0, sizeof(iv->c));
 	iv->mark = end;
 	iv->n++;
+}
+
+void
+interval_flush(struct interval *iv, uint64_t end)
+{
+	interval_end(iv, end, 0);
 }
 
 /*
@@ -455,6 +730,7 @@ interval_init(struct interval *iv, struct bus *bus,
 	iv->flush = cfg->flush;
 	iv->flush_arg = cfg->flush_arg;
 	iv->record = cfg->record;
+	interval_recs_init(&iv->recs, iv->period, 1, INTERVAL_MAX_RECS);
 	if (cfg->hlog != NULL) {
 		if ((iv->hlog = fopen(cfg->hlog, "w")) == NULL) {
 			interval_hlog_err(cfg->hlog, errno, err, errlen);
@@ -500,7 +776,8 @@ interval_stop(struct interval *iv, uint64_t now, char *err, size_t errlen)
 	timer_cancel(&iv->timer);
 	timer_cancel(&iv->ptimer);
 	if (interval_flushes(iv))
-		interval_flush(iv, now);
+		interval_end(iv, now, 1);
+	interval_close(iv);
 	iv->running = 0;
 	if ((f = iv->hlog) != NULL) {
 		/* A full disk shows at a flush, in the stream's error flag
@@ -535,11 +812,12 @@ interval_fini(struct interval *iv)
 		hdr_free(iv->h[i]);
 		iv->h[i] = NULL;
 	}
-	for (i = 0; i < iv->nrecs; i++)
-		interval_rec_free(&iv->recs[i]);
-	free(iv->recs);
-	iv->recs = NULL;
-	iv->nrecs = iv->caprecs = 0;
+	interval_recs_free(&iv->recs);
+	iv->open = 0;
+	for (i = 0; i < INTERVAL_NREC; i++) {
+		hdr_free(iv->acc[i]);
+		iv->acc[i] = NULL;
+	}
 }
 
 /* The collector interface (stat/collector.h). */
@@ -578,8 +856,7 @@ interval_col_json(void *state, struct jsonw *w,
 	const struct interval *iv = state;
 
 	(void)run;
-	interval_json_recs(w, iv->period, iv->target_rate, iv->recs,
-	    iv->nrecs);
+	interval_json_recs(w, iv->target_rate, &iv->recs);
 }
 
 static void

@@ -18,7 +18,11 @@
  *
  * The intervals follow an absolute schedule from the test's start (the
  * k-th ends at start + k * period, whenever its timer fires), so they do
- * not drift; the last one is cut short by the test's end.  Recording
+ * not drift; the last one is cut short by the test's end.  A last one
+ * under a quarter of a period (a sliver) prints no --interval line when
+ * nothing happened in it, and is joined to the one before in the records
+ * kept for --json (cfg.record); of those, at most INTERVAL_MAX_RECS are
+ * kept, so the memory does not grow with the run's length.  Recording
  * never allocates: the histograms are made at init and reset between
  * intervals.
  */
@@ -110,6 +114,44 @@ struct interval_rec {
 					   schedule */
 };
 
+/*
+ * The intervals kept for the --json document and the --html page, at
+ * most `max' of them whatever the run's length: when one more would pass
+ * it, neighbours are joined two by two into intervals twice as long
+ * (their counts and histograms added), and from then on each kept
+ * interval covers `join' periods.  The document says so (max_intervals,
+ * joined); the full resolution is in the --hlog file.
+ */
+#define INTERVAL_MAX_RECS	512
+
+struct interval_recs {
+	struct interval_rec *v;
+	size_t		 n, cap;
+	size_t		 max;
+	uint64_t	 period;	/* ns */
+	uint64_t	 join;		/* periods per kept interval */
+};
+
+/* Empty, for intervals of `period' ns, at most `max' (>= 2) kept. */
+void	interval_recs_init(struct interval_recs *l, uint64_t period,
+	    uint64_t join, size_t max);
+
+/*
+ * Adds r (l then owns its encodings): joined to the last kept interval
+ * when it starts in the same join * period slot of the test, else kept
+ * after it, joining neighbours first when l is full.  Records must come
+ * in the order of their starts.
+ */
+void	interval_recs_add(struct interval_recs *l, struct interval_rec *r);
+
+/*
+ * Joins b into a, the interval before it: a's length then reaches b's
+ * end, counts and histograms are added (b's encodings freed).
+ */
+void	interval_rec_join(struct interval_rec *a, struct interval_rec *b);
+
+void	interval_recs_free(struct interval_recs *l);
+
 struct interval {
 	struct timer_wheel *wheel;
 	FILE		*out;		/* --periodic-stats lines */
@@ -124,10 +166,16 @@ struct interval {
 	void		*flush_arg;
 	int		 record;
 
-	/* cfg.record: every interval ended so far (allocated as they
-	   end, never while recording). */
-	struct interval_rec *recs;
-	size_t		 nrecs, caprecs;
+	/* cfg.record: the intervals ended so far, at most
+	   INTERVAL_MAX_RECS (allocated as they end, never while
+	   recording). */
+	struct interval_recs recs;
+	/* Once intervals are joined: the histograms of the last one kept
+	   while later intervals still join it (open), added up here and
+	   encoded into it only when it closes, so that joining costs an
+	   addition per interval, not a decoding and an encoding. */
+	struct hdr	*acc[INTERVAL_NREC];
+	int		 open;
 
 	uint64_t	 start;		/* the test's start (ns) */
 	uint64_t	 mark;		/* the current interval's start */
@@ -199,11 +247,12 @@ void	interval_sum_of(struct interval_sum *s, const struct hdr *h);
 
 /*
  * Writes stats.interval of the --json document: the period, the target
- * rate (0: no schedule) and every record (see the schema).
+ * rate (0: no schedule), the bound and how many periods each interval
+ * kept covers, and every record (see the schema).
  */
 struct jsonw;
-void	interval_json_recs(struct jsonw *w, uint64_t period, double target,
-	    const struct interval_rec *recs, size_t n);
+void	interval_json_recs(struct jsonw *w, double target,
+	    const struct interval_recs *l);
 
 /* Frees the encodings a record holds. */
 void	interval_rec_free(struct interval_rec *r);

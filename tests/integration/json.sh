@@ -50,9 +50,12 @@ d = json.load(open(sys.argv[1]))
 st = d["stats"]; iv = st["interval"]; ivs = iv["intervals"]
 assert len(ivs) > 0, "no intervals"
 t = 0
-for x in ivs:
+# Each interval kept covers `joined' periods (or less); the last one,
+# a sliver joined to it, up to a quarter of a period more.
+p = iv["period_ns"] * iv.get("joined", 1)
+for i, x in enumerate(ivs):
     assert x["start_ns"] >= t, ("overlap", x["start_ns"], t)
-    assert 0 < x["length_ns"] <= iv["period_ns"], x["length_ns"]
+    assert 0 < x["length_ns"] <= p + (iv["period_ns"] // 4 if i == len(ivs) - 1 else 0), x["length_ns"]
     t = x["start_ns"] + x["length_ns"]
     assert x["reply"]["count"] == sum(x["replies"].values()), "reply count"
 assert t == d["duration_ns"], ("end", t, d["duration_ns"])
@@ -192,7 +195,8 @@ iv_check "$J.m.json" > /dev/null || fail "merged stats.interval does not add up"
 # Every file's interval lands in the merged one its start falls in.
 python3 - "$J.m.json" "${J}0.json" "${J}1.json" "${J}2.json" "${J}3.json" <<'PY' ||
 import json, sys
-m = json.load(open(sys.argv[1])); p = m["stats"]["interval"]["period_ns"]
+m = json.load(open(sys.argv[1])); mi = m["stats"]["interval"]
+p = mi["period_ns"] * mi["joined"]
 want = {}
 for f in sys.argv[2:]:
     d = json.load(open(f))
@@ -201,7 +205,11 @@ for f in sys.argv[2:]:
         j = (off + x["start_ns"]) // p
         w = want.setdefault(j, [0, 0, 0])
         w[0] += x["replies"]["2xx"]; w[1] += x["reply"]["count"]; w[2] += x["lateness"]["count"]
-for j, x in enumerate(m["stats"]["interval"]["intervals"]):
+# Only the slots some file's interval falls in, in order.
+assert [x["start_ns"] // p for x in mi["intervals"]] == sorted(want), \
+    ([x["start_ns"] for x in mi["intervals"]], sorted(want))
+for x in mi["intervals"]:
+    j = x["start_ns"] // p
     assert x["start_ns"] == j * p, x["start_ns"]
     got = [x["replies"]["2xx"], x["reply"]["count"], x["lateness"]["count"]]
     assert got == want.get(j, [0, 0, 0]), (j, got, want.get(j))
@@ -376,3 +384,98 @@ RC=$?
 expect_rc 1
 grep -q -- "--rate: cannot be used with --merge" "$OUT.err" || fail "--rate with --merge: $(cat "$OUT.err")"
 ok "--merge: refusals name the file and the member"
+
+# Hostile or mistaken --merge inputs, made from the four files: the work
+# and the memory follow what the files hold, and a file that cannot be a
+# run of this httperf is one line naming the file and the member.
+# mutate IN OUT PYTHON: OUT is IN's document d after PYTHON ran on it.
+mutate() {
+	python3 - "$1" "$2" "$3" <<'PY' || fail "mutate $1: $3"
+import base64, json, struct, sys, zlib
+d = json.load(open(sys.argv[1]))
+DAY = 86400 * 10**9
+def histf(lowest, highest, digits):
+    """An empty HdrHistogram (compressed V2, base64) of those settings."""
+    v2 = struct.pack(">iiiiqqd", 0x1c849303, 0, 0, digits, lowest, highest, 1.0)
+    z = zlib.compress(v2)
+    return base64.b64encode(struct.pack(">ii", 0x1c849304, len(z)) + z).decode()
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+# merge_refused WHAT FILE... : exit status 1, nothing on stdout, one line
+# on stderr (left in $OUT.err).
+merge_refused() {
+	mr_what=$1
+	shift
+	timeout 60 "$HP" --merge "$@" --json "$J.r.json" > "$OUT" 2> "$OUT.err"
+	RC=$?
+	T_LAST="httperf --merge ($mr_what)"
+	expect_rc 1
+	[ -s "$OUT" ] && fail "$mr_what: a report: $(head -3 "$OUT")"
+	[ "$(wc -l < "$OUT.err" | tr -d ' ')" = 1 ] ||
+	    fail "$mr_what: not one line: $(head -c 500 "$OUT.err")"
+}
+
+# Two files 5 days apart: their intervals, no more (keeping every 1 s
+# slot between them took 1.7 GB); 32 days apart: refused.
+mutate "${J}1.json" "$J.far.json" 'd["start"]["epoch_ns"] += 5 * DAY'
+/usr/bin/time -f %M true > /dev/null 2>&1 ||
+    fail "GNU time (/usr/bin/time) is not installed"
+/usr/bin/time -o "$T_DIR/rss" -f %M timeout 60 "$HP" --merge "${J}0.json" \
+    "$J.far.json" --json "$J.far.m.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+T_LAST="httperf --merge (5 days apart)"
+expect_rc 0
+expect_counts 50 100 100
+validate_json "$J.far.m.json"
+n0=$(jv "${J}0.json" stats.interval.intervals | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')
+n1=$(jv "$J.far.json" stats.interval.intervals | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')
+nm=$(jv "$J.far.m.json" stats.interval.intervals | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')
+[ "$nm" = $((n0 + n1)) ] || fail "5 days apart: $nm merged intervals, not $n0 + $n1"
+rss=$(tail -n 1 "$T_DIR/rss")
+if ! ldd "$HTTPERF" 2>/dev/null | grep -q libasan && [ -z "${HTTPERF_VALGRIND:-}" ]; then
+	[ "$rss" -le 30000 ] || fail "5 days apart: peak RSS $rss KiB"
+fi
+mutate "${J}1.json" "$J.far.json" 'd["start"]["epoch_ns"] += 32 * DAY'
+merge_refused "32 days apart" "${J}0.json" "$J.far.json"
+grep -Eq "^httperf: --merge: $J\.far\.json: start\.epoch_ns: with ${J}0\.json's, the runs span 32\.0 days on the wall clock; --merge spans at most 31 days \(a clock set wrong\?\)\$" "$OUT.err" ||
+    fail "32 days apart: $(cat "$OUT.err")"
+# A client whose clock says 1970.
+mutate "${J}1.json" "$J.1970.json" 'd["start"]["epoch_ns"] = 10**9'
+merge_refused "a 1970 clock" "${J}0.json" "$J.1970.json"
+grep -q "^httperf: --merge: $J.1970.json: start.epoch_ns: with ${J}0.json's, the runs span [0-9]*\.[0-9] days" "$OUT.err" ||
+    fail "1970: $(cat "$OUT.err")"
+# One interval at 200,000 s in a run of under a second.
+mutate "${J}1.json" "$J.late.json" 'x = d["stats"]["interval"]["intervals"]; x[:] = x[:1]; x[0]["start_ns"] = 200000 * 10**9'
+merge_refused "an interval at 200,000 s" "${J}0.json" "$J.late.json"
+[ "$(cat "$OUT.err")" = "httperf: --merge: $J.late.json: stats.interval.intervals[0].start_ns: past the run's end (duration_ns)" ] ||
+    fail "interval at 200,000 s: $(cat "$OUT.err")"
+ok "--merge: 5 days apart in $rss KiB; 32 days, a 1970 clock, an interval past the end refused"
+
+# Histograms of other settings (2^20 counts each, which took seconds to
+# decode and add): refused, naming the member.
+mutate "${J}1.json" "$J.big.json" '
+for x in d["stats"]["interval"]["intervals"]:
+    x["reply"]["hdr"] = histf(1, 2**27, 5); x["reply"]["count"] = 0'
+merge_refused "huge histograms" "${J}0.json" "$J.big.json"
+[ "$(cat "$OUT.err")" = "httperf: --merge: $J.big.json: stats.interval.intervals[0].reply: not this httperf's histogram settings (lowest 1 ns, highest 1 h, 3 digits)" ] ||
+    fail "huge histograms: $(cat "$OUT.err")"
+merge_refused "huge histograms, first file" "$J.big.json" "${J}0.json"
+grep -q "^httperf: --merge: $J.big.json: stats.interval.intervals\[0\].reply: not this httperf's" "$OUT.err" ||
+    fail "huge histograms first: $(cat "$OUT.err")"
+# 200,000 client ids in each of two files: all 400,000, in order.
+mutate "${J}0.json" "$J.ids0.json" 'd["client"]["count"] = 400000; d["client"]["ids"] = list(range(399998, -1, -2))'
+mutate "${J}1.json" "$J.ids1.json" 'd["client"]["count"] = 400000; d["client"]["ids"] = list(range(1, 400000, 2))'
+timeout 60 "$HP" --merge "$J.ids0.json" "$J.ids1.json" --json "$J.ids.json" \
+    > "$OUT" 2> "$OUT.err"
+RC=$?
+T_LAST="httperf --merge (200,000 ids each)"
+expect_rc 0
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["client"]; sys.exit(c["ids"] != list(range(400000)))' "$J.ids.json" ||
+    fail "200,000 ids each: merged ids are not 0..399999"
+mutate "$J.ids1.json" "$J.ids2.json" 'd["client"]["ids"][-1] = 1000'
+merge_refused "an id twice" "$J.ids0.json" "$J.ids2.json"
+[ "$(cat "$OUT.err")" = "httperf: --merge: $J.ids2.json: client.ids: client 1000/400000 is also in an earlier file or twice in this one (each process needs its own --client I/N)" ] ||
+    fail "an id twice: $(cat "$OUT.err")"
+ok "--merge: foreign histogram settings refused; 2 x 200,000 client ids"

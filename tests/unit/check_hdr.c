@@ -1089,6 +1089,62 @@ START_TEST(test_decode_mutations)
 }
 END_TEST
 
+/*
+ * hdr_decode_ns(): this program's histograms decode as with hdr_decode();
+ * any other settings (here 5 digits up to 2^24 ns: 2^20 counts, 8 MiB,
+ * under HDR_DECODE_MAX_COUNTS) are refused from the header.
+ */
+START_TEST(test_decode_ns)
+{
+	struct hdr *h, *big, *d = NULL;
+	char *s;
+	size_t len;
+
+	h = hdr_new_ns();
+	hdr_record(h, 12345);
+	hdr_record(h, 7);
+	hdr_record(h, NS_HOUR);
+	ck_assert_int_eq(hdr_encode(h, &s, &len), 0);
+	ck_assert_int_eq(hdr_decode_ns(s, len, &d), 0);
+	ck_assert_uint_eq(hdr_count(d), 3);
+	ck_assert(hdr_same_settings(h, d));
+	/* A decoded histogram adds up whole (hdr_add() goes from its min
+	   to its max only). */
+	big = hdr_new_ns();
+	ck_assert_int_eq(hdr_add(big, d), 0);
+	assert_same_counts(big, h);
+	hdr_free(big);
+	hdr_free(d);
+	free(s);
+	big = hdr_new(1, INT64_C(1) << 24, 5);
+	ck_assert_ptr_nonnull(big);
+	ck_assert_uint_ge(hdr_counts_len(big), (size_t)1 << 20);
+	hdr_record(big, 777);
+	ck_assert_int_eq(hdr_encode(big, &s, &len), 0);
+	ck_assert_int_eq(hdr_decode(s, len, &d), 0);
+	hdr_free(d);
+	d = NULL;
+	ck_assert_int_eq(hdr_decode_ns(s, len, &d), HDR_ENOTNS);
+	ck_assert_ptr_null(d);
+	ck_assert_str_eq(hdr_strerror(HDR_ENOTNS), "not this httperf's "
+	    "histogram settings (lowest 1 ns, highest 1 h, 3 digits)");
+	free(s);
+	/* 1 h but 2 digits; 3 digits but 2 h. */
+	hdr_free(big);
+	big = hdr_new(1, NS_HOUR, 2);
+	ck_assert_int_eq(hdr_encode(big, &s, &len), 0);
+	ck_assert_int_eq(hdr_decode_ns(s, len, &d), HDR_ENOTNS);
+	free(s);
+	hdr_free(big);
+	big = hdr_new(1, 2 * NS_HOUR, 3);
+	ck_assert_int_eq(hdr_encode(big, &s, &len), 0);
+	ck_assert_int_eq(hdr_decode_ns(s, len, &d), HDR_ENOTNS);
+	free(s);
+	hdr_free(big);
+	hdr_free(h);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -1109,6 +1165,7 @@ main(void)
 	tcase_add_test(tc, test_own_strings);
 	tcase_add_test(tc, test_decode_rejects);
 	tcase_add_test(tc, test_decode_mutations);
+	tcase_add_test(tc, test_decode_ns);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

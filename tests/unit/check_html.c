@@ -658,6 +658,36 @@ START_TEST(test_counts)
 }
 END_TEST
 
+/*
+ * A last interval of 0.4 ms (as older versions wrote): not drawn on the
+ * rate plots (no cliff to 0/s at the end); a last one of a quarter of a
+ * period or more is.
+ */
+START_TEST(test_sliver)
+{
+	struct iv v[3];
+	char *d, *page;
+
+	memcpy(v, known_iv, sizeof(v));
+	v[2].len = 400000;
+	d = doc_json("h", 0, 1000, 1, v, 3, 100);
+	page = render(d, NULL, NULL, 0);
+	ck_assert_int_eq(render_rv, 0);
+	ck_assert_int_eq(points(page, "iv-rate", "Achieved"), 2);
+	ck_assert_int_eq(points(page, "iv-rate", "Arrivals"), 2);
+	ck_assert_int_eq(points(page, "iv-status", "2xx"), 2);
+	ck_assert_int_eq(points(page, "iv-errors", "connreset"), 2);
+	free(page);
+	free(d);
+	v[2].len = 250000000;
+	d = doc_json("h", 0, 1000, 1, v, 3, 100);
+	page = render(d, NULL, NULL, 0);
+	ck_assert_int_eq(points(page, "iv-rate", "Achieved"), 3);
+	free(page);
+	free(d);
+}
+END_TEST
+
 /* Without a schedule: no arrivals, target, corrected or lateness. */
 START_TEST(test_no_sched)
 {
@@ -1334,6 +1364,7 @@ main(void)
 	tcase_add_test(tc, test_nice_ticks);
 	tcase_add_test(tc, test_decimate);
 	tcase_add_test(tc, test_huge_intervals);
+	tcase_add_test(tc, test_sliver);
 	tcase_add_test(tc, test_merged);
 	tcase_add_test(tc, test_merged3);
 	tcase_add_test(tc, test_merged_heading);

@@ -308,13 +308,14 @@ START_TEST(test_scheduled)
 	snprintf(want, sizeof(want),
 	    "[1.000 s] arrivals 3.0/s (target 100.0), replies 4, errors 2, "
 	    "reply [ms] p50 %.3f p99 %.3f max %.3f, lateness [ms] p99 %.3f "
-	    "max %.3f\n"
+	    "max %.3f, corrected [ms] p99 %.3f\n"
 	    "[1.500 s] arrivals 2.0/s (target 100.0), replies 1, errors 0, "
 	    "reply [ms] p50 %.3f p99 %.3f max %.3f, lateness [ms] p99 %.3f "
-	    "max %.3f\n",
+	    "max %.3f, corrected [ms] p99 %.3f, length 0.500 s\n",
 	    heq_ms(20 * MS), heq_ms(40 * MS), heq_ms(40 * MS),
-	    heq_ms(3 * MS), heq_ms(3 * MS),
-	    heq_ms(7 * MS), heq_ms(7 * MS), heq_ms(7 * MS), 0.0, 0.0);
+	    heq_ms(3 * MS), heq_ms(3 * MS), heq_ms(40 * MS),
+	    heq_ms(7 * MS), heq_ms(7 * MS), heq_ms(7 * MS), 0.0, 0.0,
+	    heq_ms(9 * MS));
 	ck_assert_str_eq(f.linebuf, want);
 	/* --periodic-stats was off. */
 	ck_assert_str_eq(f.outbuf, "");
@@ -391,7 +392,7 @@ START_TEST(test_unscheduled)
 	    "[1.000 s] connections 3.0/s, replies 1, errors 0, reply [ms] "
 	    "p50 %.3f p99 %.3f max %.3f\n"
 	    "[1.250 s] connections 0.0/s, replies 0, errors 0, reply [ms] "
-	    "p50 0.000 p99 0.000 max 0.000\n",
+	    "p50 0.000 p99 0.000 max 0.000, length 0.250 s\n",
 	    heq_ms(5 * MS), heq_ms(5 * MS), heq_ms(5 * MS));
 	ck_assert_str_eq(f.linebuf, want);
 	n = read_hlog(f.hlog, l, 8);
@@ -629,13 +630,13 @@ START_TEST(test_record)
 	reply(&f, 503, 0, T0 + 200 * MS, 30 * MS);
 	sig(&f, BUS_CONN_FAILED, NULL, ECONNRESET, T0 + 300 * MS);
 	timer_wheel_run(f.wheel, T0 + SEC);
-	ck_assert_uint_eq(f.iv.nrecs, 1);
+	ck_assert_uint_eq(f.iv.recs.n, 1);
 	sig(&f, BUS_ARRIVAL_MISSED, NULL, 4, T0 + 1200 * MS);
 	reply(&f, 200, 0, T0 + 1300 * MS, 1 * MS);
 	fx_stop(&f, T0 + 1250 * MS + 1);
-	ck_assert_uint_eq(f.iv.nrecs, 2);
+	ck_assert_uint_eq(f.iv.recs.n, 2);
 
-	r = &f.iv.recs[0];
+	r = &f.iv.recs.v[0];
 	ck_assert_uint_eq(r->start, 0);
 	ck_assert_uint_eq(r->length, SEC);
 	ck_assert_uint_eq(r->c.arrivals, 1);
@@ -652,7 +653,7 @@ START_TEST(test_record)
 	ck_assert_uint_eq(r->h[INTERVAL_R_LATENESS].max / MS, 3);
 	ck_assert_uint_eq(enc_count(r->h[INTERVAL_R_REPLY].hdr), 2);
 	ck_assert_uint_eq(enc_count(r->h[INTERVAL_R_LATENESS].hdr), 1);
-	r = &f.iv.recs[1];
+	r = &f.iv.recs.v[1];
 	ck_assert_uint_eq(r->start, SEC);
 	ck_assert_uint_eq(r->length, 250 * MS + 1);
 	ck_assert_uint_eq(r->c.missed, 4);
@@ -662,7 +663,7 @@ START_TEST(test_record)
 	jf = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(jf);
 	jsonw_init(&w, jf);
-	interval_json_recs(&w, f.iv.period, 50.0, f.iv.recs, f.iv.nrecs);
+	interval_json_recs(&w, 50.0, &f.iv.recs);
 	ck_assert_int_eq(jsonw_finish(&w), 0);
 	fclose(jf);
 	ck_assert_ptr_nonnull(strstr(buf, "\"period_ns\": 1000000000"));
@@ -671,6 +672,116 @@ START_TEST(test_record)
 	ck_assert_ptr_nonnull(strstr(buf, "\"connreset\": 1"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"reply_corrected\""));
 	ck_assert_ptr_nonnull(strstr(buf, "\"missed\": 4"));
+	free(buf);
+	fx_free(&f);
+}
+END_TEST
+
+/*
+ * A last interval that is a sliver (0.4 ms of a 1 s period): empty, it
+ * prints no --interval line (no all-zero line at the end); kept, it is
+ * joined to the interval before, which then reaches the test's end.  A
+ * sliver with something in it prints its line, with its length.
+ */
+START_TEST(test_sliver)
+{
+	const struct interval_rec *r;
+	struct fx f;
+	char want[512];
+
+	fx_init_rec(&f, 0.0, 0, 1, 0, 0, 1);
+	connected(&f, T0 + 10 * MS, 1 * MS);
+	reply(&f, 200, 0, T0 + 11 * MS, 5 * MS);
+	timer_wheel_run(f.wheel, T0 + SEC);
+	fx_stop(&f, T0 + SEC + 400000);
+	snprintf(want, sizeof(want),
+	    "[1.000 s] connections 1.0/s, replies 1, errors 0, reply [ms] "
+	    "p50 %.3f p99 %.3f max %.3f\n",
+	    heq_ms(5 * MS), heq_ms(5 * MS), heq_ms(5 * MS));
+	ck_assert_str_eq(f.linebuf, want);
+	ck_assert_uint_eq(f.iv.recs.n, 1);
+	r = &f.iv.recs.v[0];
+	ck_assert_uint_eq(r->start, 0);
+	ck_assert_uint_eq(r->length, SEC + 400000);
+	ck_assert_uint_eq(r->c.conns, 1);
+	ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].count, 1);
+	ck_assert_uint_eq(enc_count(r->h[INTERVAL_R_REPLY].hdr), 1);
+	fx_free(&f);
+
+	/* A reply in the sliver: its line, its real length. */
+	fx_init_rec(&f, 0.0, 0, 1, 0, 0, 1);
+	reply(&f, 200, 0, T0 + 11 * MS, 5 * MS);
+	timer_wheel_run(f.wheel, T0 + SEC);
+	reply(&f, 200, 0, T0 + SEC, 100000);
+	fx_stop(&f, T0 + SEC + 400000);
+	ck_assert_ptr_nonnull(strstr(f.linebuf, "\n[1.000 s] connections "
+	    "0.0/s, replies 1, errors 0, reply [ms] p50 0.100 p99 0.100 max "
+	    "0.100, length 0.000 s\n"));
+	ck_assert_uint_eq(f.iv.recs.n, 1);
+	ck_assert_uint_eq(f.iv.recs.v[0].h[INTERVAL_R_REPLY].count, 2);
+	ck_assert_uint_eq(enc_count(f.iv.recs.v[0].h[INTERVAL_R_REPLY].hdr),
+	    2);
+	fx_free(&f);
+}
+END_TEST
+
+/*
+ * 1,100 intervals of 1 ms, a reply in each: at most INTERVAL_MAX_RECS
+ * are kept, neighbours joined 4 by 4 (1,100 / 2 is still over 512),
+ * and nothing is lost: every reply, every histogram value, the
+ * intervals still tiling the test.  The document says so.
+ */
+START_TEST(test_bound)
+{
+	const struct interval_rec *r;
+	uint64_t i, replies = 0, hist = 0, arrivals = 0;
+	struct jsonw w;
+	struct fx f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *jf;
+
+	fx_init_rec(&f, 1000.0, 0, 0, 0, MS, 1);
+	for (i = 0; i < 1100; i++) {
+		sig(&f, BUS_ARRIVAL, NULL, (long)(T0 + i * MS + 100),
+		    T0 + i * MS + 200);
+		reply(&f, 200, T0 + i * MS + 100, T0 + i * MS + 200,
+		    100000 + i);
+		timer_wheel_run(f.wheel, T0 + (i + 1) * MS);
+	}
+	fx_stop(&f, T0 + 1100 * MS);
+	ck_assert_uint_eq(f.iv.n, 1100);
+	ck_assert_uint_eq(f.iv.recs.join, 4);
+	ck_assert_uint_eq(f.iv.recs.n, 1100 / 4);
+	ck_assert_uint_le(f.iv.recs.cap, INTERVAL_MAX_RECS);
+	for (i = 0; i < f.iv.recs.n; i++) {
+		r = &f.iv.recs.v[i];
+		ck_assert_uint_eq(r->start, i * 4 * MS);
+		ck_assert_uint_eq(r->length, 4 * MS);
+		replies += r->c.replies[2];
+		arrivals += r->c.arrivals;
+		hist += enc_count(r->h[INTERVAL_R_CORRECTED].hdr);
+		ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].count,
+		    r->c.replies[2]);
+	}
+	ck_assert_uint_eq(replies, 1100);
+	ck_assert_uint_eq(arrivals, 1100);
+	ck_assert_uint_eq(hist, 1100);
+	/* The largest reply time of the last interval kept: 101,099 ns. */
+	r = &f.iv.recs.v[f.iv.recs.n - 1];
+	ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].max,
+	    (uint64_t)(heq_ms(101099) * 1e6 + 0.5));
+	ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].count, 4);
+
+	jf = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(jf);
+	jsonw_init(&w, jf);
+	interval_json_recs(&w, 1000.0, &f.iv.recs);
+	ck_assert_int_eq(jsonw_finish(&w), 0);
+	fclose(jf);
+	ck_assert_ptr_nonnull(strstr(buf, "\"period_ns\": 1000000,"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"max_intervals\": 512,"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"joined\": 4,"));
 	free(buf);
 	fx_free(&f);
 }
@@ -693,6 +804,8 @@ main(void)
 	tcase_add_test(tc, test_hlog_full);
 	tcase_add_test(tc, test_hlog_line);
 	tcase_add_test(tc, test_record);
+	tcase_add_test(tc, test_sliver);
+	tcase_add_test(tc, test_bound);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -16,16 +16,27 @@
 #include "result.h"
 #include "stat/basic.h"
 #include "stat/hdr.h"
+#include "stat/interval.h"
 #include "stat/sched_stat.h"
 
 /*
  * A result document of one client: `n' replies of `v' ns, reply-rate
  * samples `s0', `s1', options rate `rate', histogram digits `digits'.
  */
+/* What a document may have besides: ids, a duration, intervals. */
+struct extra {
+	const unsigned	*ids;		/* else the one id */
+	size_t		 nids;
+	unsigned	 nclients;	/* else 4 */
+	uint64_t	 duration;	/* else 1 s */
+	const struct interval_recs *iv;	/* stats.interval, or NULL */
+	int64_t		 highest;	/* the histograms', else HDR_NS's */
+};
+
 static struct jv *
-doc_sched(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
+doc_full(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
     double s1, double rate, int digits, const struct sched_stat *sc,
-    double cpu_pct)
+    double cpu_pct, const struct extra *x)
 {
 	struct basic b;
 	struct result_head h;
@@ -38,7 +49,8 @@ doc_sched(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
 	memset(&b, 0, sizeof(b));
 	for (i = 0; i < BASIC_NPHASES; i++)
 		if (i != BASIC_PH_TLS && i != BASIC_PH_SESSION)
-			b.phase[i] = hdr_new(1, HDR_NS_HIGHEST, digits);
+			b.phase[i] = hdr_new(1, x != NULL && x->highest > 0 ?
+			    x->highest : HDR_NS_HIGHEST, digits);
 	hdr_record_n(b.phase[BASIC_PH_REPLY], v, n);
 	b.t.conns_issued = n;
 	b.t.reqs_sent = n;
@@ -54,10 +66,11 @@ doc_sched(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
 	stat_samples_add(&b.t.reply_rate, &b.rr, s1);
 	memset(&h, 0, sizeof(h));
 	h.start_ns = start;
-	h.duration_ns = 1000000000;
-	h.num_clients = 4;
-	h.ids = &id;
-	h.nids = 1;
+	h.duration_ns = x != NULL && x->duration > 0 ? x->duration :
+	    1000000000;
+	h.num_clients = x != NULL && x->nclients > 0 ? x->nclients : 4;
+	h.ids = x != NULL && x->ids != NULL ? x->ids : &id;
+	h.nids = x != NULL && x->ids != NULL ? x->nids : 1;
 	h.host = "h";
 	h.echo = "httperf";
 	jsonw_init(&w, f);
@@ -76,6 +89,10 @@ doc_sched(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
 		jsonw_key(&w, "sched");
 		ck_assert_int_eq(sched_stat_json(sc, &w, cpu_pct), 0);
 	}
+	if (x != NULL && x->iv != NULL) {
+		jsonw_key(&w, "interval");
+		interval_json_recs(&w, 0, x->iv);
+	}
 	jsonw_obj_end(&w);
 	jsonw_obj_end(&w);
 	ck_assert_int_eq(jsonw_finish(&w), 0);
@@ -85,6 +102,15 @@ doc_sched(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
 	ck_assert_msg(root != NULL, "%s", err);
 	free(buf);
 	return root;
+}
+
+static struct jv *
+doc_sched(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
+    double s1, double rate, int digits, const struct sched_stat *sc,
+    double cpu_pct)
+{
+	return doc_full(id, start, n, v, s0, s1, rate, digits, sc, cpu_pct,
+	    NULL);
 }
 
 static struct jv *
@@ -286,8 +312,8 @@ START_TEST(test_refusals)
 	    "differs from a.json") != NULL, "%s", msg);
 	ck_assert_int_eq(refused(doc(0, 1, 1, 1000, 1, 1, 100, 3),
 	    doc(1, 1, 1, 1000, 1, 1, 100, 2), msg, sizeof(msg)), -1);
-	ck_assert_msg(strstr(msg, "b.json: stats.basic.histograms.connection: "
-	    "histogram settings") != NULL, "%s", msg);
+	ck_assert_msg(strstr(msg, "b.json: stats.basic.histograms.connection."
+	    "hdr: not this httperf's histogram settings") != NULL, "%s", msg);
 	ck_assert_int_eq(refused(doc(1, 1, 1, 1000, 1, 1, 100, 3),
 	    doc(1, 1, 1, 1000, 1, 1, 100, 3), msg, sizeof(msg)), -1);
 	ck_assert_msg(strstr(msg, "b.json: client.ids: client 1/4 is also")
@@ -327,6 +353,311 @@ START_TEST(test_sched_refusals)
 }
 END_TEST
 
+/*
+ * `n' intervals of `period' ns from period `first' on, a connection and
+ * a 200 reply of `v' ns in each, at most `max' kept.
+ */
+static void
+ivs_fill(struct interval_recs *l, uint64_t period, uint64_t first,
+    uint64_t n, uint64_t v, size_t max)
+{
+	struct hdr *h = hdr_new_ns();
+	struct interval_rec r;
+	uint64_t i;
+
+	interval_recs_init(l, period, 1, max);
+	for (i = 0; i < n; i++) {
+		memset(&r, 0, sizeof(r));
+		r.start = (first + i) * period;
+		r.length = period;
+		r.c.conns = 1;
+		r.c.replies[2] = 1;
+		hdr_reset(h);
+		hdr_record(h, v);
+		interval_sum_of(&r.h[INTERVAL_R_REPLY], h);
+		interval_recs_add(l, &r);
+		interval_rec_free(&r);
+	}
+	hdr_free(h);
+}
+
+/* A document of client id with `n' 1 s intervals from `first' on. */
+static struct jv *
+doc_iv(unsigned id, uint64_t start, uint64_t first, uint64_t n,
+    uint64_t dur, size_t max)
+{
+	struct interval_recs l;
+	struct extra x;
+	struct jv *d;
+
+	ivs_fill(&l, SEC, first, n, 5000, max);
+	memset(&x, 0, sizeof(x));
+	x.iv = &l;
+	x.duration = dur;
+	d = doc_full(id, start, n, 5000, 1, 1, 100, 3, NULL, -1, &x);
+	interval_recs_free(&l);
+	return d;
+}
+
+#define DAY	(UINT64_C(86400) * SEC)
+#define EPOCH	UINT64_C(1700000000000000000)
+
+/* Merges a and b (both must be taken) and finishes. */
+static void
+merged(struct merge *m, struct jv *a, struct jv *b)
+{
+	memset(m, 0, sizeof(*m));
+	ck_assert_int_eq(merge_add(m, a, "a.json", "httperf", stderr), 0);
+	ck_assert_int_eq(merge_add(m, b, "b.json", "httperf", stderr), 0);
+	merge_finish(m);
+}
+
+/*
+ * The merged intervals follow the intervals the files hold, not the
+ * wall-clock span between them: two files 5 days apart, 3 intervals
+ * each, make 6 intervals (not 432,003).  A 1970 clock against a 2023
+ * one, and an interval past its run's end, are refused in one line
+ * naming the file.
+ */
+START_TEST(test_interval_span)
+{
+	const struct interval_recs *l;
+	struct merge m;
+	char msg[512];
+	size_t i;
+	struct jv *a, *b;
+
+	a = doc_iv(0, EPOCH, 0, 3, 3 * SEC, INTERVAL_MAX_RECS);
+	b = doc_iv(1, EPOCH + 5 * DAY, 0, 3, 3 * SEC, INTERVAL_MAX_RECS);
+	merged(&m, a, b);
+	l = &m.ivrecs;
+	ck_assert_uint_eq(l->n, 6);
+	ck_assert_uint_eq(l->join, 1);
+	for (i = 0; i < 3; i++) {
+		ck_assert_uint_eq(l->v[i].start, i * SEC);
+		ck_assert_uint_eq(l->v[i].length, SEC);
+		ck_assert_uint_eq(l->v[i].c.replies[2], 1);
+		ck_assert_uint_eq(l->v[3 + i].start, 5 * DAY + i * SEC);
+		ck_assert_uint_eq(l->v[3 + i].length, SEC);
+		ck_assert_uint_eq(l->v[3 + i].h[INTERVAL_R_REPLY].count, 1);
+	}
+	merge_free(&m);
+	jv_free(a);
+	jv_free(b);
+
+	/* 1970 (1 s after the epoch) and 2023. */
+	ck_assert_int_eq(refused(doc_iv(0, EPOCH, 0, 3, 3 * SEC, 512),
+	    doc_iv(1, SEC, 0, 3, 3 * SEC, 512), msg, sizeof(msg)), -1);
+	ck_assert_msg(strstr(msg, "httperf: --merge: b.json: start.epoch_ns: "
+	    "with a.json's, the runs span 19675.9 days") != NULL, "%s", msg);
+	ck_assert_msg(strstr(msg, "--merge spans at most 31 days") != NULL,
+	    "%s", msg);
+	ck_assert_ptr_eq(strchr(msg, '\n'), msg + strlen(msg) - 1);
+	/* 32 days apart: refused; 30: taken. */
+	ck_assert_int_eq(refused(doc_iv(0, EPOCH, 0, 1, SEC, 512),
+	    doc_iv(1, EPOCH + 32 * DAY, 0, 1, SEC, 512), msg, sizeof(msg)),
+	    -1);
+	ck_assert_int_eq(refused(doc_iv(0, EPOCH, 0, 1, SEC, 512),
+	    doc_iv(1, EPOCH + 30 * DAY, 0, 1, SEC, 512), msg, sizeof(msg)),
+	    0);
+
+	/* One interval at 200,000 s in a run of 1 s. */
+	ck_assert_int_eq(refused(doc_iv(0, EPOCH, 0, 1, SEC, 512),
+	    doc_iv(1, EPOCH, 200000, 1, SEC, 512), msg, sizeof(msg)), -1);
+	ck_assert_msg(strstr(msg, "httperf: --merge: b.json: "
+	    "stats.interval.intervals[0].start_ns: past the run's end "
+	    "(duration_ns)\n") != NULL, "%s", msg);
+}
+END_TEST
+
+/*
+ * At most INTERVAL_MAX_RECS merged intervals: 2 files of 600 intervals
+ * make 300 of 2 s.  A file whose intervals were joined (4 by 4) sets
+ * the merged intervals' length.  Nothing is lost.
+ */
+START_TEST(test_interval_bound)
+{
+	const struct interval_recs *l;
+	struct jv *a, *b;
+	struct merge m;
+	uint64_t n = 0, h = 0;
+	char *buf = NULL;
+	size_t i, len = 0;
+	struct jsonw w;
+	FILE *f;
+
+	a = doc_iv(0, EPOCH, 0, 600, 600 * SEC, INTERVAL_MAX_RECS);
+	b = doc_iv(1, EPOCH, 0, 600, 600 * SEC, INTERVAL_MAX_RECS);
+	merged(&m, a, b);
+	l = &m.ivrecs;
+	ck_assert_uint_eq(l->join, 2);
+	ck_assert_uint_eq(l->n, 300);
+	for (i = 0; i < l->n; i++) {
+		ck_assert_uint_eq(l->v[i].start, i * 2 * SEC);
+		ck_assert_uint_eq(l->v[i].length, 2 * SEC);
+		n += l->v[i].c.replies[2];
+		h += l->v[i].h[INTERVAL_R_REPLY].count;
+	}
+	ck_assert_uint_eq(n, 1200);
+	ck_assert_uint_eq(h, 1200);
+	f = open_memstream(&buf, &len);
+	jsonw_init(&w, f);
+	merge_json(&m, &w, NULL, NULL, 0);
+	ck_assert_int_eq(jsonw_finish(&w), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "\"max_intervals\": 512,"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"joined\": 2,"));
+	free(buf);
+	merge_free(&m);
+	jv_free(a);
+	jv_free(b);
+
+	/* a: 20 intervals kept at most 8: joined 4 by 4, 5 of them. */
+	a = doc_iv(0, EPOCH, 0, 20, 20 * SEC, 8);
+	b = doc_iv(1, EPOCH, 0, 20, 20 * SEC, INTERVAL_MAX_RECS);
+	merged(&m, a, b);
+	l = &m.ivrecs;
+	ck_assert_uint_eq(l->join, 4);
+	ck_assert_uint_eq(l->n, 5);
+	for (i = 0; i < l->n; i++) {
+		ck_assert_uint_eq(l->v[i].start, i * 4 * SEC);
+		ck_assert_uint_eq(l->v[i].c.replies[2], 8);
+		ck_assert_uint_eq(l->v[i].h[INTERVAL_R_REPLY].count, 8);
+	}
+	merge_free(&m);
+	jv_free(a);
+	jv_free(b);
+}
+END_TEST
+
+/*
+ * A file of an older version ends with a sliver (0.4 ms after 2 s): the
+ * merged last interval is joined to the one before, as a run's is.
+ */
+START_TEST(test_interval_sliver)
+{
+	struct interval_recs l;
+	struct interval_rec *r;
+	struct extra x;
+	struct jv *a, *b;
+	struct merge m;
+
+	ivs_fill(&l, SEC, 0, 3, 5000, INTERVAL_MAX_RECS);
+	l.v[2].length = 400000;
+	memset(&x, 0, sizeof(x));
+	x.iv = &l;
+	x.duration = 2 * SEC + 400000;
+	a = doc_full(0, EPOCH, 3, 5000, 1, 1, 100, 3, NULL, -1, &x);
+	b = doc_full(1, EPOCH, 3, 5000, 1, 1, 100, 3, NULL, -1, &x);
+	interval_recs_free(&l);
+	merged(&m, a, b);
+	ck_assert_uint_eq(m.ivrecs.n, 2);
+	r = &m.ivrecs.v[1];
+	ck_assert_uint_eq(r->start, SEC);
+	ck_assert_uint_eq(r->length, SEC + 400000);
+	ck_assert_uint_eq(r->c.replies[2], 4);
+	ck_assert_uint_eq(r->h[INTERVAL_R_REPLY].count, 4);
+	merge_free(&m);
+	jv_free(a);
+	jv_free(b);
+}
+END_TEST
+
+/* Client ids: 2 x 200,000 merged in order; one twice is refused. */
+START_TEST(test_ids)
+{
+	unsigned *ia, *ib;
+	struct extra x;
+	struct jv *a, *b;
+	struct merge m;
+	char msg[512];
+	size_t i, n = 200000;
+
+	ia = calloc(n, sizeof(*ia));
+	ib = calloc(n, sizeof(*ib));
+	for (i = 0; i < n; i++) {
+		ia[i] = (unsigned)(2 * (n - 1 - i));	/* even, descending */
+		ib[i] = (unsigned)(2 * i + 1);		/* odd, ascending */
+	}
+	memset(&x, 0, sizeof(x));
+	x.nclients = (unsigned)(2 * n);
+	x.nids = n;
+	x.ids = ia;
+	a = doc_full(0, EPOCH, 1, 5000, 1, 1, 100, 3, NULL, -1, &x);
+	x.ids = ib;
+	b = doc_full(1, EPOCH, 1, 5000, 1, 1, 100, 3, NULL, -1, &x);
+	merged(&m, a, b);
+	ck_assert_uint_eq(m.nids, 2 * n);
+	for (i = 0; i < 2 * n; i++)
+		if (m.ids[i] != i)
+			ck_abort_msg("ids[%zu] = %u", i, m.ids[i]);
+	merge_free(&m);
+	jv_free(a);
+	jv_free(b);
+
+	/* b holds 7, which a holds too. */
+	x.nids = 3;
+	ia[0] = 5;
+	ia[1] = 7;
+	ia[2] = 9;
+	ib[0] = 8;
+	ib[1] = 7;
+	ib[2] = 1;
+	x.ids = ia;
+	a = doc_full(0, EPOCH, 1, 5000, 1, 1, 100, 3, NULL, -1, &x);
+	x.ids = ib;
+	b = doc_full(1, EPOCH, 1, 5000, 1, 1, 100, 3, NULL, -1, &x);
+	ck_assert_int_eq(refused(a, b, msg, sizeof(msg)), -1);
+	ck_assert_msg(strstr(msg, "httperf: --merge: b.json: client.ids: "
+	    "client 7/400000 is also in an earlier file") != NULL, "%s",
+	    msg);
+	/* b holds 4 twice. */
+	ib[0] = 4;
+	ib[1] = 2;
+	ib[2] = 4;
+	x.ids = ia;
+	a = doc_full(0, EPOCH, 1, 5000, 1, 1, 100, 3, NULL, -1, &x);
+	x.ids = ib;
+	b = doc_full(1, EPOCH, 1, 5000, 1, 1, 100, 3, NULL, -1, &x);
+	ck_assert_int_eq(refused(a, b, msg, sizeof(msg)), -1);
+	ck_assert_msg(strstr(msg, "b.json: client.ids: client 4/400000 is "
+	    "also in an earlier file or twice in this one") != NULL, "%s",
+	    msg);
+	free(ia);
+	free(ib);
+}
+END_TEST
+
+/*
+ * Histogram settings other than this httperf's are refused, in the
+ * first file too, before their counts are allocated: 5 digits up to
+ * 2^24 ns (2^20 counts).
+ */
+START_TEST(test_hist_settings)
+{
+	struct extra x;
+	struct jv *a;
+	struct merge m;
+	char msg[512];
+	FILE *err;
+
+	memset(&x, 0, sizeof(x));
+	x.highest = INT64_C(1) << 24;
+	a = doc_full(0, EPOCH, 1, 5000, 1, 1, 100, 5, NULL, -1, &x);
+	memset(&m, 0, sizeof(m));
+	memset(msg, 0, sizeof(msg));
+	err = fmemopen(msg, sizeof(msg), "w");
+	ck_assert_int_eq(merge_add(&m, a, "a.json", "httperf", err), -1);
+	fclose(err);
+	ck_assert_msg(strstr(msg, "httperf: --merge: a.json: "
+	    "stats.basic.histograms.connection.hdr: not this httperf's "
+	    "histogram settings (lowest 1 ns, highest 1 h, 3 digits)\n") !=
+	    NULL, "%s", msg);
+	merge_free(&m);
+	jv_free(a);
+}
+END_TEST
+
 static Suite *
 merge_suite(void)
 {
@@ -337,6 +668,11 @@ merge_suite(void)
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_sched);
 	tcase_add_test(tc, test_sched_refusals);
+	tcase_add_test(tc, test_interval_span);
+	tcase_add_test(tc, test_interval_bound);
+	tcase_add_test(tc, test_interval_sliver);
+	tcase_add_test(tc, test_ids);
+	tcase_add_test(tc, test_hist_settings);
 	suite_add_tcase(s, tc);
 	return s;
 }
