@@ -30,15 +30,6 @@
 
 #define CR_ID	0		/* owner_data[]: the pool id */
 
-/*
- * The most arrivals one loop turn takes in.  However far behind the
- * schedule is (a rate the client cannot make, connections that fail at
- * creation for want of file descriptors), the loop turns every few ms,
- * so --runtime and the signals end the run on time; the arrivals still
- * due at the end are counted as never sent all at once.
- */
-#define CALL_RATE_TURN_MAX	1024
-
 struct call_rate {
 	struct core	*core;
 	struct bus	*bus;
@@ -311,7 +302,7 @@ call_rate_start(void *state, uint64_t now)
 	/* The first arrival is now (or --client's offset later). */
 	rate_gen_start(&g->rate, g->core->loop, g->spec, g->client_id,
 	    g->num_clients, call_rate_tick, g, now);
-	rate_gen_limit(&g->rate, CALL_RATE_TURN_MAX);
+	rate_gen_limit(&g->rate, RATE_TURN_MAX);
 }
 
 static void
@@ -325,7 +316,7 @@ call_rate_drain(void *state, uint64_t now)
 
 /*
  * The run is over.  Requests due before its end that the schedule never
- * reached (it fell behind: CALL_RATE_TURN_MAX a turn) were never taken
+ * reached (it fell behind: RATE_TURN_MAX a turn) were never taken
  * in: they count as scheduled and never sent, in one BUS_ARRIVAL_MISSED
  * whose obj tells them from the requests taken in and never sent
  * (core/bus.h), at bounded cost (rate_gen_due()).

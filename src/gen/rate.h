@@ -112,6 +112,16 @@ void	rate_gen_start(struct rate_gen *g, struct loop *l,
 	    uint64_t now);
 
 /*
+ * The most arrivals one loop turn takes in, for the generators that bound
+ * it (rate_gen_limit): however far behind the schedule is (a rate the
+ * client cannot make, connections that fail at creation for want of file
+ * descriptors), the loop turns every few ms, so --runtime and the signals
+ * end the run on time; the arrivals still due at the end are counted as
+ * never sent all at once.
+ */
+#define RATE_TURN_MAX	1024
+
+/*
  * Bounds the work of one loop turn: a timer firing makes at most `n'
  * ticks (0: no limit, the default), and when more are due it fires again
  * in the next turn, at once, so that the loop looks at its fds, its other

@@ -29,8 +29,9 @@ workload_tick(void *arg, uint64_t now)
 		return -1;
 	paced = rate_spec_rate(w->spec) > 0;
 	intended = paced ? w->rate.due : 0;
-	/* A late timer catching up makes nothing meant for after the end. */
-	if (paced && intended > w->until)
+	/* A late timer catching up makes nothing meant for the end or
+	   after: a run of T seconds is [0, T). */
+	if (paced && intended >= w->until)
 		return -1;
 	/*
 	 * The client stalled across the end and wakes up more than an
@@ -39,7 +40,7 @@ workload_tick(void *arg, uint64_t now)
 	 */
 	if (paced && now > w->until && now - w->until >
 	    clock_from_sec(w->spec->mean_iat)) {
-		n = 1 + rate_gen_due(&w->rate, w->until,
+		n = 1 + rate_gen_due(&w->rate, w->until - 1,
 		    w->total - w->created - 1);
 		a.i = n > (uint64_t)LONG_MAX ? LONG_MAX : (long)n;
 		bus_signal(w->bus, BUS_ARRIVAL_MISSED, NULL, a, w->until);
@@ -114,6 +115,10 @@ workload_start(struct workload *w, uint64_t now)
 	}
 	rate_gen_start(&w->rate, w->loop, w->spec, w->client_id,
 	    w->num_clients, workload_tick, w, now);
+	/* A backlog (a client that stalled, a rate beyond what it can
+	   make) is taken in a bounded number a turn, so --runtime and the
+	   signals are seen between. */
+	rate_gen_limit(&w->rate, RATE_TURN_MAX);
 }
 
 void
@@ -161,8 +166,9 @@ workload_stop(struct workload *w)
 
 	/* The run ended with arrivals due and not made: never sent. */
 	if (!w->finished && !w->draining && w->created < w->total &&
-	    w->until != UINT64_MAX) {
-		n = rate_gen_due(&w->rate, w->until, w->total - w->created);
+	    w->until != UINT64_MAX && w->until > 0) {
+		n = rate_gen_due(&w->rate, w->until - 1,
+		    w->total - w->created);
 		if (n > 0) {
 			a.i = n > (uint64_t)LONG_MAX ? LONG_MAX : (long)n;
 			bus_signal(w->bus, BUS_ARRIVAL_MISSED, NULL, a,
