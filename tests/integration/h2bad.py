@@ -10,6 +10,7 @@ a socket timeout.
 
 usage: h2bad.py -P PORTFILE [-t SECS] [-c CONNS] [-n STREAMS] [-b BODY]
                  [-i SECS] [-s STATUS] MODE
+       h2bad.py -L     (prints every MODE, for hostile.sh)
 
 MODE, once STREAMS streams (default 5) are open, none answered:
   close       closes its side (FIN), then waits for the client to go
@@ -260,12 +261,18 @@ def serve(c, mode, nstreams, body):
         return
 
 
+MODES = ("close", "reset", "goaway-calm", "goaway-proto", "window",
+         "status", "interims", "early", "early-closed") + TICKS
+
+
 def main():
+    if sys.argv[1:] == ["-L"]:
+        # Every mode, one a line, for tests/integration/hostile.sh.
+        print("\n".join(MODES))
+        return
     opts, args = getopt.getopt(sys.argv[1:], "P:t:c:n:b:i:s:")
     o = dict(opts)
-    if len(args) != 1 or "-P" not in o or args[0] not in (
-            "close", "reset", "goaway-calm", "goaway-proto", "window",
-            "status", "interims", "early", "early-closed") + TICKS:
+    if len(args) != 1 or "-P" not in o or args[0] not in MODES:
         sys.exit(__doc__)
     mode = args[0]
     secs = int(o.get("-t", "30"))
