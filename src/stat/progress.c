@@ -167,7 +167,8 @@ progress_format(char *buf, size_t size, const struct progress_view *v,
 		w = size - 1;
 	put_dur(head, sizeof(head), v->elapsed, 0);
 	mid[0] = '\0';
-	frac = v->frac < 0 ? 0 : v->frac > 1 ? 1 : v->frac;
+	/* NaN too: the casts below must stay in range. */
+	frac = !(v->frac > 0) ? 0 : v->frac > 1 ? 1 : v->frac;
 	if (v->known) {
 		if (v->have_left)
 			put_dur(left, sizeof(left), v->left, 1);

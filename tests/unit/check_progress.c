@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,11 @@ START_TEST(test_bar_ends)
 	ck_assert_str_eq(buf, "1:01 [################################] 100% ETA 0:01"
 	    "  rate 0.0/s  replies 0  errors 0  p99 1234 ms");
 	v.frac = -1;
+	progress_format(buf, sizeof(buf), &v, 100);
+	ck_assert_str_eq(buf, "1:01 [--------------------------------]   0% ETA 0:01"
+	    "  rate 0.0/s  replies 0  errors 0  p99 1234 ms");
+	/* NaN: empty, not a cast out of range. */
+	v.frac = NAN;
 	progress_format(buf, sizeof(buf), &v, 100);
 	ck_assert_str_eq(buf, "1:01 [--------------------------------]   0% ETA 0:01"
 	    "  rate 0.0/s  replies 0  errors 0  p99 1234 ms");
