@@ -755,6 +755,10 @@ static const struct bad_case bad_cases[] = {
 	{ { "--wset", "1000000000000001,0", NULL },
 	    "--wset: N: " OVER_MAX },
 #undef OVER_MAX
+	{ { "--max-streams", "2147483648", "--http2", NULL },
+	    "--max-streams: must be between 1 and 2147483647" },
+	{ { "--max-streams", "0", "--http2", NULL },
+	    "--max-streams: must be between 1 and 2147483647" },
 	{ { "--port", "0", NULL }, "--port: must be between 1 and 65535" },
 	{ { "--port", "65536", NULL }, "--port: must be between 1 and 65535" },
 	{ { "--client", "2/2", NULL }, "--client: client id must be less" },
