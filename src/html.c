@@ -347,8 +347,8 @@ tick_decimals(double step)
 {
 	int d;
 
-	if (!(step > 0))
-		return 0;
+	if (!(step > 0) || isinf(step))
+		return 0;	/* and NaN: no cast out of range below */
 	d = (int)-floor(log10(step) + 1e-9);
 	return d < 0 ? 0 : d > 9 ? 9 : d;
 }

@@ -178,6 +178,13 @@ struct options {
  */
 #define OPTIONS_MAX_CALL_RATE	1e7
 
+/*
+ * The largest count --num-conns, --num-calls, --burst-length, --wsess,
+ * --wsesslog and --wset take (10^15): sums and products of the counts
+ * of a run stay far from 2^64, and a double holds each exactly.
+ */
+#define OPTIONS_MAX_COUNT	UINT64_C(1000000000000000)
+
 /* --max-lateness: the threshold when it is not given, in ms. */
 #define OPTIONS_LATENESS_MS	1.0
 

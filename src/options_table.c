@@ -406,19 +406,21 @@ opt_ssl_verify(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 
 /* The values of --wsess N1,N2,X, --wsesslog N,X,F and --wset N,X. */
 static const struct opt_val wsess_fields[] = {
-	{ "N1", OPT_K_UINT, OPT_DEST(wsess_n), .min = 1, .max = UINT64_MAX },
+	{ "N1", OPT_K_UINT, OPT_DEST(wsess_n), .min = 1,
+	    .max = OPTIONS_MAX_COUNT },
 	{ "N2", OPT_K_UINT, OPT_DEST(wsess_calls), .min = 1,
-	    .max = UINT64_MAX },
+	    .max = OPTIONS_MAX_COUNT },
 	{ "X", OPT_K_SECONDS, OPT_DEST(wsess_think) },
 };
 static const struct opt_val wsesslog_fields[] = {
 	{ "N", OPT_K_UINT, OPT_DEST(wsesslog_n), .min = 1,
-	    .max = UINT64_MAX },
+	    .max = OPTIONS_MAX_COUNT },
 	{ "X", OPT_K_SECONDS, OPT_DEST(wsesslog_think) },
 	{ "F", OPT_K_PATH, OPT_DEST(wsesslog_file) },
 };
 static const struct opt_val wset_fields[] = {
-	{ "N", OPT_K_UINT, OPT_DEST(wset_n), .min = 1, .max = UINT64_MAX },
+	{ "N", OPT_K_UINT, OPT_DEST(wset_n), .min = 1,
+	    .max = OPTIONS_MAX_COUNT },
 	{ "X", OPT_K_RATIO, OPT_DEST(wset_x) },
 };
 _Static_assert(nitems(wsess_fields) <= OPT_MAXFIELDS &&
@@ -492,7 +494,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    TARGET, "send S as the body of every request"),
 	[OPT_BODY_FILE] = FUNC_TO("body-file", "F", body_file, opt_body_file,
 	    OPT_E_NONZERO, TARGET, "send file F as the body of every request"),
-	[OPT_BURST_LENGTH] = NUM("burst-length", burst_len, 1, UINT64_MAX, 1,
+	[OPT_BURST_LENGTH] = NUM("burst-length", burst_len, 1,
+	    OPTIONS_MAX_COUNT, 1,
 	    OPT_E_CHANGED, WORKLOAD,
 	    "send the calls in bursts of N pipelined requests"),
 	[OPT_CALL_RATE] = FUNC("call-rate", "X", opt_call_rate,
@@ -557,9 +560,9 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    SCALING, "send from local address S (may be repeated)"),
 	[OPT_NO_HOST_HDR] = FLAG("no-host-hdr", no_host_hdr, OPT_E_NONE,
 	    TARGET, "leave out the Host header"),
-	[OPT_NUM_CALLS] = NUM("num-calls", num_calls, 1, UINT64_MAX, 1,
+	[OPT_NUM_CALLS] = NUM("num-calls", num_calls, 1, OPTIONS_MAX_COUNT, 1,
 	    OPT_E_CONNS, WORKLOAD, "calls on every connection (default 1)"),
-	[OPT_NUM_CONNS] = NUM("num-conns", num_conns, 1, UINT64_MAX, 1,
+	[OPT_NUM_CONNS] = NUM("num-conns", num_conns, 1, OPTIONS_MAX_COUNT, 1,
 	    OPT_E_CONNS, WORKLOAD, "connections in all (default 1)"),
 	/* --rate's echo prints the rate, whichever of the two gave it. */
 	[OPT_PERIOD] = { .name = "period", .has_arg = required_argument,

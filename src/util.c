@@ -411,3 +411,14 @@ util_url_free(struct util_url *u)
 	u->host = NULL;
 	u->target = NULL;
 }
+
+uint64_t
+util_dtou64(double d)
+{
+	if (!(d > 0))
+		return 0;	/* and NaN */
+	/* 2^64 is exactly representable; UINT64_MAX as a double is 2^64. */
+	if (d >= 18446744073709551616.0)
+		return UINT64_MAX;
+	return (uint64_t)d;
+}

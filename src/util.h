@@ -8,6 +8,7 @@
 #define HTTPERF_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifndef nitems
@@ -118,6 +119,13 @@ int	util_url_parse(const char *s, struct util_url *u, char *errbuf,
 
 /* Frees what util_url_parse() allocated.  Harmless twice. */
 void	util_url_free(struct util_url *u);
+
+/*
+ * Converts `d' to an integer, toward zero, within the type's range: NaN
+ * and values below 0 give 0, values at or above 2^64 give UINT64_MAX.
+ * A plain cast of a value out of range is undefined behaviour.
+ */
+uint64_t util_dtou64(double d);
 
 /* Narrows [*s, *e) by the blanks (space and tab, HTTP's OWS) at its ends. */
 void	 util_trim(const char **s, const char **e);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "util.h"
 
 /*
  * CLOCK_MONOTONIC with a valid pointer cannot fail on any system we build
@@ -38,15 +39,10 @@ clock_wall_now(void)
 uint64_t
 clock_from_sec(double sec)
 {
-	double ns;
-
 	if (!(sec > 0.0))
 		return 0;
-	ns = sec * (double)CLOCK_NS_PER_SEC + 0.5;
-	/* 2^64 is exactly representable; anything at or above it saturates. */
-	if (ns >= 18446744073709551616.0)
-		return UINT64_MAX;
-	return (uint64_t)ns;
+	/* At or above 2^64 saturates. */
+	return util_dtou64(sec * (double)CLOCK_NS_PER_SEC + 0.5);
 }
 
 double

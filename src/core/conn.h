@@ -105,6 +105,14 @@ struct conn {
 	/* Scratch space for whoever created the connection. */
 	void		*owner;
 	uint64_t	 owner_data[4];
+	/*
+	 * The owner's: called when every request queued on an HTTP/1
+	 * connection is written and the transport takes more, so that the
+	 * owner can queue the next calls (conn_send() only queues them
+	 * then, the same flush writes them).  NULL: none.
+	 */
+	void		(*refill)(struct conn *c, uint64_t now);
+	int		 flushing;	/* in refill(): do not write */
 };
 
 /*

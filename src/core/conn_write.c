@@ -19,6 +19,7 @@
 #include "net/h2.h"
 
 #define CONN_WRITE_IOV	64	/* iovecs gathered per writev */
+#define CONN_REFILLS	16	/* refill() calls per flush, then a turn */
 
 static const union bus_arg conn_noarg = { .i = 0 };
 
@@ -95,7 +96,7 @@ conn_send(struct conn *c, struct call *call, uint64_t now)
 		if (c->state == CONN_CONNECTED)
 			conn_send_start(c, call, now);
 	}
-	if (c->state == CONN_CONNECTED) {
+	if (c->state == CONN_CONNECTED && !c->flushing) {
 		if (!(c->mask & LOOP_WRITE)) {
 			conn_ref(c);
 			conn_flush(c, now);
@@ -235,12 +236,12 @@ conn_write_blocked(struct conn *c, enum transport_io io, uint64_t now)
 }
 
 /*
- * Writes as much of the unsent requests as the transport takes, in one
- * writev per CONN_WRITE_IOV iovecs.  Watches for writability only when it
- * takes no more.
+ * Writes the unsent requests while the transport takes them.  Returns 0
+ * when all are written, -1 when it takes no more (watching for
+ * writability then) or the connection is no longer up.
  */
-void
-conn_flush(struct conn *c, uint64_t now)
+static int
+conn_write_unsent(struct conn *c, uint64_t now)
 {
 	struct iovec iov[CONN_WRITE_IOV];
 	struct transport *xp = &c->xp;
@@ -248,10 +249,6 @@ conn_flush(struct conn *c, uint64_t now)
 	struct call *call;
 	size_t n, i, want, w;
 
-	if (c->h2 != NULL) {
-		h2_flush(c, now);
-		return;
-	}
 	while (c->state == CONN_CONNECTED && c->unsent != NULL) {
 		n = 0;
 		want = 0;
@@ -264,16 +261,53 @@ conn_flush(struct conn *c, uint64_t now)
 			}
 		w = xp->ops->writev(xp, iov, (int)n, &io);
 		if (conn_write_blocked(c, io, now))
-			return;
+			return -1;
 		now = loop_clock(c->core->loop);
 		if (conn_advance(c, w, now) == -1)
-			return;
+			return -1;
 		if (w < want) {
 			/* A short write: the socket buffer is full. */
 			conn_set_mask(c, LOOP_READ | LOOP_WRITE);
-			return;
+			return -1;
 		}
 	}
-	if (c->state == CONN_CONNECTED)
-		conn_set_mask(c, LOOP_READ);
+	return c->state == CONN_CONNECTED ? 0 : -1;
+}
+
+/*
+ * Writes as much of the unsent requests as the transport takes, in one
+ * writev per CONN_WRITE_IOV iovecs.  When all is written, the owner's
+ * refill() may queue more, which go out in the same way: up to
+ * CONN_REFILLS times, then the loop's next turn goes on, so that a long
+ * burst neither holds the loop nor is made all at once.  Watches for
+ * writability only when the transport takes no more (or for that turn).
+ */
+void
+conn_flush(struct conn *c, uint64_t now)
+{
+	unsigned refills = 0;
+
+	if (c->h2 != NULL) {
+		h2_flush(c, now);
+		return;
+	}
+	for (;;) {
+		if (conn_write_unsent(c, now) == -1)
+			return;
+		if (c->refill == NULL)
+			break;
+		if (refills++ == CONN_REFILLS) {
+			conn_set_mask(c, LOOP_READ | LOOP_WRITE);
+			return;
+		}
+		c->flushing = 1;
+		c->refill(c, now);
+		c->flushing = 0;
+		if (c->state != CONN_CONNECTED)
+			return;
+		if (c->unsent == NULL)
+			break;
+		now = loop_clock(c->core->loop);
+	}
+	conn_set_mask(c, LOOP_READ);
 }

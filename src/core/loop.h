@@ -3,8 +3,10 @@
  *
  * One loop per process.  Backends (epoll, poll) sit behind a private
  * interface (loop_backend.h); both are compiled on Linux and chosen at
- * run time.  The loop sleeps until the next timer deadline with
- * sub-millisecond precision and never busy-polls.
+ * run time.  The loop sleeps until the next timer deadline and wakes
+ * within microseconds of it, however long the sleep (the kernel's
+ * slack on long timeouts is worked around in loop.c), and never
+ * busy-polls.
  */
 #ifndef HTTPERF_CORE_LOOP_H
 #define HTTPERF_CORE_LOOP_H

@@ -1,13 +1,17 @@
 /*
  * Request-oriented workload (see conn_gen.h).
  *
- * Per connection (its owner_data): [0] calls issued, [1] calls of the
- * current burst not yet destroyed, [2] calls of the burst that got a reply,
- * [3] calls of the burst that were queued.
- * A burst is issued when the connection is up and again when every call of
+ * Per connection (its owner_data): [0] calls made, [1] calls of the
+ * current burst queued and not yet destroyed, [2] calls of the burst still
+ * to make, [3] set when the burst came back incomplete (a call not sent,
+ * or destroyed without a reply).
+ * A burst starts when the connection is up and again when every call of
  * the previous burst has its reply; the last burst may be shorter than
- * --burst-length (0.9.0 hung then).  A connection is closed when its calls
- * are done or a burst came back incomplete.
+ * --burst-length (0.9.0 hung then).  Its calls are made as the connection
+ * takes them: CG_BATCH when all before are written (conn->refill), so
+ * that a burst of millions holds only the calls in flight, and the loop
+ * goes on between batches (--runtime ends it on time).  A connection is
+ * closed when its calls are done or a burst came back incomplete.
  */
 #include "config.h"
 
@@ -24,8 +28,10 @@
 
 #define CG_ISSUED	0
 #define CG_INFLIGHT	1
-#define CG_REPLIED	2
-#define CG_BURST	3
+#define CG_LEFT		2
+#define CG_CUT		3
+
+#define CG_BATCH	64	/* calls made at a time */
 
 struct conn_gen {
 	struct core	*core;
@@ -35,20 +41,21 @@ struct conn_gen {
 	int		 create_err;	/* its failure's cause, or 0 */
 };
 
-/* Issues the next burst of calls on `c'. */
+/*
+ * Makes and queues up to CG_BATCH calls of the burst, when the connection
+ * has written every call before (HTTP/2: has given each a stream).
+ */
 static void
-conn_gen_burst(struct conn_gen *g, struct conn *c, uint64_t now)
+conn_gen_fill(struct conn_gen *g, struct conn *c, uint64_t now)
 {
-	uint64_t n, i;
 	struct call *call;
+	unsigned k;
 
-	n = g->cfg.num_calls - c->owner_data[CG_ISSUED];
-	if (n > g->cfg.burst_len)
-		n = g->cfg.burst_len;
-	c->owner_data[CG_INFLIGHT] = n;
-	c->owner_data[CG_REPLIED] = 0;
+	if (c->unsent != NULL)
+		return;
 	conn_ref(c);
-	for (i = 0; i < n && c->state == CONN_CONNECTED; i++) {
+	for (k = 0; k < CG_BATCH && c->owner_data[CG_LEFT] > 0 &&
+	    !c->owner_data[CG_CUT] && c->state == CONN_CONNECTED; k++) {
 		call = call_new(g->core, now);
 		call->owner = g;
 		/* The first call starts when the connection was meant to;
@@ -56,17 +63,42 @@ conn_gen_burst(struct conn_gen *g, struct conn *c, uint64_t now)
 		if (c->owner_data[CG_ISSUED] == 0)
 			call->intended = c->intended;
 		c->owner_data[CG_ISSUED]++;
+		c->owner_data[CG_LEFT]--;
+		c->owner_data[CG_INFLIGHT]++;
 		if (conn_send(c, call, now) == -1) {
-			/* Not sent: it never counts. */
+			/* Not sent: it never counts, nor do the rest. */
 			c->owner_data[CG_INFLIGHT]--;
+			c->owner_data[CG_CUT] = 1;
 			call->owner = NULL;
 		}
 		call_unref(call, now);
 	}
-	c->owner_data[CG_BURST] = c->owner_data[CG_INFLIGHT];
-	if (c->state != CONN_CLOSED && c->owner_data[CG_INFLIGHT] == 0)
+	if (c->state != CONN_CLOSED && c->owner_data[CG_CUT] &&
+	    c->owner_data[CG_INFLIGHT] == 0)
 		conn_close(c, now);
 	conn_unref(c, now);
+}
+
+/* conn->refill: every call queued so far is written. */
+static void
+conn_gen_refill(struct conn *c, uint64_t now)
+{
+	conn_gen_fill(c->owner, c, now);
+}
+
+/* Starts the next burst of calls on `c'. */
+static void
+conn_gen_burst(struct conn_gen *g, struct conn *c, uint64_t now)
+{
+	uint64_t n;
+
+	n = g->cfg.num_calls - c->owner_data[CG_ISSUED];
+	if (n > g->cfg.burst_len)
+		n = g->cfg.burst_len;
+	c->owner_data[CG_INFLIGHT] = 0;
+	c->owner_data[CG_LEFT] = n;
+	c->owner_data[CG_CUT] = 0;
+	conn_gen_fill(g, c, now);
 }
 
 /*
@@ -81,6 +113,7 @@ conn_gen_create(void *arg, uint64_t idx, uint64_t intended, uint64_t now)
 
 	c = conn_new(g->core, now);
 	c->owner = g;
+	c->refill = conn_gen_refill;
 	c->intended = intended;
 	g->creating = c;
 	g->create_err = 0;
@@ -112,12 +145,18 @@ conn_gen_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		if (call->owner != g || (c = call->conn) == NULL ||
 		    c->state != CONN_CONNECTED)
 			break;
-		if (call->replied)
-			c->owner_data[CG_REPLIED]++;
-		if (--c->owner_data[CG_INFLIGHT] > 0)
+		if (!call->replied)
+			c->owner_data[CG_CUT] = 1;
+		c->owner_data[CG_INFLIGHT]--;
+		if (c->owner_data[CG_LEFT] > 0 && !c->owner_data[CG_CUT]) {
+			/* HTTP/2, whose calls wait for streams. */
+			conn_gen_fill(g, c, now);
+			break;
+		}
+		if (c->owner_data[CG_INFLIGHT] > 0)
 			break;
 		if (c->owner_data[CG_ISSUED] < g->cfg.num_calls &&
-		    c->owner_data[CG_REPLIED] == c->owner_data[CG_BURST])
+		    !c->owner_data[CG_CUT])
 			conn_gen_burst(g, c, now);
 		else
 			conn_close(c, now);

@@ -132,29 +132,44 @@ session_burst_start(struct session *ss, uint64_t now)
 	}
 	ss->burst_left = n;
 	ss->burst_rest = n - 1;
+	ss->burst_next = 0;
 	session_issue_new(ss, 0, now);
 }
 
 /*
+ * Makes the rest of the burst as the session's connections take it: a
+ * call at a time while none waits for room, so that a burst of 300,000
+ * holds only the calls in flight (--max-connections times
+ * --max-piped-calls) and one more, not 300,000 at once.  The next reply
+ * makes room for more.
+ */
+static void
+session_fill(struct session *ss, uint64_t now)
+{
+	while (ss->burst_next > 0 && ss->burst_rest > 0 &&
+	    ss->pend_head == NULL && !ss->failed && !ss->ended) {
+		ss->burst_rest--;
+		session_issue_new(ss, ss->burst_next++, now);
+	}
+}
+
+/*
  * One call of the current burst is done (replied to, or refused): after
- * the first, the rest of the burst goes out; after the last, the user
- * thinks, then the next burst starts, or the session is complete.
+ * the first, the rest of the burst goes out, as there is room; after the
+ * last, the user thinks, then the next burst starts, or the session is
+ * complete.
  */
 static void
 session_call_done(struct session *ss, uint64_t now)
 {
 	struct session_gen *g = ss->gen;
-	size_t n, i;
 	uint64_t think;
 
 	if (ss->burst_left > 0)
 		ss->burst_left--;
-	if (ss->burst_rest > 0) {
-		n = ss->burst_rest;
-		ss->burst_rest = 0;
-		for (i = 1; i <= n && !ss->failed && !ss->ended; i++)
-			session_issue_new(ss, i, now);
-	}
+	if (ss->burst_next == 0)
+		ss->burst_next = 1;
+	session_fill(ss, now);
 	if (ss->burst_left > 0 || ss->failed || ss->ended)
 		return;
 	if (g->ops->burst(g->ops_arg, ss->idx, ss->burst + 1) == 0) {

@@ -83,6 +83,8 @@ struct session {
 	size_t		 burst;		/* current burst */
 	size_t		 burst_left;	/* its calls not done */
 	size_t		 burst_rest;	/* to issue after the first */
+	size_t		 burst_next;	/* the next to make, 0: the first
+					   is not done yet */
 	size_t		 nabandoned;	/* refused, not yet counted */
 	int		 one_per_conn;	/* server closed: no pipelining */
 	int		 failed;

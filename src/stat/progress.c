@@ -167,7 +167,8 @@ progress_format(char *buf, size_t size, const struct progress_view *v,
 		w = size - 1;
 	put_dur(head, sizeof(head), v->elapsed, 0);
 	mid[0] = '\0';
-	frac = v->frac < 0 ? 0 : v->frac > 1 ? 1 : v->frac;
+	/* NaN too: the casts below must stay in range. */
+	frac = !(v->frac > 0) ? 0 : v->frac > 1 ? 1 : v->frac;
 	if (v->known) {
 		if (v->have_left)
 			put_dur(left, sizeof(left), v->left, 1);
@@ -298,6 +299,17 @@ progress_second(void *arg, const struct interval *iv, uint64_t end)
 	p->have_last = 1;
 }
 
+uint64_t
+progress_left(uint64_t elapsed, uint64_t done, uint64_t total)
+{
+	if (done >= total)
+		return 0;
+	if (done == 0)
+		return UINT64_MAX;
+	return util_dtou64((double)elapsed * (double)(total - done) /
+	    (double)done);
+}
+
 /* The numbers at `now'. */
 static void
 progress_view(const struct progress *p, uint64_t now,
@@ -331,9 +343,7 @@ progress_view(const struct progress *p, uint64_t now,
 		    (double)p->done / (double)p->total;
 		if (p->done > 0) {
 			v->have_left = 1;
-			v->left = p->done >= p->total ? 0 :
-			    (uint64_t)((double)el * (double)(p->total -
-			    p->done) / (double)p->done);
+			v->left = progress_left(el, p->done, p->total);
 		}
 	}
 	if (p->runtime > 0) {

@@ -102,6 +102,13 @@ struct progress_view {
 };
 
 /*
+ * The time left (ns) when `done' of `total' took `elapsed' ns, at the same
+ * pace: 0 when all is done, UINT64_MAX (584 years) when nothing is yet or
+ * the estimate is longer.
+ */
+uint64_t progress_left(uint64_t elapsed, uint64_t done, uint64_t total);
+
+/*
  * Writes the line of `v' for a terminal `width' columns wide into buf (of
  * `size' bytes, NUL-terminated): at most width - 1 characters, so that
  * the cursor never wraps, and no control character.  The bar takes the

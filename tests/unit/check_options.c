@@ -231,8 +231,8 @@ static const struct good_case good_cases[] = {
 	{ { "--call-rate=10", "--runtime=1", "--max-lateness=0.5", NULL },
 	    F_INT, OFF(max_lateness_given), .u = 1 },
 	{ { "--burst-length", "4", NULL }, F_U64, OFF(burst_len), .u = 4 },
-	{ { "--burst-length=18446744073709551615", NULL }, F_U64,
-	    OFF(burst_len), .u = UINT64_MAX },
+	{ { "--burst-length=1000000000000000", NULL }, F_U64,
+	    OFF(burst_len), .u = OPTIONS_MAX_COUNT },
 	{ { "--client", "2/5", NULL }, F_UINT, OFF(client_id), .u = 2 },
 	{ { "--client", "2/5", NULL }, F_UINT, OFF(num_clients), .u = 5 },
 	{ { "--client=0/1", NULL }, F_UINT, OFF(num_clients), .u = 1 },
@@ -343,8 +343,14 @@ static const struct good_case good_cases[] = {
 	{ { "--wsess=1,1,0", NULL }, F_DBL, OFF(wsess_think), .d = 0 },
 	{ { "--wsess=010,1,.5", NULL }, F_U64, OFF(wsess_n), .u = 10 },
 	{ { "--wsess=010,1,.5", NULL }, F_DBL, OFF(wsess_think), .d = 0.5 },
-	{ { "--wsess=18446744073709551615,2,1e-3", NULL }, F_U64,
-	    OFF(wsess_n), .u = UINT64_MAX },
+	{ { "--wsess=1000000000000000,2,1e-3", NULL }, F_U64,
+	    OFF(wsess_n), .u = OPTIONS_MAX_COUNT },
+	{ { "--wsess=1,1000000000000000,0", NULL }, F_U64,
+	    OFF(wsess_calls), .u = OPTIONS_MAX_COUNT },
+	{ { "--num-conns=1000000000000000", NULL }, F_U64,
+	    OFF(num_conns), .u = OPTIONS_MAX_COUNT },
+	{ { "--num-calls=1000000000000000", NULL }, F_U64,
+	    OFF(num_calls), .u = OPTIONS_MAX_COUNT },
 	{ { "--wsess=3,4,5", "--burst-length=2", NULL }, F_U64,
 	    OFF(burst_len), .u = 2 },
 	{ { "--wsesslog", "100,1.5,sess.txt", NULL }, F_U64, OFF(wsesslog_n),
@@ -772,10 +778,31 @@ static const struct bad_case bad_cases[] = {
 	{ { "--rate", "1e-10", NULL },
 	    "--rate: must be 0 or at least 1e-09" },
 	/* Zero where at least one is needed. */
-	{ { "--num-conns", "0", NULL }, "--num-conns: must be at least 1" },
-	{ { "--num-calls", "0", NULL }, "--num-calls: must be at least 1" },
-	{ { "--burst-length", "0", NULL }, "--burst-length: must be at least" },
+	{ { "--num-conns", "0", NULL }, "--num-conns: must be between 1 and" },
+	{ { "--num-calls", "0", NULL }, "--num-calls: must be between 1 and" },
+	{ { "--burst-length", "0", NULL }, "--burst-length: must be between 1" },
 	/* Out of range. */
+	/* Every count has its maximum, 10^15 (OPTIONS_MAX_COUNT). */
+#define OVER_MAX "must be between 1 and 1000000000000000"
+	{ { "--num-conns", "1000000000000001", NULL },
+	    "--num-conns: " OVER_MAX },
+	{ { "--num-calls", "18446744073709551615", NULL },
+	    "--num-calls: " OVER_MAX },
+	{ { "--burst-length", "1000000000000001", NULL },
+	    "--burst-length: " OVER_MAX },
+	{ { "--wsess", "1000000000000001,1,0", NULL },
+	    "--wsess: N1: " OVER_MAX },
+	{ { "--wsess", "1,18446744073709551615,0", NULL },
+	    "--wsess: N2: " OVER_MAX },
+	{ { "--wsesslog", "1000000000000001,0,f", NULL },
+	    "--wsesslog: N: " OVER_MAX },
+	{ { "--wset", "1000000000000001,0", NULL },
+	    "--wset: N: " OVER_MAX },
+#undef OVER_MAX
+	{ { "--max-streams", "2147483648", "--http2", NULL },
+	    "--max-streams: must be between 1 and 2147483647" },
+	{ { "--max-streams", "0", "--http2", NULL },
+	    "--max-streams: must be between 1 and 2147483647" },
 	{ { "--port", "0", NULL }, "--port: must be between 1 and 65535" },
 	{ { "--port", "65536", NULL }, "--port: must be between 1 and 65535" },
 	{ { "--client", "2/2", NULL }, "--client: client id must be less" },
@@ -841,8 +868,8 @@ static const struct bad_case bad_cases[] = {
 	{ { "--wsess", ",5,1", NULL }, "--wsess: N1: empty number" },
 	{ { "--wsess", "10,,1", NULL }, "--wsess: N2: empty number" },
 	{ { "--wsess", "10,5,", NULL }, "--wsess: X: empty number" },
-	{ { "--wsess", "0,5,1", NULL }, "--wsess: N1: must be at least 1" },
-	{ { "--wsess", "10,0,1", NULL }, "--wsess: N2: must be at least 1" },
+	{ { "--wsess", "0,5,1", NULL }, "--wsess: N1: must be between 1 and" },
+	{ { "--wsess", "10,0,1", NULL }, "--wsess: N2: must be between 1 and" },
 	{ { "--wsess", "-1,5,1", NULL }, "--wsess: N1: must not be negative" },
 	{ { "--wsess", "1,-5,1", NULL }, "--wsess: N2: must not be negative" },
 	{ { "--wsess", "1,5,-1", NULL }, "--wsess: X: must not be negative" },
@@ -861,7 +888,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "--wsesslog", "", NULL }, "--wsesslog: expected N,X,F" },
 	{ { "--wsesslog", "10,1", NULL }, "--wsesslog: expected N,X,F" },
 	{ { "--wsesslog", "10,1,", NULL }, "--wsesslog: F: must not be empty" },
-	{ { "--wsesslog", "0,1,f", NULL }, "--wsesslog: N: must be at least" },
+	{ { "--wsesslog", "0,1,f", NULL }, "--wsesslog: N: must be between 1" },
 	{ { "--wsesslog", "-3,1,f", NULL }, "--wsesslog: N: must not be" },
 	{ { "--wsesslog", "3,-1,f", NULL }, "--wsesslog: X: must not be" },
 	{ { "--wsesslog", "n,1,f", NULL }, "--wsesslog: N: not a number" },
@@ -919,7 +946,7 @@ static const struct bad_case bad_cases[] = {
 	/* --wset N,X. */
 	{ { "--wset", "", NULL }, "--wset: expected N,X" },
 	{ { "--wset", "10", NULL }, "--wset: expected N,X" },
-	{ { "--wset", "0,0.5", NULL }, "--wset: N: must be at least 1" },
+	{ { "--wset", "0,0.5", NULL }, "--wset: N: must be between 1 and" },
 	{ { "--wset", "-1,0.5", NULL }, "--wset: N: must not be negative" },
 	{ { "--wset", "10,1.5", NULL }, "--wset: X: must be between 0 and 1" },
 	{ { "--wset", "10,-0.5", NULL }, "--wset: X: must not be negative" },
@@ -1489,9 +1516,9 @@ static const struct echo_case echo_cases[] = {
 	    "--add-header='A: 1\\n' "
 	    "--add-header='B: 2\\n' --method=POST --num-conns=10 "
 	    "--num-calls=5 --burst-length=2\n" },
-	{ "httperf", { "--num-conns", "18446744073709551615", NULL },
+	{ "httperf", { "--num-conns", "1000000000000000", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
-	    "--num-conns=18446744073709551615 --num-calls=1\n" },
+	    "--num-conns=1000000000000000 --num-calls=1\n" },
 	/* The 0.9.0 manual's session example. */
 	{ NULL, { "--hog", "--server=www", "--wsess=10,5,2", "--rate", "1",
 	    "--timeout", "5", NULL },
@@ -1543,11 +1570,11 @@ static const struct echo_case echo_cases[] = {
 	    "httperf --client=0/1 --server=127.0.0.1 --port=18080 --uri=/ "
 	    "--rate=5 "
 	    "--wsesslog=3,0.100,sess.txt\n" },
-	{ NULL, { "--wsesslog=18446744073709551615,0,a,b.txt",
+	{ NULL, { "--wsesslog=1000000000000000,0,a,b.txt",
 	    "--session-cookies", NULL },
 	    "httperf --client=0/1 --server=localhost --port=80 --uri=/ "
 	    "--session-cookies "
-	    "--wsesslog=18446744073709551615,0.000,a,b.txt\n" },
+	    "--wsesslog=1000000000000000,0.000,a,b.txt\n" },
 	/* --periodic-stats after the workload, as upstream; --hlog and
 	   --interval after everything. */
 	{ NULL, { "--interval", "0.25", "-n", "--hlog", "a.hlog", "--wset",

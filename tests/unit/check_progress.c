@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,11 @@ START_TEST(test_bar_ends)
 	progress_format(buf, sizeof(buf), &v, 100);
 	ck_assert_str_eq(buf, "1:01 [--------------------------------]   0% ETA 0:01"
 	    "  rate 0.0/s  replies 0  errors 0  p99 1234 ms");
+	/* NaN: empty, not a cast out of range. */
+	v.frac = NAN;
+	progress_format(buf, sizeof(buf), &v, 100);
+	ck_assert_str_eq(buf, "1:01 [--------------------------------]   0% ETA 0:01"
+	    "  rate 0.0/s  replies 0  errors 0  p99 1234 ms");
 }
 END_TEST
 
@@ -163,6 +169,38 @@ START_TEST(test_huge)
 	for (i = 0; i < n; i++)
 		ck_assert_msg(buf[i] >= ' ' && buf[i] < 127, "byte %zu", i);
 	ck_assert_msg(strncmp(buf, "5124095:34:33 ", 14) == 0, "%s", buf);
+}
+END_TEST
+
+/*
+ * The time left at the pace so far: exact in range, none when all is
+ * done, the most there is (not a wrapped 0:00) when nothing is done yet
+ * or the estimate passes 2^64 ns: one arrival of 10^15 in 10 minutes.
+ */
+START_TEST(test_left)
+{
+	struct progress_view v;
+	char buf[PROGRESS_LINE_MAX];
+
+	ck_assert_uint_eq(progress_left(10 * SEC, 1, 4), 30 * SEC);
+	ck_assert_uint_eq(progress_left(10 * SEC, 45, 100),
+	    UINT64_C(12222222222));
+	ck_assert_uint_eq(progress_left(10 * SEC, 4, 4), 0);
+	ck_assert_uint_eq(progress_left(10 * SEC, 5, 4), 0);
+	ck_assert_uint_eq(progress_left(10 * SEC, 0, 4), UINT64_MAX);
+	ck_assert_uint_eq(progress_left(600 * SEC, 1,
+	    UINT64_C(1000000000000000)), UINT64_MAX);
+	ck_assert_uint_eq(progress_left(UINT64_MAX, 1, UINT64_MAX),
+	    UINT64_MAX);
+	ck_assert_uint_eq(progress_left(1, 1, UINT64_C(1) << 53),
+	    (UINT64_C(1) << 53) - 1);
+	view_run(&v);
+	v.elapsed = 600 * SEC;
+	v.frac = 1e-15;
+	v.left = progress_left(600 * SEC, 1, UINT64_C(1000000000000000));
+	progress_format(buf, sizeof(buf), &v, 80);
+	ck_assert_msg(strncmp(buf, "10:00   0% ETA 5124095:34:34 ", 29) == 0,
+	    "%s", buf);
 }
 END_TEST
 
@@ -277,6 +315,7 @@ main(void)
 	tcase_add_test(tc, test_bar_ends);
 	tcase_add_test(tc, test_small_buffer);
 	tcase_add_test(tc, test_huge);
+	tcase_add_test(tc, test_left);
 	tcase_add_test(tc, test_rate_first_second);
 	tcase_add_test(tc, test_no_rate);
 	suite_add_tcase(s, tc);

@@ -9,6 +9,8 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +163,27 @@ START_TEST(test_put_escaped)
 }
 END_TEST
 
+/* Doubles to integers: toward zero, clamped to the type, NaN to 0. */
+START_TEST(test_dtou64)
+{
+	ck_assert_uint_eq(util_dtou64(0.0), 0);
+	ck_assert_uint_eq(util_dtou64(-0.0), 0);
+	ck_assert_uint_eq(util_dtou64(0.999), 0);
+	ck_assert_uint_eq(util_dtou64(1.999), 1);
+	ck_assert_uint_eq(util_dtou64(-1.5), 0);
+	ck_assert_uint_eq(util_dtou64(-1e300), 0);
+	ck_assert_uint_eq(util_dtou64(NAN), 0);
+	ck_assert_uint_eq(util_dtou64(-INFINITY), 0);
+	ck_assert_uint_eq(util_dtou64(4294967296.5), UINT64_C(4294967296));
+	/* The largest double below 2^64, then 2^64 and beyond. */
+	ck_assert_uint_eq(util_dtou64(18446744073709549568.0),
+	    UINT64_C(18446744073709549568));
+	ck_assert_uint_eq(util_dtou64(18446744073709551616.0), UINT64_MAX);
+	ck_assert_uint_eq(util_dtou64(1e300), UINT64_MAX);
+	ck_assert_uint_eq(util_dtou64(INFINITY), UINT64_MAX);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -175,6 +198,7 @@ main(void)
 	tcase_add_test(tc, test_read_not_regular);
 	tcase_add_loop_test(tc, test_escape, 0, (int)nitems(escapes));
 	tcase_add_test(tc, test_put_escaped);
+	tcase_add_test(tc, test_dtou64);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
