@@ -121,7 +121,7 @@ tail -n 1 "$OUT" | grep -Eq "^Warning: [0-9.]+% of calls failed \($fd errors, [0
 ok "ulimit -n 40: never sent = fd-unavail = $fd"
 
 # (d) --runtime 1 at 100/s with the client stopped across the deadline:
-# exactly the 101 arrivals due by the deadline (0 s to 1 s) are counted,
+# exactly the 100 arrivals due before the deadline ([0 s, 1 s)) are counted,
 # none meant for after the end; those due during the stall were never
 # sent (the client woke up after the end).
 : > "$T_DIR/srv.log"
@@ -142,8 +142,8 @@ T_LAST="httperf --rate 100 --runtime 1 (stopped across the deadline)"
 expect_rc 0
 expect_classic
 conns=$(sed -n 's/^Total: connections \([0-9]*\) .*/\1/p' "$OUT")
-[ "$(arrivals 1)" = 101 ] || fail "scheduled $(arrivals 1), expected 101"
-[ "$(arrivals 3)" = $((101 - conns)) ] ||
+[ "$(arrivals 1)" = 100 ] || fail "scheduled $(arrivals 1), expected 100"
+[ "$(arrivals 3)" = $((100 - conns)) ] ||
     fail "never sent $(arrivals 3), $conns connections"
 ge "$(arrivals 3)" 20 || fail "never sent $(arrivals 3)"
 # The connection made last before the stop may still be waiting for
@@ -158,14 +158,15 @@ tail -n 1 "$OUT" | grep -q '^Warning: .*achieved arrival rate' ||
     fail "no rate warning"
 ok "--runtime: the arrivals due by the deadline, $(arrivals 3) never sent"
 
-# The same run without the stall: 101 made (the one at the deadline too,
-# whose request may not leave before the run ends in that same turn).
+# The same run without the stall: 100 made (not the one at the deadline,
+# which is outside [0 s, 1 s): 101 before; the last one's reply may not
+# be in before the end on a loaded machine).
 hp --rate 100 --num-conns 100000 --uri /size/10 --runtime 1
 expect_rc 0
-expect '^Total: connections 101 requests 10[01] replies 10[01] '
-[ "$(arrivals 1)" = 101 ] || fail "scheduled $(arrivals 1), expected 101"
+expect '^Total: connections 100 requests (99|100) replies (99|100) '
+[ "$(arrivals 1)" = 100 ] || fail "scheduled $(arrivals 1), expected 100"
 [ "$(arrivals 3)" = 0 ] || fail "never sent $(arrivals 3)"
-ok "--runtime 1 at 100/s: 101 arrivals, none never sent"
+ok "--runtime 1 at 100/s: 100 arrivals, none never sent"
 
 # (e) An idle client wakes at its deadlines: Linux lets a poll, ppoll or
 # epoll_pwait2 sleep end 0.1% of its timeout late (2 ms at --rate 0.5),

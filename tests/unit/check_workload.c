@@ -355,8 +355,8 @@ START_TEST(arrivals_never_started)
 END_TEST
 
 /*
- * The run ends at `end': at the stop, the arrivals due by then (at or
- * before it) and not made are missed, in one event at `end'.
+ * The run ends at `end': at the stop, the arrivals due by then (before
+ * it: a run is [0, end)) and not made are missed, in one event at `end'.
  */
 START_TEST(arrivals_end)
 {
@@ -368,15 +368,15 @@ START_TEST(arrivals_end)
 	fix_run(&f, T0 + 3 * STEP);
 	ck_assert_uint_eq(f.narr, 4);		/* 0, 1, 2, 3 ms */
 	workload_end(&f.wl, T0 + 20 * STEP);	/* later: no effect */
-	/* 4..10 ms were due: 7 (10 ms is at the end, so due). */
+	/* 4..9 ms were due: 6 (10 ms is the end, so not due). */
 	workload_stop(&f.wl);
-	ck_assert_uint_eq(f.missed, 7);
+	ck_assert_uint_eq(f.missed, 6);
 	ck_assert_uint_eq(f.nmissed_ev, 1);
 	ck_assert_uint_eq(f.missed_now, T0 + 10 * STEP);
 	workload_stop(&f.wl);
 	fix_run(&f, T0 + 30 * STEP);
 	ck_assert_uint_eq(f.ncreated, 4);
-	ck_assert_uint_eq(f.missed, 7);
+	ck_assert_uint_eq(f.missed, 6);
 	ck_assert_uint_eq(f.nmissed_ev, 1);
 	fix_fini(&f);
 }
@@ -396,9 +396,9 @@ START_TEST(arrivals_until)
 	workload_end(&f.wl, T0 + 5 * STEP);
 	workload_start(&f.wl, T0);
 	fix_run(&f, T0 + 6 * STEP);
-	ck_assert_uint_eq(f.ncreated, 6);	/* 0..5 ms */
-	ck_assert_uint_eq(f.narr, 6);
-	for (i = 1; i < 6; i++) {
+	ck_assert_uint_eq(f.ncreated, 5);	/* 0..4 ms: [0, 5 ms) */
+	ck_assert_uint_eq(f.narr, 5);
+	for (i = 1; i < 5; i++) {
 		ck_assert_uint_eq(f.arr_intended[i], T0 + i * STEP);
 		ck_assert_uint_eq(f.arr_now[i], T0 + 6 * STEP);
 	}
@@ -412,7 +412,7 @@ START_TEST(arrivals_until)
 	fix_run(&f, T0 + STEP);
 	fix_run(&f, T0 + 6 * STEP + 1);
 	ck_assert_uint_eq(f.ncreated, 2);	/* 0, 1 ms */
-	ck_assert_uint_eq(f.missed, 4);		/* 2..5 ms */
+	ck_assert_uint_eq(f.missed, 3);		/* 2..4 ms */
 	ck_assert_uint_eq(f.nmissed_ev, 1);
 	ck_assert_uint_eq(f.missed_now, T0 + 5 * STEP);
 	workload_stop(&f.wl);
@@ -472,7 +472,8 @@ START_TEST(arrivals_end_many)
 	workload_start(&f.wl, T0);
 	ck_assert_uint_eq(f.narr, 1);
 	workload_stop(&f.wl);
-	ck_assert_uint_eq(f.missed, 10000000);
+	/* 1..9,999,999 us: the one at 10 s is the end, not due. */
+	ck_assert_uint_eq(f.missed, 9999999);
 	ck_assert_uint_eq(f.nmissed_ev, 1);
 	fix_fini(&f);
 }
