@@ -20,6 +20,7 @@
 
 #define CONN_WRITE_IOV	64	/* iovecs gathered per writev */
 #define CONN_REFILLS	16	/* refill() calls per flush, then a turn */
+#define CONN_WRITE_FAILED_READS	64	/* reads after a write failed */
 
 static const union bus_arg conn_noarg = { .i = 0 };
 
@@ -198,11 +199,16 @@ conn_readable(const struct conn *c)
 static void
 conn_write_failed(struct conn *c, enum transport_io io, uint64_t now)
 {
+	int n = 0;
+
 	if (c->h2 == NULL) {
 		/* The writer waits for writability: conn_read() writes
-		   nothing (it would fail again and come back here). */
+		   nothing (it would fail again and come back here).  A
+		   bounded number of reads: a server that keeps sending
+		   cannot hold the loop here. */
 		conn_set_mask(c, LOOP_READ | LOOP_WRITE);
-		while (c->state == CONN_CONNECTED && conn_readable(c))
+		while (c->state == CONN_CONNECTED &&
+		    n++ < CONN_WRITE_FAILED_READS && conn_readable(c))
 			conn_read(c, loop_clock(c->core->loop));
 		if (c->state != CONN_CONNECTED)
 			return;

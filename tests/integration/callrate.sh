@@ -205,20 +205,9 @@ ok "refused connections: one attempt per request"
 # timeout bounds the failing case; with the file descriptors gone, the
 # server's answers are not the point.
 start_srv
-t0=$(date +%s%N)
-(ulimit -n 64 && exec timeout 60 "$HP" --server 127.0.0.1 --port "$PORT" \
-    --call-rate 1e7 --runtime 2 --max-connections 1000000) \
-    > "$OUT" 2> "$OUT.err"
-RC=$?
-t1=$(date +%s%N)
-T_LAST="httperf --call-rate 1e7 --runtime 2 --max-connections 1000000 (ulimit -n 64)"
+hp_fds 64 --call-rate 1e7 --runtime 2 --max-connections 1000000
 expect_rc 0
-ms=$(( (t1 - t0) / 1000000 ))
-if [ -n "${HTTPERF_VALGRIND:-}" ]; then
-	t_skip "fd-unavail: times under valgrind say nothing"
-else
-	[ $ms -le 3500 ] || fail "a 2 s run took $ms ms"
-fi
+expect_ms 3500
 set -- $(arrivals)
 [ $# = 2 ] || fail "no Arrivals line"
 [ "$1" = 20000000 ] || fail "$1 scheduled in 2 s at 1e7/s"
@@ -226,7 +215,7 @@ sent=$(value "Total:" requests)
 [ "$1" = $((sent + $2)) ] || fail "scheduled $1 is not $sent sent + $2 never sent"
 n=$(value "Errors: fd-unavail" fd-unavail)
 [ "$n" -gt 0 ] || fail "no fd-unavail errors: the limit did not bite"
-ok "1e7/s with the fds gone: over in $ms ms, $1 scheduled, $2 never sent"
+ok "1e7/s with the fds gone: over in $HP_MS ms, $1 scheduled, $2 never sent"
 
 # The same stopped by SIGINT at 1 s (--runtime 30): the report comes
 # within a second of the signal, counts consistent.  The watchdog bounds
@@ -257,8 +246,10 @@ set -- $(arrivals)
 sent=$(value "Total:" requests)
 [ "$1" = $((sent + $2)) ] || fail "scheduled $1 is not $sent sent + $2 never sent"
 d=$(value "Total:" test-duration)
-# Scheduled: the schedule's own count up to the signal, 1e7/s.
-awk -v n="$1" -v d="$d" 'BEGIN { exit !(n >= (d - 0.01) * 1e7 &&
+# Scheduled: the schedule's own count up to the signal, 1e7/s, less
+# what it had not yet taken in when the signal came (a loaded machine, a
+# sanitizer build: up to a quarter of a second behind).
+awk -v n="$1" -v d="$d" 'BEGIN { exit !(n >= (d - 0.25) * 1e7 &&
     n <= d * 1e7 + 1) }' || fail "$1 scheduled in $d s at 1e7/s"
 stop_srv
 ok "SIGINT ends it within $ms ms: $1 scheduled, $2 never sent"

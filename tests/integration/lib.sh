@@ -153,12 +153,40 @@ hp() {
 	if t_vg_any; then
 		fail "valgrind found errors in an earlier run of httperf"
 	fi
+	t_t0=$(date +%s%N)
 	timeout $t_secs "$HP" --server "${HP_SERVER:-127.0.0.1}" \
 	    --port "$PORT" "$@" > "$OUT" 2> "$OUT.err"
 	RC=$?
+	HP_MS=$(( ($(date +%s%N) - t_t0) / 1000000 ))
 	T_LAST="httperf $*"
 	if t_vg_any; then
 		fail "valgrind found errors in httperf (exit status $RC)"
+	fi
+}
+
+# hp_fds N ARGS...: as hp, with at most N open files (ulimit -n).
+hp_fds() {
+	t_n=$1
+	shift
+	t_t0=$(date +%s%N)
+	(ulimit -n "$t_n" && exec timeout 60 "$HP" \
+	    --server "${HP_SERVER:-127.0.0.1}" --port "$PORT" "$@") \
+	    > "$OUT" 2> "$OUT.err"
+	RC=$?
+	HP_MS=$(( ($(date +%s%N) - t_t0) / 1000000 ))
+	T_LAST="httperf $* (ulimit -n $t_n)"
+}
+
+# expect_ms MAX: the last hp or hp_fds run took at most MAX ms.  Under
+# valgrind times say nothing: not checked, said once as a skip.
+expect_ms() {
+	if [ -n "${HTTPERF_VALGRIND:-}" ]; then
+		[ -n "${T_MS_SKIP:-}" ] ||
+		    t_skip "times under valgrind say nothing: not checked"
+		T_MS_SKIP=1
+	else
+		[ "$HP_MS" -le "$1" ] ||
+		    fail "the run took $HP_MS ms, more than $1"
 	fi
 }
 
