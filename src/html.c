@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "html.h"
-#include "jsonr.h"
-#include "stat/hdr.h"
+#include "lib/hdr.h"
+#include "lib/jsonr.h"
 #include "stat/sched_stat.h"
 
 /* The SVG's coordinate system: a plot area inside margins for the axes. */

@@ -10,8 +10,8 @@
 
 #include "html.h"
 #include "html_out.h"
-#include "jsonr.h"
-#include "util.h"
+#include "lib/jsonr.h"
+#include "lib/util.h"
 
 /* "PROG: --html: PATH: what", the path made safe for one line. */
 static void

@@ -40,7 +40,7 @@
 #include "gen/wsess.h"
 #include "gen/wsesslog.h"
 #include "html_out.h"
-#include "jsonw.h"
+#include "lib/jsonw.h"
 #include "merge.h"
 #include "net/sock.h"
 #include "options.h"
@@ -56,7 +56,7 @@
 #include "stat/sess_stat.h"
 #include "stat/tls_stat.h"
 #include "stat/h2_stat.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
 

@@ -21,14 +21,14 @@
 
 #include "html.h"
 #include "html_out.h"
-#include "jsonr.h"
-#include "jsonw.h"
+#include "lib/hdr.h"
+#include "lib/jsonr.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "merge.h"
 #include "options.h"
 #include "result.h"
-#include "stat/hdr.h"
 #include "stat/stat_json.h"
-#include "util.h"
 
 /* Reading one file: where messages go, and the first fault only. */
 struct mrd {

@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "options_int.h"
-#include "util.h"
 
 /* Above every character, so long-only values never clash with -d etc. */
 #define OPT_VAL_BASE	256

@@ -11,9 +11,9 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "lib/util.h"
 #include "net/h2.h"
 #include "options_int.h"
-#include "util.h"
 
 /* Stand-ins for "one of several options" in a rule's `other'. */
 enum {

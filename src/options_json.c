@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonw.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "options_int.h"
-#include "util.h"
 
 const char *const options_merge_may_differ[] = {
 	"client", "json", "html", "hlog", "interval", "periodic-stats", "verbose",

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/util.h"
 #include "net/proxy.h"
 #include "net/sock.h"
 #include "options_int.h"
-#include "util.h"
 
 /*
  * The --add-header and --body expander behind options_unescape().  When

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "options_int.h"
-#include "util.h"
 
 /*
  * The launchers' variables, in the order they are looked at: the first

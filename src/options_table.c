@@ -16,8 +16,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/util.h"
 #include "options_int.h"
-#include "util.h"
 
 /*
  * Parses --client I/N: both parts decimal, N >= 1 and I < N; or auto[/N]

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "options_int.h"
-#include "util.h"
 
 void
 opt_store(struct options *o, const struct opt_val *v,

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "jsonw.h"
+#include "lib/jsonw.h"
 #include "result.h"
 
 char *

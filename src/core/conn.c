@@ -23,8 +23,8 @@
 #include "core/conn.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
+#include "lib/util.h"
 #include "net/h2.h"
-#include "util.h"
 
 static void	conn_io(struct loop *, int, int, void *, uint64_t);
 static void	conn_timer_fired(struct timer *, uint64_t);

@@ -17,8 +17,8 @@
 #include "core/conn.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
+#include "lib/util.h"
 #include "net/h2.h"
-#include "util.h"
 
 #define CONN_KEEP_RETAIN 4096	/* line buffer kept between replies */
 #define CONN_DISCARD_MAX (1U << 30)	/* most bytes dropped by one call */

@@ -25,8 +25,8 @@
 #include "gen/call_rate.h"
 #include "gen/generator.h"
 #include "gen/rate.h"
+#include "lib/util.h"
 #include "net/h2.h"
-#include "util.h"
 
 #define CR_ID	0		/* owner_data[]: the pool id */
 

@@ -21,8 +21,8 @@
 #include "core/conn.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
+#include "lib/util.h"
 #include "net/h2.h"
-#include "util.h"
 
 #ifndef HAVE_NGHTTP2
 

@@ -11,11 +11,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "jsonw.h"
+#include "lib/hdr.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "stat/basic_report.h"
-#include "stat/hdr.h"
 #include "stat/stat_json.h"
-#include "util.h"
 
 #define NS_PER_SEC	1e9
 #define NS_PER_MSEC	1e6

@@ -14,12 +14,12 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "core/core.h"
-#include "jsonw.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "net/h2.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/h2_stat.h"
-#include "util.h"
 
 struct h2_stat {
 	struct core	*core;

@@ -5,11 +5,11 @@
 
 #include <stdlib.h>
 
-#include "jsonw.h"
+#include "lib/hdr.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "stat/basic_report.h"
-#include "stat/hdr.h"
 #include "stat/stat_json.h"
-#include "util.h"
 
 const double stat_pct[STAT_NPCT] = { 50.0, 90.0, 99.0, 99.9, 99.99 };
 const char *const stat_pct_name[STAT_NPCT] = { "p50", "p90", "p99",

@@ -39,9 +39,9 @@
 #include "core/core.h"
 #include "core/loop.h"
 #include "core/timer.h"
+#include "lib/util.h"
 #include "net/h2.h"
 #include "net/http_req.h"
-#include "util.h"
 
 #define MAXS		320	/* streams a test looks at */
 #define MAXF		16	/* fields kept per request */

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "html.h"
-#include "jsonr.h"
-#include "stat/hdr.h"
+#include "lib/hdr.h"
+#include "lib/jsonr.h"
 
 /* ---- building documents ---- */
 

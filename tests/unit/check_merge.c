@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonr.h"
-#include "jsonw.h"
+#include "lib/hdr.h"
+#include "lib/jsonr.h"
+#include "lib/jsonw.h"
 #include "merge.h"
 #include "result.h"
 #include "stat/basic.h"
-#include "stat/hdr.h"
 #include "stat/interval.h"
 #include "stat/sched_stat.h"
 

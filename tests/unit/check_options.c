@@ -21,9 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "options.h"
 #include "options_int.h"
-#include "util.h"
 
 #define MAXARGS	40
 

@@ -27,8 +27,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "stat/hdr.h"
-#include "util.h"
+#include "lib/hdr.h"
+#include "lib/util.h"
 
 #define HDR_V2_COOKIE		UINT32_C(0x1c849303)
 #define HDR_V2Z_COOKIE		UINT32_C(0x1c849304)

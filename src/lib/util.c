@@ -23,7 +23,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 static void
 oom(size_t size)

@@ -17,8 +17,8 @@
  * Counts are 64 bits; a histogram holds at most INT64_MAX values (the
  * encoding's limit), which no run can come near.
  */
-#ifndef HTTPERF_STAT_HDR_H
-#define HTTPERF_STAT_HDR_H
+#ifndef HTTPERF_LIB_HDR_H
+#define HTTPERF_LIB_HDR_H
 
 #include <stddef.h>
 #include <stdint.h>

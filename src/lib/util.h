@@ -4,8 +4,8 @@
  * and the HTTP token alphabet and blank trimming that the option, reply,
  * cookie and session-file parsers all need.
  */
-#ifndef HTTPERF_UTIL_H
-#define HTTPERF_UTIL_H
+#ifndef HTTPERF_LIB_UTIL_H
+#define HTTPERF_LIB_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -22,8 +22,8 @@
  * nesting deeper than JSONW_MAX_DEPTH) does not crash: the writer marks
  * itself failed and jsonw_finish() says so, as it does for a write error.
  */
-#ifndef HTTPERF_JSONW_H
-#define HTTPERF_JSONW_H
+#ifndef HTTPERF_LIB_JSONW_H
+#define HTTPERF_LIB_JSONW_H
 
 #include <stddef.h>
 #include <stdint.h>

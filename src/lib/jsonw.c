@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonw.h"
+#include "lib/jsonw.h"
 
 void
 jsonw_init(struct jsonw *w, FILE *f)

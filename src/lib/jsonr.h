@@ -21,8 +21,8 @@
  * strings) stays valid until then.  The text need not outlive jv_parse().
  * Lines and columns count from 1; a column counts bytes.
  */
-#ifndef HTTPERF_JSONR_H
-#define HTTPERF_JSONR_H
+#ifndef HTTPERF_LIB_JSONR_H
+#define HTTPERF_LIB_JSONR_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -96,4 +96,4 @@ const char	*jv_str(const struct jv *v, size_t *len);
 /* 0 and *out = 0 or 1, or -1 if v is not a boolean. */
 int		 jv_bool(const struct jv *v, int *out);
 
-#endif /* HTTPERF_JSONR_H */
+#endif /* HTTPERF_LIB_JSONR_H */

@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonr.h"
-#include "util.h"
+#include "lib/jsonr.h"
+#include "lib/util.h"
 
 /* Objects with more members than this are indexed. */
 #define JV_LINEAR	64
