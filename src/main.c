@@ -43,7 +43,7 @@
 #include "lib/jsonw.h"
 #include "merge.h"
 #include "net/sock.h"
-#include "options.h"
+#include "opt/options.h"
 #include "result.h"
 #include "setup.h"
 #include "stat/basic.h"

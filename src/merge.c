@@ -26,7 +26,7 @@
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "merge.h"
-#include "options.h"
+#include "opt/options.h"
 #include "result.h"
 #include "stat/stat_json.h"
 

@@ -19,7 +19,7 @@
 #include "net/proxy.h"
 #include "net/sock.h"
 #include "net/tls.h"
-#include "options.h"
+#include "opt/options.h"
 #include "setup.h"
 
 #define MAX_LINE	(256u * 1024)	/* longest reply line */

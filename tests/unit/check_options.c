@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "lib/util.h"
-#include "options.h"
-#include "options_int.h"
+#include "opt/options.h"
+#include "opt/options_int.h"
 
 #define MAXARGS	40
 

@@ -3,8 +3,8 @@
  * that have landed), parsed and validated into struct options.  Every
  * value is checked here; the rest of the program trusts it.
  */
-#ifndef HTTPERF_OPTIONS_H
-#define HTTPERF_OPTIONS_H
+#ifndef HTTPERF_OPT_OPTIONS_H
+#define HTTPERF_OPT_OPTIONS_H
 
 #include <stddef.h>
 #include <stdint.h>

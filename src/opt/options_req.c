@@ -14,7 +14,7 @@
 #include "lib/util.h"
 #include "net/proxy.h"
 #include "net/sock.h"
-#include "options_int.h"
+#include "opt/options_int.h"
 
 /*
  * The --add-header and --body expander behind options_unescape().  When

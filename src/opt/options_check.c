@@ -13,7 +13,7 @@
 
 #include "lib/util.h"
 #include "net/h2.h"
-#include "options_int.h"
+#include "opt/options_int.h"
 
 /* Stand-ins for "one of several options" in a rule's `other'. */
 enum {

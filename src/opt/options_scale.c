@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "options_int.h"
+#include "opt/options_int.h"
 
 /*
  * The launchers' variables, in the order they are looked at: the first

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "options_int.h"
+#include "opt/options_int.h"
 
 void
 opt_store(struct options *o, const struct opt_val *v,

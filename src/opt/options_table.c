@@ -17,7 +17,7 @@
 #include <strings.h>
 
 #include "lib/util.h"
-#include "options_int.h"
+#include "opt/options_int.h"
 
 /*
  * Parses --client I/N: both parts decimal, N >= 1 and I < N; or auto[/N]

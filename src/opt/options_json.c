@@ -16,7 +16,7 @@
 
 #include "lib/jsonw.h"
 #include "lib/util.h"
-#include "options_int.h"
+#include "opt/options_int.h"
 
 const char *const options_merge_may_differ[] = {
 	"client", "json", "html", "hlog", "interval", "periodic-stats", "verbose",

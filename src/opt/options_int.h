@@ -14,16 +14,16 @@
  * (with its --help group and one-line description), and its place in
  * opt_echo_order[] if the echo line shows it.
  *
- * Only src/options*.c include this header.
+ * Only src/opt/ includes this header (opt_err.c: the messages).
  */
-#ifndef HTTPERF_OPTIONS_INT_H
-#define HTTPERF_OPTIONS_INT_H
+#ifndef HTTPERF_OPT_OPTIONS_INT_H
+#define HTTPERF_OPT_OPTIONS_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "options.h"
+#include "opt/options.h"
 
 /* Indexes into opt_table, in the order --help lists them. */
 enum opt_id {
@@ -261,6 +261,11 @@ int	opt_fail(const struct opt_ctx *c, const struct opt_row *r,
 int	opt_fail_file(const struct opt_ctx *c, const struct opt_row *r,
 	    const char *path, size_t line, const char *text,
 	    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* opt_fail() for a name as the user wrote it ("-x", "--name"). */
+int	opt_fail_as(const struct opt_ctx *c, const char *name,
+	    const char *value, const char *fmt, ...)
+	    __attribute__((format(printf, 4, 5)));
 
 /* Writes one byte as itself, or as \xNN when it is not printable ASCII. */
 void	opt_put_escape_char(FILE *f, unsigned char ch);
