@@ -3,8 +3,8 @@
  * else happens (a bad path costs no test), then written from the result
  * document by html_write() (html.h).
  */
-#ifndef HTTPERF_HTML_OUT_H
-#define HTTPERF_HTML_OUT_H
+#ifndef HTTPERF_REPORT_HTML_OUT_H
+#define HTTPERF_REPORT_HTML_OUT_H
 
 #include <stddef.h>
 #include <stdio.h>

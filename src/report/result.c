@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "lib/jsonw.h"
-#include "result.h"
+#include "report/result.h"
 
 char *
 result_time(char *buf, uint64_t epoch_ns)

@@ -5,8 +5,8 @@
  * the client ids, the host and the echo line.  See
  * doc/httperf-result.schema.json.
  */
-#ifndef HTTPERF_RESULT_H
-#define HTTPERF_RESULT_H
+#ifndef HTTPERF_REPORT_RESULT_H
+#define HTTPERF_REPORT_RESULT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -19,15 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
-#include "html_out.h"
 #include "lib/hdr.h"
 #include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
-#include "merge.h"
 #include "opt/options.h"
-#include "result.h"
+#include "report/html.h"
+#include "report/html_out.h"
+#include "report/merge.h"
+#include "report/result.h"
 #include "stat/stat_json.h"
 
 /* Reading one file: where messages go, and the first fault only. */

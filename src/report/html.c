@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
 #include "lib/hdr.h"
 #include "lib/jsonr.h"
+#include "report/html.h"
 #include "stat/sched_stat.h"
 
 /* The SVG's coordinate system: a plot area inside margins for the axes. */

@@ -13,8 +13,8 @@
  * the ids are pct-reply, pct-phases, iv-rate, iv-status, iv-errors,
  * iv-latency and pct-lateness.
  */
-#ifndef HTTPERF_HTML_H
-#define HTTPERF_HTML_H
+#ifndef HTTPERF_REPORT_HTML_H
+#define HTTPERF_REPORT_HTML_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -74,4 +74,4 @@ double	html_pct_pos(double pct);
 size_t	html_decimate(double *x, double *y, size_t n, size_t cap,
 	    int keepmax);
 
-#endif /* HTTPERF_HTML_H */
+#endif /* HTTPERF_REPORT_HTML_H */

@@ -39,8 +39,8 @@
  * N, the same client id twice, runs that span more than
  * MERGE_MAX_SPAN_NS together, or an interval past its run's end.
  */
-#ifndef HTTPERF_MERGE_H
-#define HTTPERF_MERGE_H
+#ifndef HTTPERF_REPORT_MERGE_H
+#define HTTPERF_REPORT_MERGE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
-#include "html_out.h"
 #include "lib/jsonr.h"
 #include "lib/util.h"
+#include "report/html.h"
+#include "report/html_out.h"
 
 /* "PROG: --html: PATH: what", the path made safe for one line. */
 static void
