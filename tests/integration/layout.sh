@@ -2,7 +2,8 @@
 #
 # The rules of the source tree (doc/HACKING), read from the sources alone:
 #   - the folders of src/ include each other without a circle, computed
-#     from the #include "dir/x.h" lines (x.h alone is the root, src/);
+#     from the #include "dir/x.h" lines (x.h alone is the root, src/),
+#     and exactly as the map at the top of doc/HACKING draws them;
 #   - src/lib/ includes no project header but its own (and config.h);
 #     src/net/ nothing of src/core/; src/core/ and src/net/ nothing of
 #     src/gen/ or src/stat/; src/gen/ and src/stat/ nothing of each
@@ -156,6 +157,34 @@ if ! tsort "$tmp/graph" > /dev/null 2> "$tmp/tsort" || [ -s "$tmp/tsort" ]; then
 	fail "a circle between folders: $(sed -n 's/^tsort: \(src[^ ]*\)$/\1/p' \
 	    "$tmp/tsort" | tr '\n' ' ')($(grep -c . "$tmp/tsort") line(s) from tsort)"
 fi
+
+# The map in doc/HACKING: its folders in order, each with its arrows on
+# a line "-> B/ C/ ..." below it.  It must draw exactly the arrows of the
+# code, each pointing down its list, and name every folder.
+awk '
+function dir(w) { return w == "src/" ? "src" : "src/" substr(w, 1, length(w) - 1) }
+/^The folders of src\// { inmap = 1; next }
+inmap && /^$/ { exit }
+inmap && /^  [a-z]+\/ / { cur = dir($1); print "folder", ++n, cur; next }
+inmap && /^ +-> / {
+	for (i = 2; i <= NF && $i ~ /\/$/; i++) print "arrow", cur, dir($i)
+}' "$hacking" > "$tmp/map"
+grep -q '^folder ' "$tmp/map" || fail "doc/HACKING: no map (\"The folders of src/\")"
+awk '$1 == "arrow" { print $2, $3 }' "$tmp/map" | sort -u > "$tmp/drawn"
+awk '$1 != $2' "$tmp/graph" > "$tmp/arrows"
+comm -13 "$tmp/drawn" "$tmp/arrows" | sed 's/ / -> /' > "$tmp/undrawn"
+comm -23 "$tmp/drawn" "$tmp/arrows" | sed 's/ / -> /' > "$tmp/notfound"
+[ -s "$tmp/undrawn" ] && fail "doc/HACKING's map does not draw the code's $(tr '\n' ';' < "$tmp/undrawn")"
+[ -s "$tmp/notfound" ] && fail "doc/HACKING's map draws $(tr '\n' ';' < "$tmp/notfound") which the code does not have"
+sed 's|/[^/]*$||' "$tmp/files" | sort -u > "$tmp/dirs"
+awk '$1 == "folder" { print $3 }' "$tmp/map" | sort > "$tmp/mapped"
+miss=$(comm -23 "$tmp/dirs" "$tmp/mapped" | tr '\n' ' ')
+[ -z "$miss" ] || fail "doc/HACKING's map does not name $miss"
+up=$(awk '$1 == "folder" { at[$3] = $2; next }
+    $1 == "arrow" { from[++n] = $2; to[n] = $3 }
+    END { for (i = 1; i <= n; i++) if (at[to[i]] <= at[from[i]])
+	printf "%s -> %s; ", from[i], to[i] }' "$tmp/map")
+[ -z "$up" ] || fail "doc/HACKING's map has arrows that do not point down its list: $up"
 
 echo "layout.sh: $(wc -l < "$tmp/files") files, $nfunc functions," \
     "$(awk '$1 != $2' "$tmp/graph" | wc -l) arrows between folders:" \
