@@ -234,7 +234,7 @@ put_str(FILE *f, const struct jv *v, const char *path)
 }
 
 /* A malloc'ed copy of a printf() format; NULL on no memory. */
-static char *
+static char * __attribute__((format(printf, 1, 2)))
 fmtdup(const char *fmt, ...)
 {
 	va_list ap;
