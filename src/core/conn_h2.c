@@ -1,5 +1,5 @@
 /*
- * HTTP/2 with libnghttp2 (see h2.h).  The nghttp2 session is the
+ * HTTP/2 with libnghttp2 (see conn_h2.h).  The nghttp2 session is the
  * client's; its bytes come from the connection's read path (h2_input())
  * and go out through the connection's transport (h2_flush()), so there
  * is no I/O and no event loop here.  nghttp2 callbacks may run handlers
@@ -19,10 +19,10 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
+#include "core/conn_h2.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
 #include "lib/util.h"
-#include "net/h2.h"
 
 #ifndef HAVE_NGHTTP2
 

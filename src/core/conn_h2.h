@@ -35,8 +35,8 @@
  * connection, so that the session's retry and failure rules stay those
  * of HTTP/1.1.
  */
-#ifndef HTTPERF_NET_H2_H
-#define HTTPERF_NET_H2_H
+#ifndef HTTPERF_CORE_CONN_H2_H
+#define HTTPERF_CORE_CONN_H2_H
 
 #include <errno.h>
 #include <stddef.h>
@@ -119,7 +119,7 @@ int	h2_input(struct conn *c, const char *data, size_t len, uint64_t now);
 /*
  * Returns when the connection times out, or 0 for never: the earliest
  * deadline of its streams in flight, each on its own progress (see
- * h2_stream_deadline() in h2.c); with none in flight, --timeout after
+ * h2_stream_deadline() in conn_h2.c); with none in flight, --timeout after
  * the connection's last progress.
  */
 uint64_t h2_deadline(const struct conn *c);

@@ -11,8 +11,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "core/conn_h2.h"
 #include "lib/util.h"
-#include "net/h2.h"
 #include "opt/options_int.h"
 
 /* Stand-ins for "one of several options" in a rule's `other'. */

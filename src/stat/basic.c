@@ -10,11 +10,11 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
+#include "core/conn_h2.h"
 #include "core/sess.h"
 #include "lib/hdr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
-#include "net/h2.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
 

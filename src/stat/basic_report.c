@@ -45,7 +45,7 @@ basic_err_class(int err)
 	case ETIMEDOUT:
 		return BASIC_ERR_SOCKET_TIMO;
 	case ETIME:
-		/* A call's own --timeout (an HTTP/2 stream, net/h2.h). */
+		/* A call's own --timeout (an HTTP/2 stream, core/conn_h2.h). */
 		return BASIC_ERR_CLIENT_TIMO;
 	case ECONNRESET:
 	case EPIPE:
