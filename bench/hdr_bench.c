@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "stat/hdr.h"
+#include "lib/hdr.h"
 
 #define ROUNDS	5
 

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the HTTP/2 client glue (src/net/h2.c) through a
+ * libFuzzer target for the HTTP/2 client glue (src/core/conn_h2.c) through a
  * real connection (src/core/conn*.c), as httperf drives it: the input
  * becomes the server's frames, raw or made by an nghttp2 server session.
  *

@@ -1,6 +1,6 @@
 /*
- * libFuzzer target for the HdrHistogram decoder (src/stat/hdr.c), through
- * its public API (stat/hdr.h) only.
+ * libFuzzer target for the HdrHistogram decoder (src/lib/hdr.c), through
+ * its public API (lib/hdr.h) only.
  *
  * The input goes to hdr_decode_bin() in a heap buffer of exactly its
  * length, so that AddressSanitizer sees any read past it; when it starts
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "stat/hdr.h"
+#include "lib/hdr.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

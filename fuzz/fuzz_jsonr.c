@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the JSON reader (src/jsonr.c), through its public
+ * libFuzzer target for the JSON reader (src/lib/jsonr.c), through its public
  * API (jsonr.h) only.
  *
  * The input, in a heap buffer of exactly its length so that
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonr.h"
+#include "lib/jsonr.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

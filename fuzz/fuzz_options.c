@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the command line parser (src/options.c): the input
+ * libFuzzer target for the command line parser (src/opt/options.c): the input
  * split at its NUL bytes gives up to 64 arguments after argv[0] =
  * "httperf"; options_parse() runs on them with both streams on /dev/null,
  * then options_echo() when the options are accepted, then options_free().
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "opt/options.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for options_unescape() (src/options.c), the expander of
+ * libFuzzer target for options_unescape() (src/opt/options.c), the expander of
  * the --add-header and --body escapes.  The input, up to its first NUL,
  * is the string to expand; it sits in a heap buffer of exactly its length
  * plus the NUL so that AddressSanitizer sees any read past the end.  The
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "opt/options.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -39,12 +39,12 @@
 #include "gen/uri_wset.h"
 #include "gen/wsess.h"
 #include "gen/wsesslog.h"
-#include "html_out.h"
-#include "jsonw.h"
-#include "merge.h"
+#include "report/html_out.h"
+#include "lib/jsonw.h"
+#include "report/merge.h"
 #include "net/sock.h"
-#include "options.h"
-#include "result.h"
+#include "opt/options.h"
+#include "report/result.h"
 #include "setup.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
@@ -56,7 +56,7 @@
 #include "stat/sess_stat.h"
 #include "stat/tls_stat.h"
 #include "stat/h2_stat.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
 

@@ -14,13 +14,13 @@
 #include "core/clock.h"
 #include "core/conn.h"
 #include "core/loop.h"
+#include "lib/util.h"
 #include "net/http_req.h"
 #include "net/proxy.h"
 #include "net/sock.h"
 #include "net/tls.h"
-#include "options.h"
+#include "opt/options.h"
 #include "setup.h"
-#include "util.h"
 
 #define MAX_LINE	(256u * 1024)	/* longest reply line */
 #define MAX_HEAD	(1024u * 1024)	/* largest header (trailer) section */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "core/bus.h"
-#include "util.h"
+#include "lib/util.h"
 
 struct bus_sub {
 	bus_handler	*h;

@@ -10,7 +10,7 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/core.h"
-#include "util.h"
+#include "lib/util.h"
 
 struct call *
 call_new(struct core *core, uint64_t now)

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "core/clock.h"
-#include "util.h"
+#include "lib/util.h"
 
 /*
  * CLOCK_MONOTONIC with a valid pointer cannot fail on any system we build

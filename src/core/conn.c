@@ -21,10 +21,10 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
+#include "core/conn_h2.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
-#include "net/h2.h"
-#include "util.h"
+#include "lib/util.h"
 
 static void	conn_io(struct loop *, int, int, void *, uint64_t);
 static void	conn_timer_fired(struct timer *, uint64_t);

@@ -93,7 +93,7 @@ struct conn {
 	int		 hs_failed;	/* the handshake failed */
 	uint64_t	 nreplies;	/* replies completed */
 
-	struct h2_conn	*h2;		/* HTTP/2 state (net/h2.h), NULL:
+	struct h2_conn	*h2;		/* HTTP/2 state (conn_h2.h), NULL:
 					   HTTP/1.x */
 
 	struct sess	*sess;		/* session it serves, or NULL; not a

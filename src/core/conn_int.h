@@ -1,7 +1,8 @@
 /*
- * What conn.c, conn_write.c and conn_read.c share, and net/h2.c, which
- * drives an HTTP/2 connection; nothing else includes this.  Every function that may close the connection says so:
- * callers check c->state afterwards.
+ * What conn.c, conn_write.c and conn_read.c share, and conn_h2.c, which
+ * drives an HTTP/2 connection; nothing else includes this.  Every
+ * function that may close the connection says so: callers check
+ * c->state afterwards.
  */
 #ifndef HTTPERF_CORE_CONN_INT_H
 #define HTTPERF_CORE_CONN_INT_H

@@ -15,10 +15,10 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
+#include "core/conn_h2.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
-#include "net/h2.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define CONN_KEEP_RETAIN 4096	/* line buffer kept between replies */
 #define CONN_DISCARD_MAX (1U << 30)	/* most bytes dropped by one call */
@@ -297,7 +297,7 @@ conn_consume(struct conn *c, size_t n, uint64_t now)
 
 	arg.i = (long)n;
 	bus_signal(core->bus, BUS_CONN_BYTES_IN, c, arg, now);
-	/* HTTP/2: only its streams' own bytes are progress (h2.c). */
+	/* HTTP/2: only its streams' own bytes are progress (conn_h2.c). */
 	if (c->h2 != NULL)
 		return h2_input(c, core->rbuf, n, now);
 	c->last_progress = now;

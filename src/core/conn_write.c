@@ -14,9 +14,9 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
+#include "core/conn_h2.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
-#include "net/h2.h"
 
 #define CONN_WRITE_IOV	64	/* iovecs gathered per writev */
 #define CONN_REFILLS	16	/* refill() calls per flush, then a turn */

@@ -12,8 +12,8 @@
 #include "core/conn.h"
 #include "core/core.h"
 #include "core/sess.h"
+#include "lib/util.h"
 #include "net/transport.h"
-#include "util.h"
 
 #define CORE_RBUF_SIZE	(64 * 1024)
 

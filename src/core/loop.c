@@ -19,7 +19,7 @@
 #include "core/loop.h"
 #include "core/loop_backend.h"
 #include "core/timer.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define LOOP_MIN_EVENTS	64
 

@@ -31,7 +31,7 @@
 #include "core/clock.h"
 #include "core/loop.h"
 #include "core/loop_backend.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* epoll_event.data of the timerfd; user fds store their (>= 0) number. */
 #define LOOP_EPOLL_TIMER	UINT64_MAX

@@ -21,7 +21,7 @@
 #include "core/clock.h"
 #include "core/loop.h"
 #include "core/loop_backend.h"
-#include "util.h"
+#include "lib/util.h"
 
 struct loop_poll {
 	struct pollfd	*pfds;

@@ -34,7 +34,7 @@
 
 #include "core/loop.h"
 #include "core/loop_backend.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* Submission queue entries; the completion queue is twice as long, and
    the kernel keeps what overflows it (IORING_FEAT_NODROP). */

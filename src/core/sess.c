@@ -9,7 +9,7 @@
 #include "core/bus.h"
 #include "core/core.h"
 #include "core/sess.h"
-#include "util.h"
+#include "lib/util.h"
 
 static const union bus_arg sess_noarg = { .i = 0 };
 

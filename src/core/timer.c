@@ -30,7 +30,7 @@
 #include <stdlib.h>
 
 #include "core/timer.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define TIMER_TICK_SHIFT	10	/* a level-0 slot is 1024 ns wide */
 #define TIMER_SLOT_BITS		6

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "gen/call_pool.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define NONE		SIZE_MAX
 #define QUEUE_FIRST	64		/* first allocation of the queue */

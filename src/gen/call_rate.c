@@ -19,14 +19,14 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
+#include "core/conn_h2.h"
 #include "core/loop.h"
 #include "core/timer.h"
 #include "gen/call_pool.h"
 #include "gen/call_rate.h"
 #include "gen/generator.h"
 #include "gen/rate.h"
-#include "net/h2.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define CR_ID	0		/* owner_data[]: the pool id */
 
@@ -158,7 +158,7 @@ call_rate_closed_fired(struct timer *t, uint64_t now)
  * How many requests connection `c' carries at once: one on HTTP/1.1; on
  * HTTP/2 its stream limit, or until the server's SETTINGS say it, what is
  * expected of it (the calls above the limit then wait on the connection,
- * net/h2.h, and go out as streams once the limit is known).
+ * core/conn_h2.h, and go out as streams once the limit is known).
  */
 static size_t
 call_rate_capacity(const struct call_rate *g, const struct conn *c)

@@ -24,7 +24,7 @@
 #include "gen/conn_gen.h"
 #include "gen/generator.h"
 #include "gen/workload.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define CG_ISSUED	0
 #define CG_INFLIGHT	1

@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #include "gen/cookie.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define COOKIE_PREFIX		"Set-Cookie:"
 #define COOKIE_PREFIX_LEN	(sizeof(COOKIE_PREFIX) - 1)

@@ -17,7 +17,7 @@
 #include "core/loop.h"
 #include "core/timer.h"
 #include "gen/rate.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* At most this many numbers in one --period argument. */
 #define RATE_MAX_NUMS	(2 * RATE_MAX_VAR)

@@ -19,7 +19,7 @@
 #include "gen/session.h"
 #include "gen/session_int.h"
 #include "gen/workload.h"
-#include "util.h"
+#include "lib/util.h"
 
 static void	session_issue_new(struct session *, size_t, uint64_t);
 

@@ -14,7 +14,7 @@
 #include "gen/cookie.h"
 #include "gen/session.h"
 #include "gen/session_int.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define SC_RING_MIN	4	/* first size of a connection's call ring */
 

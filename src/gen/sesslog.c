@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "gen/sesslog.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* An arena block; strings longer than a quarter get their own. */
 #define SL_BLOCK_SIZE	(64 * 1024)

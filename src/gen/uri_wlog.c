@@ -23,7 +23,7 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "gen/uri_wlog.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* Returns non-zero if the byte cannot appear in a request target. */
 static int

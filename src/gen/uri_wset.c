@@ -20,7 +20,7 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "gen/uri_wset.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define URI_WSET_SUFFIX		".html"
 #define URI_WSET_SUFFIX_LEN	(sizeof(URI_WSET_SUFFIX) - 1)

@@ -14,7 +14,7 @@
 #include "core/timer.h"
 #include "gen/rate.h"
 #include "gen/workload.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* Arrival: one more unit, until the total. */
 static int

@@ -11,7 +11,7 @@
 #include "gen/generator.h"
 #include "gen/session.h"
 #include "gen/wsess.h"
-#include "util.h"
+#include "lib/util.h"
 
 struct wsess {
 	struct session_gen gen;

@@ -14,7 +14,7 @@
 #include "gen/session.h"
 #include "gen/sesslog.h"
 #include "gen/wsesslog.h"
-#include "util.h"
+#include "lib/util.h"
 
 struct wsesslog {
 	struct session_gen gen;

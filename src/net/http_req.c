@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "net/http_req.h"
-#include "util.h"
 
 static const char http_req_crlf[] = "\r\n";
 

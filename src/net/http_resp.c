@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "net/http_resp.h"
-#include "util.h"
 
 enum http_resp_state {
 	HTTP_RESP_S_START = 0,	/* no byte seen yet */

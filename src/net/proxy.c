@@ -9,8 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/util.h"
 #include "net/proxy.h"
-#include "util.h"
 
 #define PROXY_MAX_INTERIM	10	/* 1xx heads before the final one */
 

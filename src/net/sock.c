@@ -23,8 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "net/sock.h"
-#include "util.h"
 
 #define SOCK_HOG_FIRST	1024
 #define SOCK_HOG_LAST	65535

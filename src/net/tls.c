@@ -40,8 +40,8 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "lib/util.h"
 #include "net/tls.h"
-#include "util.h"
 
 #if OPENSSL_VERSION_NUMBER < 0x10101000L
 #error "OpenSSL 1.1.1 or later is required"

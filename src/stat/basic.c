@@ -10,13 +10,13 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
+#include "core/conn_h2.h"
 #include "core/sess.h"
-#include "jsonw.h"
-#include "net/h2.h"
+#include "lib/hdr.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
-#include "stat/hdr.h"
-#include "util.h"
 
 #define BASIC_BIN_NS	UINT64_C(1000000)	/* -v -v bins: 1 ms */
 #define BASIC_NBINS	100000			/* up to 100 s, then last */

@@ -11,26 +11,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "jsonw.h"
+#include "lib/hdr.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "stat/basic_report.h"
-#include "stat/hdr.h"
+#include "stat/series.h"
 #include "stat/stat_json.h"
-#include "util.h"
 
 #define NS_PER_SEC	1e9
 #define NS_PER_MSEC	1e6
-
-void
-basic_series_add(struct basic_series *s, double v)
-{
-	if (s->n == 0 || v < s->min)
-		s->min = v;
-	if (s->n == 0 || v > s->max)
-		s->max = v;
-	s->n++;
-	s->sum += v;
-	s->sum2 += v * v;
-}
 
 enum basic_err
 basic_err_class(int err)
@@ -45,7 +34,7 @@ basic_err_class(int err)
 	case ETIMEDOUT:
 		return BASIC_ERR_SOCKET_TIMO;
 	case ETIME:
-		/* A call's own --timeout (an HTTP/2 stream, net/h2.h). */
+		/* A call's own --timeout (an HTTP/2 stream, core/conn_h2.h). */
 		return BASIC_ERR_CLIENT_TIMO;
 	case ECONNRESET:
 	case EPIPE:
@@ -77,19 +66,6 @@ basic_ratio(double a, double b)
 		return 0.0;
 	r = a / b;
 	return isfinite(r) ? r : 0.0;
-}
-
-double
-basic_stddev(uint64_t n, double sum, double sum2)
-{
-	double var;
-
-	if (n < 2)
-		return 0.0;
-	var = (sum2 - sum * sum / (double)n) / (double)(n - 1);
-	if (!(var > 0) || !isfinite(var))
-		return 0.0;
-	return sqrt(var);
 }
 
 /* Prints the -v -v lifetime histogram, one line per non-empty 1 ms bin. */

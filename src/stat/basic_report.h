@@ -10,30 +10,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "stat/series.h"
+
 struct hdr;
 struct jsonw;
-struct stat_samples;
-
-/* Running summary of a series of samples (reply rate, ...). */
-struct basic_series {
-	uint64_t	n;
-	double		min;
-	double		max;
-	double		sum;
-	double		sum2;
-};
 
 /* Returns a / b, or 0 when b is 0 or the result is not finite. */
 double	basic_ratio(double a, double b);
-
-/*
- * Returns the sample standard deviation from n, sum and sum of squares;
- * 0 when n < 2 or rounding makes the variance non-positive.
- */
-double	basic_stddev(uint64_t n, double sum, double sum2);
-
-/* Adds one sample to a series. */
-void	basic_series_add(struct basic_series *s, double v);
 
 /* Error classes of the two Errors lines. */
 enum basic_err {

@@ -74,7 +74,7 @@ struct collector {
 	 * object.  Called after report and extra.  NULL: none.  Adding
 	 * one: write it here, describe it under stats in
 	 * doc/httperf-result.schema.json, and teach --merge to add it up
-	 * (merge.c), or merging files that have it is refused.
+	 * (report/merge.c), or merging files that have it is refused.
 	 */
 	void	(*json)(void *state, struct jsonw *w,
 		    const struct collector_run *run);

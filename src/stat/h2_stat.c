@@ -1,6 +1,6 @@
 /*
  * HTTP/2 statistics collector (see h2_stat.h).  A connection's counters
- * live in its HTTP/2 state (net/h2.h) and are added here when it is
+ * live in its HTTP/2 state (core/conn_h2.h) and are added here when it is
  * destroyed; the report adds those of the connections still open.  The
  * errors come from the failure events and their causes (H2_ERR_*).
  */
@@ -13,13 +13,13 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
+#include "core/conn_h2.h"
 #include "core/core.h"
-#include "jsonw.h"
-#include "net/h2.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/h2_stat.h"
-#include "util.h"
 
 struct h2_stat {
 	struct core	*core;

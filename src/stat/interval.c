@@ -17,12 +17,12 @@
 #include "core/conn.h"
 #include "core/core.h"
 #include "core/loop.h"
-#include "jsonw.h"
+#include "lib/hdr.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
-#include "stat/hdr.h"
 #include "stat/interval.h"
-#include "util.h"
 
 #define NS_PER_SEC	UINT64_C(1000000000)
 #define NS_PER_MSEC	1e6

@@ -45,9 +45,9 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/core.h"
+#include "lib/util.h"
 #include "stat/collector.h"
 #include "stat/print.h"
-#include "util.h"
 
 #define PRINT_TAB_MIN	64
 

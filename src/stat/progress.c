@@ -14,11 +14,11 @@
 #include "core/clock.h"
 #include "core/core.h"
 #include "core/loop.h"
+#include "lib/hdr.h"
+#include "lib/util.h"
 #include "stat/collector.h"
-#include "stat/hdr.h"
 #include "stat/interval.h"
 #include "stat/progress.h"
-#include "util.h"
 
 #define NS_PER_SEC	UINT64_C(1000000000)
 #define PROGRESS_STEP	(NS_PER_SEC / PROGRESS_HZ)

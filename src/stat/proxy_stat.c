@@ -11,13 +11,13 @@
 
 #include "core/bus.h"
 #include "core/conn.h"
-#include "jsonw.h"
+#include "lib/hdr.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
-#include "stat/hdr.h"
 #include "stat/proxy_stat.h"
 #include "stat/stat_json.h"
-#include "util.h"
 
 /* The tunnel got established: its setup time counts. */
 static void

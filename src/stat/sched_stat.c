@@ -10,13 +10,13 @@
 #include <string.h>
 
 #include "core/bus.h"
-#include "jsonw.h"
+#include "lib/hdr.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
-#include "stat/hdr.h"
 #include "stat/sched_stat.h"
 #include "stat/stat_json.h"
-#include "util.h"
 
 #define NS_PER_SEC	1e9
 #define NS_PER_MSEC	1e6

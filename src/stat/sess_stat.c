@@ -18,11 +18,11 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "core/sess.h"
-#include "jsonw.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/sess_stat.h"
-#include "util.h"
 
 #define NS_PER_SEC	1e9
 

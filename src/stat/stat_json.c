@@ -5,34 +5,10 @@
 
 #include <stdlib.h>
 
-#include "jsonw.h"
-#include "stat/basic_report.h"
-#include "stat/hdr.h"
+#include "lib/hdr.h"
+#include "lib/jsonw.h"
+#include "stat/series.h"
 #include "stat/stat_json.h"
-#include "util.h"
-
-const double stat_pct[STAT_NPCT] = { 50.0, 90.0, 99.0, 99.9, 99.99 };
-const char *const stat_pct_name[STAT_NPCT] = { "p50", "p90", "p99",
-    "p99.9", "p99.99" };
-
-void
-stat_samples_add(struct basic_series *s, struct stat_samples *l, double v)
-{
-	basic_series_add(s, v);
-	if (l->n == l->cap) {
-		l->cap = l->cap > 0 ? 2 * l->cap : 16;
-		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
-	}
-	l->v[l->n++] = v;
-}
-
-void
-stat_samples_free(struct stat_samples *l)
-{
-	free(l->v);
-	l->v = NULL;
-	l->n = l->cap = 0;
-}
 
 int
 stat_json_hdr(struct jsonw *w, const struct hdr *h)

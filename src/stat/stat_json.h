@@ -7,25 +7,10 @@
 #ifndef HTTPERF_STAT_STAT_JSON_H
 #define HTTPERF_STAT_STAT_JSON_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#include "stat/basic_report.h"
+#include "stat/series.h"
 
 struct hdr;
 struct jsonw;
-
-/* The samples of a series, every one of them (one per 5 s sample). */
-struct stat_samples {
-	double		*v;
-	size_t		 n;
-	size_t		 cap;
-};
-
-/* Adds one sample to both the series and the list (which grows). */
-void	stat_samples_add(struct basic_series *s, struct stat_samples *l,
-	    double v);
-void	stat_samples_free(struct stat_samples *l);
 
 /*
  * Writes a histogram as an object: count, min, max, mean, stddev and the
@@ -42,10 +27,5 @@ int	stat_json_hdr(struct jsonw *w, const struct hdr *h);
  */
 void	stat_json_series(struct jsonw *w, const struct basic_series *s,
 	    const struct stat_samples *l, double avg);
-
-/* The percentiles every histogram line and object shows. */
-#define STAT_NPCT	5
-extern const double stat_pct[STAT_NPCT];
-extern const char *const stat_pct_name[STAT_NPCT];
 
 #endif

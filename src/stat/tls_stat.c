@@ -11,15 +11,15 @@
 
 #include "core/bus.h"
 #include "core/conn.h"
-#include "jsonw.h"
+#include "lib/hdr.h"
+#include "lib/jsonw.h"
+#include "lib/util.h"
 #include "net/tls.h"
 #include "net/transport.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
-#include "stat/hdr.h"
 #include "stat/stat_json.h"
 #include "stat/tls_stat.h"
-#include "util.h"
 
 static void
 tls_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,

@@ -18,7 +18,7 @@
 #include <check.h>
 
 #include "gen/call_pool.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define NREC	256
 

@@ -15,7 +15,7 @@
 #include <check.h>
 
 #include "gen/cookie.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* Feeds the NUL-terminated `line' to the jar. */
 static int

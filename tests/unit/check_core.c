@@ -18,7 +18,7 @@
 #include "core/core.h"
 #include "core/loop.h"
 #include "core/sess.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define PEAK	10000
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the HTTP/2 glue (src/net/h2.c) through a real
+ * Unit tests for the HTTP/2 glue (src/core/conn_h2.c) through a real
  * connection (src/core/conn*.c): the client runs on the event loop over
  * a loopback socket; the other end is an nghttp2 *server* session driven
  * by the test between loop turns, which answers, resets and refuses
@@ -36,12 +36,12 @@
 #include "core/call.h"
 #include "core/clock.h"
 #include "core/conn.h"
+#include "core/conn_h2.h"
 #include "core/core.h"
 #include "core/loop.h"
 #include "core/timer.h"
-#include "net/h2.h"
+#include "lib/util.h"
 #include "net/http_req.h"
-#include "util.h"
 
 #define MAXS		320	/* streams a test looks at */
 #define MAXF		16	/* fields kept per request */

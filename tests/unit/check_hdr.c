@@ -1,5 +1,5 @@
 /*
- * stat/hdr.c: the HdrHistogram-compatible histogram.  Its layout and
+ * lib/hdr.c: the HdrHistogram-compatible histogram.  Its layout and
  * statistics are checked against an oracle (sorted arrays) and against
  * HdrHistogram's own implementations: the strings below were encoded by
  * hdr-histogram-js 3.x (Node.js) and by Java HdrHistogram (a jHiccup log
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "stat/hdr.h"
+#include "lib/hdr.h"
 
 #define NS_HOUR		(INT64_C(3600) * 1000000000)
 

@@ -1,5 +1,5 @@
 /*
- * html.c: the page from hand-made result documents: escaping of hostile
+ * report/html.c: the page from hand-made result documents: escaping of hostile
  * strings, documents with members missing or of the wrong type, exact
  * point counts of every series, the percentile axis, nice ticks,
  * decimation, merged input with per-client series.
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
-#include "jsonr.h"
-#include "stat/hdr.h"
+#include "lib/hdr.h"
+#include "lib/jsonr.h"
+#include "report/html.h"
 
 /* ---- building documents ---- */
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "net/http_req.h"
-#include "util.h"
 
 /* Joins iovecs into one NUL-terminated string (caller frees). */
 static char *

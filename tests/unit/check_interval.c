@@ -19,8 +19,8 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "core/timer.h"
-#include "jsonw.h"
-#include "stat/hdr.h"
+#include "lib/hdr.h"
+#include "lib/jsonw.h"
 #include "stat/interval.h"
 
 #define SEC	UINT64_C(1000000000)

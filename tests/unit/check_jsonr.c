@@ -1,5 +1,5 @@
 /*
- * jsonr.c: the strict JSON reader.  Valid texts (y_) and invalid ones
+ * lib/jsonr.c: the strict JSON reader.  Valid texts (y_) and invalid ones
  * (n_, each with the exact error it must give), in the manner of
  * JSONTestSuite; numbers at the edges of u64/i64/double; strings and
  * their escapes; the depth limit; duplicate names, small and indexed
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonr.h"
-#include "util.h"
+#include "lib/jsonr.h"
+#include "lib/util.h"
 
 #define ERRLEN	256
 

@@ -1,5 +1,5 @@
 /*
- * jsonw.c: layout, string escaping (control characters, invalid UTF-8),
+ * lib/jsonw.c: layout, string escaping (control characters, invalid UTF-8),
  * exact integers, doubles that read back exactly, misuse and write errors.
  */
 #include "config.h"
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonw.h"
+#include "lib/jsonw.h"
 
 static char *buf;
 static size_t buflen;

@@ -22,7 +22,7 @@
 #include "core/clock.h"
 #include "core/loop.h"
 #include "core/timer.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* Each test runs once per backend compiled in. */
 static const enum loop_backend_kind backends[] = {

@@ -1,5 +1,5 @@
 /*
- * merge.c: synthetic results (written by the collectors' own JSON
+ * report/merge.c: synthetic results (written by the collectors' own JSON
  * functions, read back by the reader) add up exactly; refusals name the
  * member.
  */
@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonr.h"
-#include "jsonw.h"
-#include "merge.h"
-#include "result.h"
+#include "lib/hdr.h"
+#include "lib/jsonr.h"
+#include "lib/jsonw.h"
+#include "report/merge.h"
+#include "report/result.h"
 #include "stat/basic.h"
-#include "stat/hdr.h"
 #include "stat/interval.h"
 #include "stat/sched_stat.h"
 

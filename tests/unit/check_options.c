@@ -21,9 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "options.h"
-#include "options_int.h"
-#include "util.h"
+#include "lib/util.h"
+#include "opt/options.h"
+#include "opt/options_int.h"
 
 #define MAXARGS	40
 

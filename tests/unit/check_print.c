@@ -17,9 +17,9 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "core/loop.h"
+#include "lib/util.h"
 #include "net/http_req.h"
 #include "stat/print.h"
-#include "util.h"
 
 #define BOTH	(PRINT_HEADER | PRINT_BODY)
 

@@ -21,7 +21,7 @@
 #include "net/http_req.h"
 #include "net/proxy.h"
 #include "net/sock.h"
-#include "options.h"
+#include "opt/options.h"
 #include "setup.h"
 
 /* Concatenates iovecs into a NUL-terminated string. */

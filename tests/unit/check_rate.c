@@ -19,7 +19,7 @@
 #include "core/loop.h"
 #include "core/timer.h"
 #include "gen/rate.h"
-#include "util.h"
+#include "lib/util.h"
 
 /*
  * The oracle: erand48's generator written out, x' = a*x + c mod 2^48,

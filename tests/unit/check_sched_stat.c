@@ -15,8 +15,8 @@
 #include <check.h>
 
 #include "core/bus.h"
+#include "lib/hdr.h"
 #include "stat/collector.h"
-#include "stat/hdr.h"
 #include "stat/sched_stat.h"
 
 #define MS	UINT64_C(1000000)

@@ -24,7 +24,7 @@ size_t	__sanitizer_get_current_allocated_bytes(void);
 #endif
 
 #include "gen/sesslog.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* The example file of the 0.9.0 manual, as printed there. */
 static const char manual_example[] =

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "net/sock.h"
-#include "util.h"
 
 /* Formats an address of the array as text. */
 static const char *

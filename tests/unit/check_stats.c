@@ -19,10 +19,10 @@
 #include "core/conn.h"
 #include "core/core.h"
 #include "core/sess.h"
+#include "lib/hdr.h"
+#include "lib/util.h"
 #include "stat/basic.h"
 #include "stat/basic_report.h"
-#include "stat/hdr.h"
-#include "util.h"
 
 START_TEST(series_math)
 {

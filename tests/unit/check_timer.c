@@ -12,7 +12,7 @@
 
 #include "core/clock.h"
 #include "core/timer.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define DAY	(UINT64_C(86400) * CLOCK_NS_PER_SEC)
 #define TICK	UINT64_C(1024)	/* the wheel's level-0 slot width */

@@ -29,8 +29,8 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "lib/util.h"
 #include "net/tls.h"
-#include "util.h"
 
 #define BIG		(1024 * 1024)	/* bytes for the large transfers */
 #define MAX_TURNS	100000		/* bound on any drive loop */

@@ -21,8 +21,8 @@
 #include "core/loop.h"
 #include "gen/uri_wlog.h"
 #include "gen/uri_wset.h"
+#include "lib/util.h"
 #include "net/http_req.h"
-#include "util.h"
 
 /* A core with a bus and a request template, as main() builds one. */
 struct fix {

@@ -1,5 +1,5 @@
 /*
- * util.c: the whole-file reader (regular files only, a size limit, no
+ * lib/util.c: the whole-file reader (regular files only, a size limit, no
  * blocking on a FIFO) and the escaping of untrusted bytes in messages.
  */
 #include "config.h"
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 static char tmpdir[] = "/tmp/check_util.XXXXXX";
 static char path[256];

@@ -24,7 +24,7 @@
 #include "core/timer.h"
 #include "gen/rate.h"
 #include "gen/workload.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* What the callbacks saw. */
 struct fix {

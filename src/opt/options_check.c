@@ -1,0 +1,210 @@
+/*
+ * The rules between options, checked once the whole command line is
+ * known (so the order of the options does not matter).  httperf 0.9.0
+ * silently ignored most of these combinations, leaving the user to
+ * wonder why the test did not do what was asked.  The first rule broken,
+ * in the order of the table, is the one reported.  Last, --call-rate's
+ * schedule and totals are completed (opt_check_call_rate()).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "core/conn_h2.h"
+#include "lib/util.h"
+#include "opt/options_int.h"
+
+/* Stand-ins for "one of several options" in a rule's `other'. */
+enum {
+	OPT_ANY_SESSION = OPT_NOPTS,	/* --wsess or --wsesslog */
+	OPT_ANY_SSL,			/* --ssl or --ssl-protocol */
+	OPT_ANY_POOL,			/* a session workload or --call-rate */
+	OPT_ANY_BOUND,			/* --num-calls or --runtime */
+	OPT_ANY_SCHEDULE,		/* a rate above 0 (--rate, --period),
+					   or --call-rate */
+	OPT_ANY_PROXY,			/* --proxy or --proxy-env */
+};
+
+struct opt_rule {
+	int		 opt;		/* enum opt_id: the option at fault */
+	int		 needs;		/* 1: `other' is required; 0: it
+					   excludes `opt' */
+	int		 other;		/* enum opt_id or OPT_ANY_* */
+	const char	*msg;
+};
+
+static const char needs_sess[] =
+    "requires a session workload (--wsess or --wsesslog)";
+static const char needs_ssl[] = "requires --ssl";
+
+static const struct opt_rule opt_rules[] = {
+	/*
+	 * --call-rate is a workload of its own: requests on a schedule
+	 * over a pool of connections, --num-calls of them in all.
+	 */
+	{ OPT_CALL_RATE, 0, OPT_RATE, "cannot be used with --rate "
+	    "(--call-rate is the request rate; --period may shape it)" },
+	{ OPT_CALL_RATE, 0, OPT_WSESS, "cannot be used with --wsess" },
+	{ OPT_CALL_RATE, 0, OPT_WSESSLOG, "cannot be used with --wsesslog" },
+	{ OPT_NUM_CONNS, 0, OPT_CALL_RATE, "does not apply to --call-rate "
+	    "(--max-connections is its pool, --num-calls the total)" },
+	{ OPT_BURST_LENGTH, 0, OPT_CALL_RATE, "does not apply to "
+	    "--call-rate (one request at a time per connection)" },
+	{ OPT_CALL_RATE, 1, OPT_ANY_BOUND, "requires --num-calls (the total "
+	    "of requests) or --runtime" },
+	{ OPT_WSESS, 0, OPT_WSESSLOG, "cannot be used with --wsesslog" },
+	{ OPT_WLOG, 0, OPT_WSESSLOG, "cannot be used with --wsesslog "
+	    "(its URIs come from its file)" },
+	{ OPT_WSET, 0, OPT_WSESSLOG, "cannot be used with --wsesslog "
+	    "(its URIs come from its file)" },
+	{ OPT_WLOG, 0, OPT_WSET, "cannot be used with --wset" },
+	{ OPT_NUM_CONNS, 0, OPT_WSESSLOG, "does not apply to a session "
+	    "workload (--wsesslog sets the number of sessions)" },
+	{ OPT_NUM_CONNS, 0, OPT_WSESS, "does not apply to a session "
+	    "workload (--wsess sets the number of sessions)" },
+	{ OPT_NUM_CALLS, 0, OPT_WSESSLOG, "does not apply to a session "
+	    "workload (--wsesslog sets the calls of a session)" },
+	{ OPT_NUM_CALLS, 0, OPT_WSESS, "does not apply to a session "
+	    "workload (--wsess sets the calls of a session)" },
+	{ OPT_BURST_LENGTH, 0, OPT_WSESSLOG, "does not apply to --wsesslog "
+	    "(bursts come from its file)" },
+	{ OPT_SESSION_COOKIES, 1, OPT_ANY_SESSION, needs_sess },
+	{ OPT_MAX_CONNECTIONS, 1, OPT_ANY_POOL, "requires a session "
+	    "workload (--wsess or --wsesslog) or --call-rate" },
+	{ OPT_MAX_PIPED_CALLS, 1, OPT_ANY_SESSION, needs_sess },
+	{ OPT_FAILURE_STATUS, 1, OPT_ANY_SESSION, needs_sess },
+	{ OPT_RETRY_ON_FAILURE, 1, OPT_ANY_SESSION, needs_sess },
+	{ OPT_MAX_RETRIES, 1, OPT_RETRY_ON_FAILURE,
+	    "requires --retry-on-failure" },
+	{ OPT_BODY, 0, OPT_BODY_FILE, "cannot be used with --body-file" },
+	/* Without a schedule nothing can be late. */
+	{ OPT_MAX_LATENESS, 1, OPT_ANY_SCHEDULE, "requires a schedule "
+	    "(--rate or --period above 0, or --call-rate)" },
+	/*
+	 * The TLS options only tune TLS, so without --ssl (or
+	 * --ssl-protocol, which turns it on) each of them is a mistake; so
+	 * is a key without the certificate it belongs to.  The trust
+	 * anchors and the server name are fine without --ssl-verify: the
+	 * name is sent as SNI in any case, and the anchors are simply not
+	 * consulted.
+	 */
+	{ OPT_SSL_CIPHERS, 1, OPT_ANY_SSL, needs_ssl },
+	{ OPT_SSL_CIPHERSUITES, 1, OPT_ANY_SSL, needs_ssl },
+	{ OPT_TLS_SERVER_NAME, 1, OPT_ANY_SSL, needs_ssl },
+	{ OPT_SSL_NO_REUSE, 1, OPT_ANY_SSL, needs_ssl },
+	{ OPT_SSL_CERTIFICATE, 1, OPT_ANY_SSL, needs_ssl },
+	{ OPT_SSL_KEY, 1, OPT_ANY_SSL, needs_ssl },
+	{ OPT_SSL_CA_FILE, 1, OPT_ANY_SSL, needs_ssl },
+	{ OPT_SSL_CA_PATH, 1, OPT_ANY_SSL, needs_ssl },
+	{ OPT_SSL_VERIFY, 1, OPT_ANY_SSL, needs_ssl },
+	{ OPT_SSL_KEY, 1, OPT_SSL_CERTIFICATE, "requires --ssl-certificate" },
+	{ OPT_HTTP2_FALLBACK, 1, OPT_ANY_SSL, needs_ssl },
+	/*
+	 * A Unix socket has no ports, no source address and no proxy in
+	 * front of it; the proxy comes from --proxy or the environment,
+	 * not both.
+	 */
+	{ OPT_HOG, 0, OPT_UNIX_SOCKET, "cannot be used with --unix-socket "
+	    "(a Unix socket has no ports)" },
+	{ OPT_MYADDR, 0, OPT_UNIX_SOCKET, "cannot be used with "
+	    "--unix-socket (a Unix socket has no source address)" },
+	{ OPT_PROXY, 0, OPT_UNIX_SOCKET, "cannot be used with --unix-socket" },
+	{ OPT_PROXY_ENV, 0, OPT_UNIX_SOCKET,
+	    "cannot be used with --unix-socket" },
+	{ OPT_PROXY_ENV, 0, OPT_PROXY, "cannot be used with --proxy "
+	    "(--proxy names the proxy)" },
+	{ OPT_PROXY_USER, 1, OPT_ANY_PROXY, "requires --proxy or --proxy-env" },
+};
+
+/* Returns non-zero if `id' (an option or OPT_ANY_*) was given. */
+static int
+opt_given(const struct opt_ctx *c, int id)
+{
+	switch (id) {
+	case OPT_ANY_SESSION:
+		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG];
+	case OPT_ANY_SSL:
+		return c->given[OPT_SSL] || c->given[OPT_SSL_PROTOCOL];
+	case OPT_ANY_POOL:
+		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG] ||
+		    c->given[OPT_CALL_RATE];
+	case OPT_ANY_BOUND:
+		return c->given[OPT_NUM_CALLS] || c->given[OPT_RUNTIME];
+	case OPT_ANY_SCHEDULE:
+		/* --call-rate's schedule is built after the rules. */
+		return rate_spec_rate(&c->o->rate) > 0 ||
+		    c->given[OPT_CALL_RATE];
+	case OPT_ANY_PROXY:
+		return c->given[OPT_PROXY] || c->given[OPT_PROXY_ENV];
+	default:
+		return c->given[id];
+	}
+}
+
+/*
+ * --call-rate R: the requests' schedule is R per second, deterministic,
+ * or --period's when it is given, which must then have R as its mean rate
+ * (within 1%), so that the echo line and the target rate say what the
+ * schedule does.  --num-calls not given: no limit (--runtime ends the
+ * run).  --num-conns does not apply.
+ */
+static int
+opt_check_call_rate(const struct opt_ctx *c)
+{
+	struct options *o = c->o;
+	double r;
+
+	if (!c->given[OPT_CALL_RATE])
+		return 0;
+	if (c->given[OPT_PERIOD]) {
+		r = rate_spec_rate(&o->rate);
+		if (r <= 0)
+			return opt_fail(c, &opt_table[OPT_PERIOD], NULL, NULL,
+			    "must give --call-rate's requests intervals "
+			    "above 0");
+		if (fabs(r - o->call_rate) > o->call_rate / 100)
+			return opt_fail(c, &opt_table[OPT_PERIOD], NULL, NULL,
+			    "mean rate %g/s differs from --call-rate %g",
+			    r, o->call_rate);
+	} else
+		rate_spec_set_rate(&o->rate, o->call_rate);
+	o->num_conns = 0;
+	if (!c->given[OPT_NUM_CALLS])
+		o->num_calls = 0;
+	return 0;
+}
+
+int
+opt_check(const struct opt_ctx *c)
+{
+	const struct opt_rule *rule;
+	size_t i;
+
+	/* --merge runs no test: only its output options go with it. */
+	for (i = 0; c->given[OPT_MERGE] && i < OPT_NOPTS; i++)
+		if (c->given[i] && i != OPT_MERGE && i != OPT_JSON &&
+		    i != OPT_HTML &&
+		    i != OPT_VERBOSE)
+			return opt_fail(c, &opt_table[i], NULL, NULL,
+			    "cannot be used with --merge");
+
+	for (i = 0; i < nitems(opt_rules); i++) {
+		rule = &opt_rules[i];
+		if (c->given[rule->opt] &&
+		    opt_given(c, rule->other) != rule->needs)
+			return opt_fail(c, &opt_table[rule->opt], NULL, NULL,
+			    "%s", rule->msg);
+	}
+	if (c->o->http2 && !h2_built())
+		return opt_fail(c, &opt_table[OPT_HTTP2], NULL, NULL,
+		    "this httperf was built without HTTP/2 (libnghttp2)");
+	/* A forward proxy takes HTTP/1.1 absolute-form requests; HTTP/2
+	   goes through it only inside a CONNECT tunnel, that is with TLS. */
+	if (c->o->http2 && opt_given(c, OPT_ANY_PROXY) &&
+	    !opt_given(c, OPT_ANY_SSL))
+		return opt_fail(c, &opt_table[OPT_HTTP2], NULL, NULL,
+		    "through a proxy requires --ssl (h2 in a CONNECT tunnel; "
+		    "a proxy does not forward h2c)");
+	return opt_check_call_rate(c);
+}

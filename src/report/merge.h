@@ -1,0 +1,147 @@
+/*
+ * httperf --merge FILE...: combines the --json results of several client
+ * processes (--client I/N) into the report, and with --json the document,
+ * that one run with the same totals would have given.  The rules (merge.c
+ * has the details):
+ *	- counts, bytes, sums and sums of squares are added; minimums and
+ *	  maximums are the least and greatest; CPU times are added;
+ *	- the duration is the union of the runs' windows: from the earliest
+ *	  start to the latest end (start + duration), so rates are the sum
+ *	  of what the processes did over the whole span;
+ *	- histograms are added bucket by bucket (hdr_add) and percentiles
+ *	  taken from the sum, never averaged;
+ *	- rate samples (reply rate, session rate): sample k of the merge is
+ *	  the sum of the files' samples k (a file without one adds 0), as
+ *	  the processes sample on the same 5 s period: the aggregate rate;
+ *	- the most concurrent connections are added (an upper bound, as the
+ *	  report's "<=" says), the longest connect burst is the largest;
+ *	- the schedule (stats.sched): arrivals scheduled, made, never sent
+ *	  and late are added, the lateness histograms too, the target rates
+ *	  are added (each process keeps its own schedule), and the span of
+ *	  the schedules is the union of the files' (their times since each
+ *	  file's start, placed on the wall clock), so the schedule's and the
+ *	  achieved rate are the aggregate ones; the CPU share is the largest
+ *	  file's (each process is a client that can saturate on its own).
+ *	  The bottleneck warning is then worked out from these totals by
+ *	  the function a run uses (sched_stat_verdict()) and printed after
+ *	  the report, as a run prints it.  Files with different lateness
+ *	  thresholds are refused (their late counts do not add up).
+ *	- the intervals (stats.interval): slot j (the files' largest
+ *	  joined periods) holds every file's interval that starts in it on
+ *	  the wall clock; only slots an interval falls in are made, at most
+ *	  INTERVAL_MAX_RECS kept, so the work and the memory follow the
+ *	  intervals the files hold, not the span between them.
+ * Refused, with one line naming the file and the member, exit status 1:
+ * a file that cannot be read or is not a valid result, files of
+ * different workloads (any option but those options_merge_may_differ
+ * lists), different histogram settings or collectors, histograms of
+ * other settings than the program's (HDR_NS_*), different client counts
+ * N, the same client id twice, runs that span more than
+ * MERGE_MAX_SPAN_NS together, or an interval past its run's end.
+ */
+#ifndef HTTPERF_REPORT_MERGE_H
+#define HTTPERF_REPORT_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stat/basic.h"
+#include "stat/interval.h"
+#include "stat/proxy_stat.h"
+#include "stat/sched_stat.h"
+#include "stat/sess_stat.h"
+#include "stat/h2_stat.h"
+#include "stat/tls_stat.h"
+
+/*
+ * The longest wall-clock span (earliest start to latest end) a merge
+ * takes: files further apart are refused, naming the file, as the work
+ * of a clock set wrong (or of unrelated runs).  31 days.
+ */
+#define MERGE_MAX_SPAN_NS	(UINT64_C(31) * 86400 * 1000000000)
+
+struct jsonw;
+struct jv;
+struct options;
+
+/* The combination of the files: the collectors' states, rebuilt. */
+struct merge {
+	size_t		 nfiles;
+	uint64_t	 start_ns;	/* earliest start */
+	uint64_t	 end_ns;	/* latest end */
+	unsigned	 num_clients;
+	unsigned	*ids;		/* ascending */
+	size_t		 nids;
+	char		*hosts;		/* distinct, comma-separated */
+	double		 cpu_user, cpu_sys;
+	struct basic	 basic;
+	int		 have_sess;
+	struct sess_stat sess;
+	int		 have_tls;
+	struct tls_stat	 tls;
+	int		 have_h2;
+	struct h2_totals h2;
+	int		 have_proxy;
+	struct proxy_stat proxy;
+	int		 have_sched;
+	struct sched_stat sched;	/* its times on the wall clock */
+	double		 sched_cpu_pct;	/* the largest; < 0: unknown */
+	const struct jv	*options;	/* the first file's */
+	const char	*echo;		/* the first file's command line */
+	const char	*first;		/* the first file's path */
+	/* Sums of the files' k-th samples, until merge_finish(). */
+	struct stat_samples rr_sum, sess_sum;
+	const char	**hostv;	/* distinct, into the documents */
+	size_t		 nhosts;
+	/* stats.interval: each file's intervals, then (merge_finish())
+	   the merged ones. */
+	int		 have_interval;
+	uint64_t	 iv_period;	/* ns, the same in every file */
+	double		 iv_target;	/* the files' target rates added */
+	int		 iv_sched;	/* the files had a schedule */
+	uint64_t	 iv_join;	/* the largest of the files' joined */
+	struct merge_ivfile {
+		const struct jv	*arr;	/* its intervals */
+		uint64_t	 start_ns;	/* its start.epoch_ns */
+	}		*ivf;
+	size_t		 nivf;
+	struct hdr	*iv_acc[INTERVAL_NREC];	/* the first's settings */
+	struct interval_recs ivrecs;	/* at most INTERVAL_MAX_RECS */
+};
+
+/*
+ * Adds document `doc' (read from `path') to m; the first call (m->nfiles
+ * 0) starts m, which must be zeroed.  Returns 0, or -1 after one line
+ * "PROG: --merge: PATH: problem" on err, m then only good for
+ * merge_free().  m points into the documents: they must outlive it.
+ */
+int	merge_add(struct merge *m, const struct jv *doc, const char *path,
+	    const char *prog, FILE *err);
+
+/*
+ * Completes m once every file is added: the duration, the summed rate
+ * samples' series, the hosts.  Before merge_print() and merge_json().
+ */
+void	merge_finish(struct merge *m);
+
+/*
+ * Prints the classic report and the lines after it, then the bottleneck
+ * warning if the merged schedule calls for it, as a run would.
+ */
+void	merge_print(struct merge *m, FILE *out);
+
+/*
+ * Writes the merged document (which validates against the schema and
+ * can be merged again); paths, hosts and clients of the `nfiles' files in
+ * the "merged" member.
+ */
+void	merge_json(struct merge *m, struct jsonw *w,
+	    const struct jv *const *docs, char *const *paths, size_t nfiles);
+
+void	merge_free(struct merge *m);
+
+/* Runs the merge the options describe; returns the exit status. */
+int	merge_main(const struct options *o);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * The head of the --json document (see result.h).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <time.h>
+
+#include "lib/jsonw.h"
+#include "report/result.h"
+
+char *
+result_time(char *buf, uint64_t epoch_ns)
+{
+	time_t sec = (time_t)(epoch_ns / 1000000000);
+	unsigned usec = (unsigned)(epoch_ns % 1000000000 / 1000);
+	struct tm tm;
+	char date[32];
+
+	if (gmtime_r(&sec, &tm) == NULL ||
+	    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		snprintf(date, sizeof(date), "1970-01-01T00:00:00");
+	snprintf(buf, RESULT_TIME_LEN, "%s.%06uZ", date, usec);
+	return buf;
+}
+
+static void
+result_when(struct jsonw *w, const char *key, uint64_t ns)
+{
+	char buf[RESULT_TIME_LEN];
+
+	jsonw_key(w, key);
+	jsonw_obj_begin(w);
+	jsonw_kstr(w, "time", result_time(buf, ns));
+	jsonw_ku64(w, "epoch_ns", ns);
+	jsonw_obj_end(w);
+}
+
+void
+result_write_head(struct jsonw *w, const struct result_head *h)
+{
+	size_t i;
+
+	jsonw_kstr(w, "format", RESULT_FORMAT);
+	jsonw_ku64(w, "schema_version", RESULT_SCHEMA_VERSION);
+	jsonw_key(w, "tool");
+	jsonw_obj_begin(w);
+	jsonw_kstr(w, "name", PACKAGE_NAME);
+	jsonw_kstr(w, "version", PACKAGE_VERSION);
+	jsonw_obj_end(w);
+	result_when(w, "start", h->start_ns);
+	result_when(w, "end", h->start_ns + h->duration_ns);
+	jsonw_ku64(w, "duration_ns", h->duration_ns);
+	jsonw_kdouble(w, "duration_s", (double)h->duration_ns / 1e9);
+	jsonw_key(w, "client");
+	jsonw_obj_begin(w);
+	jsonw_ku64(w, "id", h->nids > 0 ? h->ids[0] : 0);
+	jsonw_ku64(w, "count", h->num_clients);
+	jsonw_key(w, "ids");
+	jsonw_arr_begin(w);
+	for (i = 0; i < h->nids; i++)
+		jsonw_u64(w, h->ids[i]);
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
+	jsonw_kstr(w, "host", h->host);
+	jsonw_kstr(w, "command_line", h->echo);
+}

@@ -1,0 +1,42 @@
+/*
+ * The head of the --json document, written the same way by a run and by
+ * --merge: format and schema version, the tool, the start and end in UTC
+ * (RFC 3339 with microseconds) and in ns since the epoch, the duration,
+ * the client ids, the host and the echo line.  See
+ * doc/httperf-result.schema.json.
+ */
+#ifndef HTTPERF_REPORT_RESULT_H
+#define HTTPERF_REPORT_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct jsonw;
+
+/* The "format" member's value and the schema's version. */
+#define RESULT_FORMAT		"httperf-result"
+#define RESULT_SCHEMA_VERSION	1
+
+struct result_head {
+	uint64_t	 start_ns;	/* wall clock, ns since the epoch */
+	uint64_t	 duration_ns;	/* monotonic; the end is start + this */
+	unsigned	 num_clients;	/* --client I/N: N */
+	const unsigned	*ids;		/* the I of every client in it,
+					   ascending (one unless merged) */
+	size_t		 nids;
+	const char	*host;		/* where it ran (merged: hosts,
+					   comma-separated) */
+	const char	*echo;		/* the start-up echo line, no \n */
+};
+
+/* Writes the head's members into the (open) top-level object. */
+void	result_write_head(struct jsonw *w, const struct result_head *h);
+
+/*
+ * Formats ns since the epoch as RFC 3339 UTC with microseconds
+ * ("2024-01-02T03:04:05.678901Z") into buf (at least RESULT_TIME_LEN).
+ */
+#define RESULT_TIME_LEN	40
+char	*result_time(char *buf, uint64_t epoch_ns);
+
+#endif
