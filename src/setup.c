@@ -2,7 +2,7 @@
  * What the core needs, built from the options before the test: the
  * server and --myaddr addresses, the request template, the TLS context,
  * and the core's configuration that points into them.  Part of the
- * program's top layer with main.c: it reads the options, prints why
+ * program's top layer with main.c and run.c: it reads the options, prints why
  * something cannot be set up, and never runs during the test.
  */
 #include "config.h"

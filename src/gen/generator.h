@@ -10,10 +10,10 @@
  *
  * Each module exports one `const struct generator' (conn_gen_generator,
  * ...) and declares its settings (struct conn_gen_config, ...) in its
- * header; main.c lists the instances in its table, fills the settings
- * from the options and walks the table: init in table order (which is the
- * order the handlers run on the bus), start, and at the end stop and
- * fini.  A module keeps all its state behind the pointer its init
+ * header; modules.c lists the instances in its table and fills the
+ * settings from the options; run.c walks the table: init in table
+ * order (which is the order the handlers run on the bus), start, and at
+ * the end stop and fini.  A module keeps all its state behind the pointer its init
  * allocates: no globals.
  */
 #ifndef HTTPERF_GEN_GENERATOR_H
@@ -52,7 +52,7 @@ struct generator {
 	/*
 	 * Allocates the state into *state and subscribes it to the bus.
 	 * Returns 0, or -1 with a message in err (no program or option
-	 * name: main.c adds them) and nothing left to free.
+	 * name: run.c adds them) and nothing left to free.
 	 */
 	int	(*init)(void **state, const struct gen_env *env, char *err,
 		    size_t errlen);

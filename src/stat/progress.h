@@ -12,7 +12,7 @@
  * collector (interval.h): that keeps the counts and histograms of each
  * second; this one only draws.
  *
- * main.c gives it a run only when the stream is a terminal and nothing
+ * modules.c gives it a run only when the stream is a terminal and nothing
  * else writes there while the test runs; it never checks that itself.
  */
 #ifndef HTTPERF_STAT_PROGRESS_H

@@ -1,0 +1,319 @@
+/*
+ * The tables of the run's modules and the builders of their settings
+ * (modules.h).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "modules.h"
+#include "opt/options.h"
+#include "setup.h"
+#include "stat/h2_stat.h"
+#include "stat/tls_stat.h"
+#include "lib/util.h"
+
+/*
+ * The run has a schedule: arrivals can be late (sched_stat).  With
+ * --call-rate, options_check.c has made o->rate the requests' schedule
+ * (the call rate, or --period's at the same mean), so the target rate is
+ * the call rate in both modes.
+ */
+int
+mod_want_sched(const struct options *o)
+{
+	return o->call_rate > 0 || rate_spec_rate(&o->rate) > 0;
+}
+
+static void
+mod_cfg_sched(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->sched.rate = rate_spec_rate(&o->rate);
+	u->sched.threshold = setup_ns((o->max_lateness_given ?
+	    o->max_lateness : OPTIONS_LATENESS_MS) / 1e3);
+	/* Its arrivals are requests taken into a queue (sched_stat.h). */
+	u->sched.requests = o->call_rate > 0;
+}
+
+static void
+mod_cfg_basic(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->basic.tls = r->o->ssl;
+	u->basic.sessions = options_session(r->o);
+	u->basic.periodic = r->o->periodic_stats;
+	u->basic.corrected = mod_want_sched(r->o);
+}
+
+/*
+ * A proxy may be in use: --proxy, or --proxy-env (whose variables may
+ * name none for this server: the collector then prints nothing).
+ */
+static int
+mod_want_proxy(const struct options *o)
+{
+	return o->proxy != NULL || o->proxy_env;
+}
+
+static void
+mod_cfg_proxy(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->proxy.proxy = r->setup->proxy;
+	u->proxy.tunnel = r->setup->tunnel != NULL;
+}
+
+static int
+mod_want_tls(const struct options *o)
+{
+	return o->ssl;
+}
+
+static int
+mod_want_h2(const struct options *o)
+{
+	return o->http2;
+}
+
+static void
+mod_cfg_sess(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->sess.cookies = r->o->session_cookies;
+	u->sess.cookies_ignored = r->cookies_ignored;
+}
+
+static int
+mod_want_print(const struct options *o)
+{
+	return o->print_request || o->print_reply;
+}
+
+static void
+mod_cfg_print(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->print.request_flags = r->o->print_request;
+	u->print.reply_flags = r->o->print_reply;
+}
+
+/*
+ * --hlog, --interval, --periodic-stats (stat/interval.h), and the
+ * per-interval records of the --json document and the --html page.
+ */
+static int
+mod_want_interval(const struct options *o)
+{
+	return o->hlog_file != NULL || o->interval > 0 ||
+	    o->periodic_stats || o->json_file != NULL || o->html_file != NULL;
+}
+
+static void
+mod_cfg_interval(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->interval.period = clock_from_sec(o->interval);
+	u->interval.hlog = o->hlog_file;
+	u->interval.lines = o->interval > 0 ? stderr : NULL;
+	u->interval.periodic = o->periodic_stats;
+	u->interval.target_rate = rate_spec_rate(&o->rate);
+	u->interval.record = o->json_file != NULL || o->html_file != NULL;
+}
+
+/*
+ * The progress line (stat/progress.h): only on a terminal that knows
+ * the erase to the end of a line, and only when nothing else writes on
+ * a terminal while the test runs: --interval's lines go to standard
+ * error; -v's, --periodic-stats' and the traces' to the report's stream,
+ * which matters when that is a terminal too.
+ */
+static int
+mod_want_progress(const struct options *o)
+{
+	const char *term = getenv("TERM");
+	int lines = o->verbose > 0 || o->periodic_stats || mod_want_print(o);
+	int json_out = o->json_file != NULL && strcmp(o->json_file, "-") == 0;
+
+	if (o->quiet || o->interval > 0 || !isatty(STDERR_FILENO) ||
+	    term == NULL || *term == '\0' || strcmp(term, "dumb") == 0)
+		return 0;
+	/* With --json -, the report goes to standard error. */
+	return !lines || (!json_out && !isatty(STDOUT_FILENO));
+}
+
+/* Its end: the workload's total, --runtime, or whichever comes first. */
+static void
+mod_cfg_progress(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->progress.tty = stderr;
+	u->progress.fd = STDERR_FILENO;
+	u->progress.target_rate = rate_spec_rate(&o->rate);
+	u->progress.runtime = setup_ns(o->runtime);
+	if (o->wsess_n > 0) {
+		u->progress.unit = PROGRESS_U_SESSIONS;
+		u->progress.total = o->wsess_n;
+	} else if (o->wsesslog_n > 0) {
+		u->progress.unit = PROGRESS_U_SESSIONS;
+		u->progress.total = o->wsesslog_n;
+	} else if (o->call_rate > 0) {
+		u->progress.unit = PROGRESS_U_ARRIVALS;
+		u->progress.total = o->num_calls;
+	} else {
+		u->progress.unit = PROGRESS_U_CONNS;
+		u->progress.total = o->num_conns;
+	}
+	*r->progress_on = 1;
+}
+
+static int
+mod_want_wlog(const struct options *o)
+{
+	return o->wlog_file != NULL;
+}
+
+static void
+mod_cfg_wlog(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->wlog.path = r->o->wlog_file;
+	u->wlog.wrap = r->o->wlog_wrap;
+	u->wlog.client_id = r->o->client_id;
+	u->wlog.num_clients = r->o->num_clients;
+}
+
+static int
+mod_want_wset(const struct options *o)
+{
+	return o->wset_n > 0;
+}
+
+static void
+mod_cfg_wset(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->wset.nfiles = o->wset_n;
+	u->wset.miss_rate = o->wset_x;
+	u->wset.client_id = o->client_id;
+	u->wset.num_clients = o->num_clients;
+	u->wset.prefix = o->uri;
+}
+
+/* What both session workloads take from the command line. */
+static void
+mod_cfg_session(const struct mod_ctx *r, struct session_config *s)
+{
+	const struct options *o = r->o;
+
+	s->rate = &o->rate;
+	s->client_id = o->client_id;
+	s->num_clients = o->num_clients;
+	s->max_conns = o->max_connections;
+	s->max_piped = o->max_piped;
+	s->http_minor = o->http_minor;
+	s->cookies = o->session_cookies;
+	s->failure_status = o->failure_status;
+	s->retry = o->retry_on_failure;
+	s->max_retries = o->max_retries;
+	s->cookies_ignored = r->cookies_ignored;
+}
+
+static int
+mod_want_wsess(const struct options *o)
+{
+	return o->wsess_n > 0;
+}
+
+static void
+mod_cfg_wsess(const struct mod_ctx *r, union mod_cfg *u)
+{
+	mod_cfg_session(r, &u->wsess.sess);
+	u->wsess.sess.nsess = r->o->wsess_n;
+	u->wsess.ncalls = r->o->wsess_calls;
+	u->wsess.burst_len = r->o->burst_len;
+	u->wsess.think = r->o->wsess_think;
+}
+
+/* options.c refuses --wsess with --wsesslog. */
+static int
+mod_want_wsesslog(const struct options *o)
+{
+	return o->wsesslog_n > 0;
+}
+
+static void
+mod_cfg_wsesslog(const struct mod_ctx *r, union mod_cfg *u)
+{
+	mod_cfg_session(r, &u->wsesslog.sess);
+	u->wsesslog.sess.nsess = r->o->wsesslog_n;
+	u->wsesslog.think = r->o->wsesslog_think;
+	u->wsesslog.path = r->o->wsesslog_file;
+}
+
+static int
+mod_want_conns(const struct options *o)
+{
+	return !options_session(o) && o->call_rate == 0;
+}
+
+static void
+mod_cfg_conns(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->conns.num_conns = o->num_conns;
+	u->conns.num_calls = o->num_calls;
+	u->conns.burst_len = o->burst_len;
+	u->conns.rate = &o->rate;
+	u->conns.client_id = o->client_id;
+	u->conns.num_clients = o->num_clients;
+}
+
+/* --call-rate: options.c refuses it with the other workloads. */
+static int
+mod_want_crate(const struct options *o)
+{
+	return o->call_rate > 0;
+}
+
+static void
+mod_cfg_crate(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->crate.rate = &o->rate;
+	u->crate.total = o->num_calls;
+	u->crate.max_conns = o->max_connections;
+	u->crate.client_id = o->client_id;
+	u->crate.num_clients = o->num_clients;
+}
+
+const struct mod_stat mod_stats[] = {
+	{ &basic_collector, NULL, mod_cfg_basic },
+	{ &tls_stat_collector, mod_want_tls, NULL },
+	{ &h2_stat_collector, mod_want_h2, NULL },
+	{ &proxy_stat_collector, mod_want_proxy, mod_cfg_proxy },
+	{ &sess_stat_collector, options_session, mod_cfg_sess },
+	{ &print_collector, mod_want_print, mod_cfg_print },
+	{ &interval_collector, mod_want_interval, mod_cfg_interval },
+	{ &sched_stat_collector, mod_want_sched, mod_cfg_sched },
+	{ &progress_collector, mod_want_progress, mod_cfg_progress },
+};
+
+const struct mod_gen mod_gens[] = {
+	{ &uri_wlog_generator, mod_want_wlog, mod_cfg_wlog, "--wlog", 0, 0 },
+	{ &uri_wset_generator, mod_want_wset, mod_cfg_wset, "--wset", 0, 0 },
+	{ &wsess_generator, mod_want_wsess, mod_cfg_wsess, "--wsess", 1, 0 },
+	{ &wsesslog_generator, mod_want_wsesslog, mod_cfg_wsesslog,
+	    "--wsesslog", 1, 1 },
+	{ &conn_gen_generator, mod_want_conns, mod_cfg_conns, "--num-conns",
+	    1, 0 },
+	{ &call_rate_generator, mod_want_crate, mod_cfg_crate, "--call-rate",
+	    1, 0 },
+};
+
+const size_t mod_nstats = nitems(mod_stats);
+const size_t mod_ngens = nitems(mod_gens);

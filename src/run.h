@@ -1,0 +1,34 @@
+/*
+ * One test: set-up, start, the loop until the workload is done (or
+ * --runtime, or a signal), stop, the report, tear-down.
+ */
+#ifndef HTTPERF_RUN_H
+#define HTTPERF_RUN_H
+
+#include <signal.h>
+
+struct options;
+
+/*
+ * The process-wide signal flags, which main.c owns (its handler sets
+ * them), and the function that installs that handler, called once the
+ * server's addresses are resolved.
+ */
+struct run_sig {
+	/* A signal (SIGINT, SIGTERM, SIGHUP) asked the test to end; read
+	   once per loop turn. */
+	volatile sig_atomic_t	*interrupted;
+	/* The run draws the progress line: a second signal erases it. */
+	volatile sig_atomic_t	*progress_on;
+	void			(*install)(void);
+};
+
+/*
+ * Runs the test the options describe and prints its report.  Returns the
+ * exit status: 0, 3 if the client was the bottleneck with --max-lateness,
+ * 1 if the test could not be set up or its report (or what a collector
+ * wrote while the test ran) cannot be written.
+ */
+int	run_main(const struct options *o, const struct run_sig *sig);
+
+#endif
