@@ -14,13 +14,69 @@
 
 #define PROXY_MAX_INTERIM	10	/* 1xx heads before the final one */
 
+/*
+ * The user information of the authority [s, end), up to its last '@':
+ * *host is where the host starts.  Returns what is wrong, or NULL.
+ */
+static const char *
+proxy_url_userpass(const char *s, const char *end, struct proxy_url *u,
+    const char **host)
+{
+	const char *at = NULL, *p;
+
+	for (p = s; p < end; p++)
+		if (*p == '@')
+			at = p;
+	*host = s;
+	if (at == NULL)
+		return NULL;
+	if (memchr(s, ':', (size_t)(at - s)) == NULL)
+		return "the user information must be user:password";
+	u->userpass = xmalloc((size_t)(at - s) + 1);
+	memcpy(u->userpass, s, (size_t)(at - s));
+	u->userpass[at - s] = '\0';
+	*host = at + 1;
+	return NULL;
+}
+
+/*
+ * The host and port [host, end), the port after the first ':' (or the
+ * bracketed address); what is in the brackets is taken as it is.
+ */
+static const char *
+proxy_url_hostport(const char *host, const char *end, struct proxy_url *u)
+{
+	static const char bad[] = "expected [http://][user:password@]host"
+	    "[:port]";
+	const char *he, *colon;
+	unsigned port = PROXY_DEFAULT_PORT;
+
+	if (*host == '[') {
+		if (util_url_bracket(++host, end, &he) != NULL)
+			return bad;
+		colon = he + 1 < end ? he + 1 : NULL;
+		if (colon != NULL && *colon != ':')
+			return bad;
+	} else {
+		colon = memchr(host, ':', (size_t)(end - host));
+		he = colon != NULL ? colon : end;
+		if (util_url_name(host, he) != NULL)
+			return bad;
+	}
+	if (colon != NULL && util_url_port(colon + 1, end, &port) != 0)
+		return "bad port (1 to 65535)";
+	u->host = xmalloc((size_t)(he - host) + 1);
+	memcpy(u->host, host, (size_t)(he - host));
+	u->host[he - host] = '\0';
+	u->port = port;
+	return NULL;
+}
+
 int
 proxy_url_parse(const char *s, struct proxy_url *u, char *errbuf,
     size_t errlen)
 {
-	const char *at, *host, *end, *p, *colon;
-	unsigned long port = PROXY_DEFAULT_PORT;
-	size_t hlen;
+	const char *host, *end, *why;
 
 	memset(u, 0, sizeof(*u));
 	if (strncasecmp(s, "http://", 7) == 0)
@@ -31,75 +87,18 @@ proxy_url_parse(const char *s, struct proxy_url *u, char *errbuf,
 	}
 	/* The authority ends at the first '/'; only a bare '/' may follow. */
 	end = s + strcspn(s, "/?#");
-	if (*end != '\0' && strcmp(end, "/") != 0) {
-		snprintf(errbuf, errlen, "a proxy URL has no path");
+	if (*end != '\0' && strcmp(end, "/") != 0)
+		why = "a proxy URL has no path";
+	else if (util_url_ctl(s, end, 1))
+		why = "contains a space or control character";
+	else if ((why = proxy_url_userpass(s, end, u, &host)) == NULL)
+		why = proxy_url_hostport(host, end, u);
+	if (why != NULL) {
+		snprintf(errbuf, errlen, "%s", why);
+		proxy_url_free(u);
 		return -1;
 	}
-	for (p = s; p < end; p++)
-		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
-			snprintf(errbuf, errlen,
-			    "contains a space or control character");
-			return -1;
-		}
-	/* The last '@' of the authority ends the user information. */
-	at = NULL;
-	for (p = s; p < end; p++)
-		if (*p == '@')
-			at = p;
-	host = at != NULL ? at + 1 : s;
-	if (at != NULL) {
-		if (memchr(s, ':', (size_t)(at - s)) == NULL) {
-			snprintf(errbuf, errlen, "the user information must "
-			    "be user:password");
-			return -1;
-		}
-		u->userpass = xmalloc((size_t)(at - s) + 1);
-		memcpy(u->userpass, s, (size_t)(at - s));
-		u->userpass[at - s] = '\0';
-	}
-	if (*host == '[') {
-		p = memchr(host, ']', (size_t)(end - host));
-		if (p == NULL || p == host + 1)
-			goto badhost;
-		hlen = (size_t)(p - host - 1);
-		colon = p + 1 < end ? p + 1 : NULL;
-		if (colon != NULL && *colon != ':')
-			goto badhost;
-		host++;
-	} else {
-		colon = memchr(host, ':', (size_t)(end - host));
-		hlen = colon != NULL ? (size_t)(colon - host) :
-		    (size_t)(end - host);
-		if (hlen == 0)
-			goto badhost;
-		for (p = host; p < host + hlen; p++)
-			if (!isalnum((unsigned char)*p) && *p != '.' &&
-			    *p != '-' && *p != '_')
-				goto badhost;
-	}
-	if (colon != NULL) {
-		port = 0;
-		for (p = colon + 1; p < end; p++) {
-			if (*p < '0' || *p > '9' || port > 65535)
-				break;
-			port = port * 10 + (unsigned long)(*p - '0');
-		}
-		if (p == colon + 1 || p != end || port < 1 || port > 65535) {
-			snprintf(errbuf, errlen, "bad port (1 to 65535)");
-			proxy_url_free(u);
-			return -1;
-		}
-	}
-	u->host = xmalloc(hlen + 1);
-	memcpy(u->host, host, hlen);
-	u->host[hlen] = '\0';
-	u->port = (unsigned)port;
 	return 0;
-badhost:
-	snprintf(errbuf, errlen, "expected [http://][user:password@]host"
-	    "[:port]");
-	proxy_url_free(u);
-	return -1;
 }
 
 void
