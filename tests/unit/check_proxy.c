@@ -203,6 +203,28 @@ START_TEST(test_resp_bad)
 	/* A NUL anywhere. */
 	ck_assert_int_eq(feed(&r, "HTTP/1.1 200 O\0K\r\n\r\n", 21, 4, 4096,
 	    &total), PROXY_RESP_ERROR);
+	/* The bytes taken before the bad one, in one piece. */
+	ck_assert_int_eq(r.error, PROXY_RESP_BAD);
+	ck_assert_uint_eq(total, 14);
+	ck_assert_int_eq(feed(&r, "HTTP/1.1 200X\r\n\r\n", 17, 100, 4096,
+	    &total), PROXY_RESP_ERROR);
+	ck_assert_uint_eq(total, 12);
+	ck_assert_int_eq(feed(&r, "HTTP/1.1 \r\n", 11, 100, 4096, &total),
+	    PROXY_RESP_ERROR);
+	ck_assert_uint_eq(total, 9);
+	ck_assert_int_eq(feed(&r, "HTTP/1.x 200\r\n", 14, 100, 4096,
+	    &total), PROXY_RESP_ERROR);
+	ck_assert_uint_eq(total, 7);
+	/* Several spaces, no reason, bare LFs, a 1xx then the final one. */
+	ck_assert_int_eq(feed(&r, "HTTP/1.1   204\r\n\r\nX", 19, 100, 4096,
+	    &total), PROXY_RESP_DONE);
+	ck_assert_int_eq(r.status, 204);
+	ck_assert_uint_eq(total, 18);
+	ck_assert_int_eq(feed(&r, "HTTP/1.0 101 x\nA: b\n\nHTTP/1.1 502\n\n",
+	    35, 100, 4096, &total), PROXY_RESP_DONE);
+	ck_assert_int_eq(r.status, 502);
+	ck_assert_uint_eq(r.interim, 1);
+	ck_assert_uint_eq(total, 35);
 	/* One byte past the limit fails; exactly the limit passes. */
 	ck_assert_int_eq(feed(&r, "HTTP/1.1 200 OK\r\n\r\n", 19, 5, 19,
 	    &total), PROXY_RESP_DONE);
