@@ -282,94 +282,108 @@ proxy_resp_head_end(struct proxy_resp *r)
 	return PROXY_RESP_MORE;
 }
 
+/* What a byte does: the head goes on, ends, or is not one. */
+enum { PB_NEXT, PB_END, PB_BAD };
+
+/* A byte of the status line, up to its reason. */
+static int
+proxy_resp_status(struct proxy_resp *r, char ch)
+{
+	static const char proto[] = "HTTP/1.";
+
+	switch (r->state) {
+	case PR_PROTO:
+		if (ch != proto[r->pos])
+			return PB_BAD;
+		if (++r->pos == sizeof(proto) - 1)
+			r->state = PR_MINOR;
+		return PB_NEXT;
+	case PR_MINOR:
+		if (ch < '0' || ch > '9')
+			return PB_BAD;
+		r->state = PR_SP;
+		r->pos = 0;
+		return PB_NEXT;
+	case PR_SP:
+		if (ch == ' ') {
+			r->pos++;
+			return PB_NEXT;
+		}
+		if (r->pos == 0 || ch < '0' || ch > '9')
+			return PB_BAD;
+		r->state = PR_CODE;
+		r->pos = 0;
+		/* FALLTHROUGH */
+	default:	/* PR_CODE */
+		if (r->pos < 3) {
+			if (ch < '0' || ch > '9')
+				return PB_BAD;
+			r->status = r->status * 10 + (ch - '0');
+			r->pos++;
+			return PB_NEXT;
+		}
+		if (r->status < 100 || (ch != ' ' && ch != '\r' &&
+		    ch != '\n'))
+			return PB_BAD;
+		r->state = ch == '\n' ? PR_LINE_START : PR_REASON;
+		return PB_NEXT;
+	}
+}
+
+/* A byte of a head. */
+static int
+proxy_resp_byte(struct proxy_resp *r, char ch)
+{
+	if (ch == '\0')
+		return PB_BAD;
+	switch (r->state) {
+	case PR_REASON:
+	case PR_LINE:
+		if (ch == '\n')
+			r->state = PR_LINE_START;
+		return PB_NEXT;
+	case PR_LINE_START:
+		if (ch == '\n')
+			return PB_END;
+		r->state = ch == '\r' ? PR_END_CR : PR_LINE;
+		return PB_NEXT;
+	case PR_END_CR:
+		return ch == '\n' ? PB_END : PB_BAD;
+	default:
+		return proxy_resp_status(r, ch);
+	}
+}
+
 enum proxy_resp_result
 proxy_resp_parse(struct proxy_resp *r, const char *data, size_t len,
     size_t *used)
 {
-	static const char proto[] = "HTTP/1.";
 	enum proxy_resp_result rv;
 	size_t i;
-	char ch;
+	int b;
 
 	*used = 0;
 	if (r->error != PROXY_RESP_OK)
 		return PROXY_RESP_ERROR;
 	for (i = 0; i < len; i++) {
-		ch = data[i];
 		if (++r->bytes > r->max_head) {
 			r->error = PROXY_RESP_TOO_BIG;
-			goto err;
+			*used = i;
+			return PROXY_RESP_ERROR;
 		}
-		if (ch == '\0')
-			goto bad;
-		switch (r->state) {
-		case PR_PROTO:
-			if (ch != proto[r->pos])
-				goto bad;
-			if (++r->pos == sizeof(proto) - 1)
-				r->state = PR_MINOR;
-			break;
-		case PR_MINOR:
-			if (ch < '0' || ch > '9')
-				goto bad;
-			r->state = PR_SP;
-			r->pos = 0;
-			break;
-		case PR_SP:
-			if (ch == ' ') {
-				r->pos++;
-				break;
-			}
-			if (r->pos == 0 || ch < '0' || ch > '9')
-				goto bad;
-			r->state = PR_CODE;
-			r->pos = 0;
-			/* FALLTHROUGH */
-		case PR_CODE:
-			if (r->pos < 3) {
-				if (ch < '0' || ch > '9')
-					goto bad;
-				r->status = r->status * 10 + (ch - '0');
-				r->pos++;
-				break;
-			}
-			if (r->status < 100 || (ch != ' ' && ch != '\r' &&
-			    ch != '\n'))
-				goto bad;
-			r->state = PR_REASON;
-			/* FALLTHROUGH */
-		case PR_REASON:
-		case PR_LINE:
-			if (ch == '\n')
-				r->state = PR_LINE_START;
-			break;
-		case PR_LINE_START:
-			if (ch == '\r')
-				r->state = PR_END_CR;
-			else if (ch == '\n')
-				goto end;
-			else
-				r->state = PR_LINE;
-			break;
-		case PR_END_CR:
-			if (ch != '\n')
-				goto bad;
-			goto end;
+		if ((b = proxy_resp_byte(r, data[i])) == PB_BAD) {
+			r->error = PROXY_RESP_BAD;
+			*used = i;
+			return PROXY_RESP_ERROR;
 		}
-		continue;
-end:
-		if ((rv = proxy_resp_head_end(r)) != PROXY_RESP_MORE) {
+		if (b == PB_END && (rv = proxy_resp_head_end(r)) !=
+		    PROXY_RESP_MORE) {
 			*used = i + 1;
 			return rv;
 		}
 	}
 	*used = len;
 	return PROXY_RESP_MORE;
-bad:
-	r->error = PROXY_RESP_BAD;
-err:
-	*used = i;
-	return PROXY_RESP_ERROR;
 }
 
 const char *
