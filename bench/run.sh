@@ -90,10 +90,17 @@
 #   a report); it exits non-zero only when it cannot run at all.
 #
 # USAGE
-#   bench/run.sh [-v] [-k] [-r REPS] [PATH-TO-HTTPERF]
+#   bench/run.sh [-v] [-k] [-r REPS] [--vs OLD_HTTPERF] [PATH-TO-HTTPERF]
 #     -v   print every command as it runs, and all commands at the end
 #     -k   keep the work directory (raw outputs, strace summaries)
 #     -r   repetitions of the CPU/request runs (default 3; median is shown)
+#     --vs OLD_HTTPERF
+#          before/after: OLD_HTTPERF takes the orig column, no peers run,
+#          and only the system calls and the three CPU/request workloads
+#          are measured (ours and OLD_HTTPERF interleaved in each round),
+#          each with a "ratio new/old" row (info): a change meant to cost
+#          nothing shows ratios near 1.00 (the spread of identical rounds
+#          on a shared machine is several percent).
 #   Environment: HTTPERF (binary under test; default <tree>/src/httperf,
 #   the tree being this script's parent directory), ORIG_HTTPERF (default
 #   /usr/bin/httperf), WRK (default: wrk in PATH), H2LOAD (default: h2load
@@ -109,6 +116,18 @@ set -u
 VERBOSE=0
 KEEP=0
 REPS=${REPS:-3}
+# --vs OLD (or --vs=OLD), anywhere among the arguments.
+VS=
+ARGS=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--vs) [ $# -ge 2 ] || { echo "run.sh: --vs needs a binary" >&2; exit 2; }
+	    VS=$2; shift 2 ;;
+	--vs=*) VS=${1#--vs=}; shift ;;
+	*) ARGS+=("$1"); shift ;;
+	esac
+done
+set -- ${ARGS[@]+"${ARGS[@]}"}
 while getopts vkr:h opt; do
 	case $opt in
 	v) VERBOSE=1 ;;
@@ -127,6 +146,12 @@ HTTPERF=${1:-${HTTPERF:-$TREE/src/httperf}}
 ORIG=${ORIG_HTTPERF:-/usr/bin/httperf}
 WRK=${WRK:-$(command -v wrk || true)}
 H2LOAD=${H2LOAD:-$(command -v h2load || true)}
+if [ -n "$VS" ]; then
+	[ -x "$VS" ] || { echo "run.sh: --vs: no httperf binary at $VS" >&2; exit 1; }
+	ORIG=$(cd "$(dirname "$VS")" && pwd)/$(basename "$VS")
+	WRK=
+	H2LOAD=
+fi
 CC=${CC:-cc}
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 TESTSRV=${TESTSRV:-$TREE/tests/fixture/testsrv}
@@ -147,11 +172,18 @@ elif [ "$(readlink -f "$ORIG")" = "$(readlink -f "$HTTPERF")" ]; then
 	note "ORIG_HTTPERF is the binary under test: orig column skipped"
 	ORIG=
 fi
-if [ -z "$WRK" ] || [ ! -x "$WRK" ]; then
+if [ -n "$VS" ]; then
+	note "--vs: the orig column is $ORIG (old), ours is $HTTPERF (new); no peers run"
+fi
+if [ -n "$VS" ]; then
+	:
+elif [ -z "$WRK" ] || [ ! -x "$WRK" ]; then
 	note "wrk not installed: wrk column skipped"
 	WRK=
 fi
-if [ -z "$H2LOAD" ] || [ ! -x "$H2LOAD" ]; then
+if [ -n "$VS" ]; then
+	:
+elif [ -z "$H2LOAD" ] || [ ! -x "$H2LOAD" ]; then
 	note "h2load not installed (nghttp2-client): h2load column skipped"
 	H2LOAD=
 fi
@@ -234,7 +266,9 @@ progress() { echo "... $*" >&2; }
 # liburing is there.
 FLOOR=$WORK/floor
 FLOOR_MODES=
-if "$CC" -O2 -DFLOOR_URING -o "$FLOOR" "$SCRIPT_DIR/floor.c" -luring \
+if [ -n "$VS" ]; then
+	:
+elif "$CC" -O2 -DFLOOR_URING -o "$FLOOR" "$SCRIPT_DIR/floor.c" -luring \
     > "$WORK/floor.cc" 2>&1; then
 	FLOOR_MODES="epoll uring"
 elif "$CC" -O2 -o "$FLOOR" "$SCRIPT_DIR/floor.c" > "$WORK/floor.cc" 2>&1; then
@@ -368,6 +402,7 @@ median() {	# values on stdin, one a line
 		else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 fmt() { awk -v v="$1" -v p="${2:-2}" 'BEGIN { if (v == "") print "-"; else printf "%.*f\n", p, v }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b > 0) printf "%.3f", a / b; else print "-" }'; }
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 <= b + 0) }'; }
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 < b + 0) }'; }
 
@@ -400,6 +435,31 @@ row() {
 	esac
 }
 verdict() { if "$@"; then echo PASS; else echo FAIL; fi; }
+
+# ---------------------------------------------------------------- report --
+# print_report: the table, the notes, the commands with -v.
+print_report() {
+	echo
+	echo "httperf efficiency report  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc 2>/dev/null || echo '?') CPUs, ${PIN_CLI:+client CPU 0 / server CPU 1, }nginx 1 worker, 1 KiB file, loopback)"
+	echo "ours: $HTTPERF"
+	echo "orig: ${ORIG:-(not installed)}    wrk: ${WRK:-(not installed)}    h2load: ${H2LOAD:-(not installed)}    CPU runs: median of $REPS"
+	echo
+	printf '%-50s %15s %17s %11s %11s %-16s %s\n' metric ours orig wrk h2load target result
+	printf '%s\n' "$(printf '%.0s-' $(seq 1 130))"
+	printf '%s\n' "${ROWS[@]}"
+	echo
+	if [ ${#NOTES[@]} -gt 0 ]; then
+		echo "notes:"
+		printf '  - %s\n' "${NOTES[@]}"
+		echo
+	fi
+	if [ "$VERBOSE" = 1 ]; then
+		echo "commands used:"
+		awk '!seen[$0]++ { print "  " $0 }' "$CMDLOG"
+		echo
+	fi
+	echo "targets met: $MET of $TOTAL${SKIPPED:+$( [ "$SKIPPED" -gt 0 ] && echo " ($SKIPPED skipped: original not installed)")}"
+}
 
 HP_COMMON=(--server 127.0.0.1 --port)
 
@@ -448,6 +508,8 @@ if [ "$HAVE_STRACE" = 1 ]; then
 	row "syscalls/request, 50 keep-alive conns" "$(fmt "$sc_ours" 3)$sc_flag_ours" \
 	    "$( [ -n "$ORIG" ] && echo "$(fmt "$sc_orig" 3)$sc_flag_orig" || echo n/a)" \
 	    "$( [ -n "$WRK" ] && fmt "$sc_wrk" 3 || echo n/a)" "<= 2.1" $res
+	[ -n "$VS" ] && row "  ratio new/old" "$(ratio "$sc_ours" "$sc_orig")" \
+	    "" "" "(info)" ""
 fi
 
 # ------------------------------------------------------ CPU per request ---
@@ -548,6 +610,7 @@ for m in $FLOOR_MODES; do PEERS="$PEERS floor_$m"; done
 # of wrk and h2load" for a keep-alive workload just measured.
 peer_rows() {
 	local best= m v res
+	[ -z "$VS" ] || return 0
 	for m in wrk h2load; do
 		eval "v=\${PEER_$m:-}"
 		[ -n "$v" ] && { [ -z "$best" ] || lt "$v" "$best"; } && best=$v
@@ -570,8 +633,10 @@ peer_rows() {
 	done
 }
 cpu_rows() {	# LABEL WRK-TOTAL WRK-USER [PREFIX] [H2LOAD-TOTAL H2LOAD-USER]
-	local res
-	if [ -z "$ORIG" ]; then
+	local res target="<= orig"
+	if [ -n "$VS" ]; then
+		res= target="(info)"	# the ratio row below says it
+	elif [ -z "$ORIG" ]; then
 		res=SKIP
 	elif [ -n "$FLAG_ours" ] || [ -z "$CPR_ours" ]; then
 		res=FAIL
@@ -582,9 +647,12 @@ cpu_rows() {	# LABEL WRK-TOTAL WRK-USER [PREFIX] [H2LOAD-TOTAL H2LOAD-USER]
 	fi
 	row "${4:-}client CPU/request, $1 [us]" "$(fmt "$CPR_ours")$FLAG_ours" \
 	    "$( [ -n "$ORIG" ] && echo "$(fmt "$CPR_orig")$FLAG_orig" || echo n/a)" \
-	    "${2:-}" "<= orig" $res "${5:-}"
+	    "${2:-}" "$target" "$res" "${5:-}"
 	row "  of which user space [us]" "$(fmt "$CPU_ours")" \
 	    "$( [ -n "$ORIG" ] && fmt "$CPU_orig" || echo n/a)" "${3:-}" "(info)" "" "${6:-}"
+	[ -n "$VS" ] && row "  ratio new/old" "$(ratio "$CPR_ours" "$CPR_orig")" \
+	    "" "" "(info)" ""
+	return 0
 }
 
 progress "client CPU per request, 50 keep-alive connections x 2000 requests, $REPS runs (with:$PEERS)"
@@ -614,6 +682,11 @@ KA1000_WRK=$(peer_val wrk) KA1000_H2LOAD=$(peer_val h2load)
 progress "client CPU per request, new connection per request (10000 at 5000/s), $REPS runs"
 cpu_per_req newconn 10000 60 --uri /1k.html --num-conns 10000 --num-calls 1 --rate 5000
 cpu_rows "new conn per request" "" ""
+# --vs: the before/after comparison ends here.
+if [ -n "$VS" ]; then
+	print_report
+	exit 0
+fi
 
 # ------------------------------------------------------- event backends ---
 # Ours on each event backend built in (HTTPERF_LOOP), the backends taking
@@ -900,25 +973,5 @@ elif [ -n "$TESTSRV" ]; then
 	note "fixture server did not start: held-connection rows skipped"
 fi
 
-# ---------------------------------------------------------------- report --
-echo
-echo "httperf efficiency report  ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc 2>/dev/null || echo '?') CPUs, ${PIN_CLI:+client CPU 0 / server CPU 1, }nginx 1 worker, 1 KiB file, loopback)"
-echo "ours: $HTTPERF"
-echo "orig: ${ORIG:-(not installed)}    wrk: ${WRK:-(not installed)}    h2load: ${H2LOAD:-(not installed)}    CPU runs: median of $REPS"
-echo
-printf '%-50s %15s %17s %11s %11s %-16s %s\n' metric ours orig wrk h2load target result
-printf '%s\n' "$(printf '%.0s-' $(seq 1 130))"
-printf '%s\n' "${ROWS[@]}"
-echo
-if [ ${#NOTES[@]} -gt 0 ]; then
-	echo "notes:"
-	printf '  - %s\n' "${NOTES[@]}"
-	echo
-fi
-if [ "$VERBOSE" = 1 ]; then
-	echo "commands used:"
-	awk '!seen[$0]++ { print "  " $0 }' "$CMDLOG"
-	echo
-fi
-echo "targets met: $MET of $TOTAL${SKIPPED:+$( [ "$SKIPPED" -gt 0 ] && echo " ($SKIPPED skipped: original not installed)")}"
+print_report
 exit 0

@@ -138,15 +138,16 @@ cookie_jar_grow(struct cookie_jar *j)
 	}
 }
 
-/* Stores the cookie of a Set-Cookie line; the contract is in cookie.h. */
-int
-cookie_jar_set(struct cookie_jar *j, const char *line, size_t len)
+/*
+ * Finds the name [*ns, *ns + *nlen) and the value [*vs, *vs + *vlen) of a
+ * Set-Cookie line, both trimmed: 0 not a Set-Cookie line, -1 malformed,
+ * 1 found.
+ */
+static int
+cookie_line_split(const char *line, size_t len, const char **ns,
+    size_t *nlen, const char **vs, size_t *vlen)
 {
-	const char *p, *end, *semi, *eq, *ns, *ne, *vs, *ve;
-	struct cookie *c;
-	size_t nlen, vlen, tlen, slot, n, textlen;
-	uint32_t h;
-	char *text;
+	const char *p, *end, *semi, *eq, *ne, *ve;
 
 	if (len < COOKIE_PREFIX_LEN ||
 	    strncasecmp(line, COOKIE_PREFIX, COOKIE_PREFIX_LEN) != 0)
@@ -163,16 +164,51 @@ cookie_jar_set(struct cookie_jar *j, const char *line, size_t len)
 	eq = memchr(p, '=', end - p);
 	if (eq == NULL)
 		return -1;
-	ns = p;
+	*ns = p;
 	ne = eq;
-	util_trim(&ns, &ne);
-	vs = eq + 1;
+	util_trim(ns, &ne);
+	*vs = eq + 1;
 	ve = end;
-	util_trim(&vs, &ve);
-	nlen = ne - ns;
-	vlen = ve - vs;
-	if (nlen == 0)
-		return -1;
+	util_trim(vs, &ve);
+	*nlen = ne - *ns;
+	*vlen = ve - *vs;
+	return *nlen == 0 ? -1 : 1;
+}
+
+/* Appends a new cookie, its text `text' of `tlen' bytes, name `nlen'. */
+static void
+cookie_jar_append(struct cookie_jar *j, char *text, size_t tlen,
+    size_t nlen, uint32_t h)
+{
+	struct cookie *c;
+
+	cookie_jar_grow(j);
+	if (j->n == j->cap) {
+		j->cap = j->cap == 0 ? 4 : j->cap * 2;
+		j->c = xreallocarray(j->c, j->cap, sizeof(*j->c));
+	}
+	c = &j->c[j->n++];
+	c->text = text;
+	c->len = tlen;
+	c->namelen = nlen;
+	c->hash = h;
+	/* After the append: a probe compares names through the index. */
+	j->slots[cookie_slot(j, text, nlen, h)] = (uint32_t)j->n;
+}
+
+/* Stores the cookie of a Set-Cookie line; the contract is in cookie.h. */
+int
+cookie_jar_set(struct cookie_jar *j, const char *line, size_t len)
+{
+	const char *ns, *vs;
+	struct cookie *c;
+	size_t nlen, vlen, tlen, slot, n, textlen;
+	uint32_t h;
+	char *text;
+	int rv;
+
+	if ((rv = cookie_line_split(line, len, &ns, &nlen, &vs, &vlen)) != 1)
+		return rv;
 	tlen = nlen + 1 + vlen;
 
 	/* Check the limits before anything changes. */
@@ -207,18 +243,7 @@ cookie_jar_set(struct cookie_jar *j, const char *line, size_t len)
 		c->len = tlen;
 		return 1;
 	}
-	cookie_jar_grow(j);
-	if (j->n == j->cap) {
-		j->cap = j->cap == 0 ? 4 : j->cap * 2;
-		j->c = xreallocarray(j->c, j->cap, sizeof(*j->c));
-	}
-	c = &j->c[j->n++];
-	c->text = text;
-	c->len = tlen;
-	c->namelen = nlen;
-	c->hash = h;
-	/* After the append: a probe compares names through the index. */
-	j->slots[cookie_slot(j, ns, nlen, h)] = (uint32_t)j->n;
+	cookie_jar_append(j, text, tlen, nlen, h);
 	return 1;
 }
 

@@ -279,9 +279,36 @@ url_dup(const char *s, size_t len)
 	return d;
 }
 
+int
+util_url_ctl(const char *s, const char *e, int space)
+{
+	for (; s < e; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f ||
+		    (space && *s == ' '))
+			return 1;
+	return 0;
+}
+
+int
+util_url_port(const char *s, const char *e, unsigned *port)
+{
+	unsigned long v = 0;
+	const char *p;
+
+	for (p = s; p < e; p++) {
+		if (*p < '0' || *p > '9' || v > 65535)
+			break;
+		v = v * 10 + (unsigned long)(*p - '0');
+	}
+	if (p == s || p != e || v < 1 || v > 65535)
+		return -1;
+	*port = (unsigned)v;
+	return 0;
+}
+
 /* The host part [h, e) of an authority: a name or an IPv4 address. */
-static const char *
-url_check_name(const char *h, const char *e)
+const char *
+util_url_name(const char *h, const char *e)
 {
 	const char *p;
 
@@ -297,15 +324,87 @@ url_check_name(const char *h, const char *e)
 	return NULL;
 }
 
+const char *
+util_url_bracket(const char *h, const char *e, const char **he)
+{
+	if ((*he = memchr(h, ']', (size_t)(e - h))) == NULL)
+		return "no ']' after the IPv6 address";
+	if (*he == h)
+		return "bad IPv6 address";
+	return NULL;
+}
+
+/*
+ * The host of the authority [a, e): [*h, *he), without brackets, and
+ * *colon, the ':' before the port or NULL.  Returns what is wrong, or
+ * NULL.
+ */
+static const char *
+url_host(const char *a, const char *e, const char **h, const char **he,
+    const char **colon)
+{
+	struct in6_addr a6;
+	char lit[INET6_ADDRSTRLEN + 1];
+	const char *why;
+	size_t n;
+
+	if (*a != '[') {
+		*h = a;
+		*colon = memchr(a, ':', (size_t)(e - a));
+		*he = *colon != NULL ? *colon : e;
+		if (*colon != NULL && memchr(*colon + 1, ':',
+		    (size_t)(e - *colon - 1)) != NULL)
+			*he = e;	/* an IPv6 address without brackets */
+		return util_url_name(*h, *he);
+	}
+	*h = a + 1;
+	if ((why = util_url_bracket(*h, e, he)) != NULL)
+		return why;
+	n = (size_t)(*he - *h);
+	if (n >= sizeof(lit))
+		return "bad IPv6 address";
+	memcpy(lit, *h, n);
+	lit[n] = '\0';
+	if (inet_pton(AF_INET6, lit, &a6) != 1)
+		return "bad IPv6 address";
+	*colon = *he + 1;
+	if (*colon < e && **colon != ':')
+		return "expected ':' and a port after ']'";
+	if (*colon == e)
+		*colon = NULL;
+	return NULL;
+}
+
+/*
+ * The target from `s', the end of the authority: up to the fragment,
+ * which is never sent.  Returns what is wrong, or NULL with u->target set.
+ */
+static const char *
+url_target(const char *s, struct util_url *u)
+{
+	size_t n = strcspn(s, "#");
+
+	if (util_url_ctl(s, s + n, 1))
+		return "contains a space or control character";
+	if (util_url_ctl(s + n, s + n + strlen(s + n), 0))
+		return "contains a control character";
+	if (*s == '/')
+		u->target = url_dup(s, n);
+	else {
+		/* Nothing, a query or a fragment: the path is "/". */
+		u->target = xmalloc(n + 2);
+		u->target[0] = '/';
+		memcpy(u->target + 1, s, n);
+		u->target[n + 1] = '\0';
+	}
+	return NULL;
+}
+
 int
 util_url_parse(const char *s, struct util_url *u, char *errbuf,
     size_t errlen)
 {
-	struct in6_addr a6;
-	const char *auth, *end, *h, *he, *colon, *p, *why = NULL;
-	char lit[INET6_ADDRSTRLEN + 1];
-	unsigned long port;
-	size_t n;
+	const char *auth, *end, *h = NULL, *he = NULL, *colon = NULL, *why;
 
 	memset(u, 0, sizeof(*u));
 	if (strncasecmp(s, "http://", 7) == 0)
@@ -319,85 +418,20 @@ util_url_parse(const char *s, struct util_url *u, char *errbuf,
 	}
 	u->port = u->https ? 443 : 80;
 	end = auth + strcspn(auth, "/?#");
-	if (memchr(auth, '@', (size_t)(end - auth)) != NULL) {
-		snprintf(errbuf, errlen, "user information (user@) is not "
-		    "supported; send credentials with --add-header");
-		return -1;
-	}
-	if (*auth == '[') {
-		h = auth + 1;
-		if ((he = memchr(h, ']', (size_t)(end - h))) == NULL) {
-			snprintf(errbuf, errlen, "no ']' after the IPv6 "
-			    "address");
-			return -1;
-		}
-		n = (size_t)(he - h);
-		if (n == 0 || n >= sizeof(lit)) {
-			snprintf(errbuf, errlen, "bad IPv6 address");
-			return -1;
-		}
-		memcpy(lit, h, n);
-		lit[n] = '\0';
-		if (inet_pton(AF_INET6, lit, &a6) != 1) {
-			snprintf(errbuf, errlen, "bad IPv6 address");
-			return -1;
-		}
-		colon = he + 1;
-		if (colon < end && *colon != ':') {
-			snprintf(errbuf, errlen, "expected ':' and a port "
-			    "after ']'");
-			return -1;
-		}
-		if (colon == end)
-			colon = NULL;
-	} else {
-		h = auth;
-		colon = memchr(h, ':', (size_t)(end - h));
-		he = colon != NULL ? colon : end;
-		if (colon != NULL && memchr(colon + 1, ':',
-		    (size_t)(end - colon - 1)) != NULL)
-			he = end;	/* an IPv6 address without brackets */
-		if ((why = url_check_name(h, he)) != NULL) {
-			snprintf(errbuf, errlen, "%s", why);
-			return -1;
-		}
-	}
+	if (memchr(auth, '@', (size_t)(end - auth)) != NULL)
+		why = "user information (user@) is not supported; send "
+		    "credentials with --add-header";
+	else if ((why = url_host(auth, end, &h, &he, &colon)) != NULL)
+		;
 	/* An empty port is the scheme's (RFC 3986, section 3.2.3). */
-	if (colon != NULL && colon + 1 < end) {
-		port = 0;
-		for (p = colon + 1; p < end; p++) {
-			if (*p < '0' || *p > '9' || port > 65535)
-				break;
-			port = port * 10 + (unsigned long)(*p - '0');
-		}
-		if (p != end || port < 1 || port > 65535) {
-			snprintf(errbuf, errlen, "bad port (1 to 65535)");
-			return -1;
-		}
-		u->port = (unsigned)port;
-	}
-	/* The target: up to the fragment, which is never sent. */
-	n = strcspn(end, "#");
-	for (p = end; p < end + n; p++)
-		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
-			snprintf(errbuf, errlen, "contains a space or control "
-			    "character");
-			return -1;
-		}
-	for (p = end + n; *p != '\0'; p++)
-		if ((unsigned char)*p < ' ' || *p == 0x7f) {
-			snprintf(errbuf, errlen, "contains a control "
-			    "character");
-			return -1;
-		}
-	if (*end == '/')
-		u->target = url_dup(end, n);
-	else {
-		/* Nothing, a query or a fragment: the path is "/". */
-		u->target = xmalloc(n + 2);
-		u->target[0] = '/';
-		memcpy(u->target + 1, end, n);
-		u->target[n + 1] = '\0';
+	else if (colon != NULL && colon + 1 < end &&
+	    util_url_port(colon + 1, end, &u->port) != 0)
+		why = "bad port (1 to 65535)";
+	else
+		why = url_target(end, u);
+	if (why != NULL) {
+		snprintf(errbuf, errlen, "%s", why);
+		return -1;
 	}
 	u->host = url_dup(h, (size_t)(he - h));
 	return 0;

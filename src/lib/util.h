@@ -121,6 +121,22 @@ int	util_url_parse(const char *s, struct util_url *u, char *errbuf,
 void	util_url_free(struct util_url *u);
 
 /*
+ * The pieces of util_url_parse(), for a syntax of its own (a proxy's):
+ * util_url_ctl() is non-zero when [s, e) holds a control character, or a
+ * space when `space' is non-zero; util_url_port() reads the port [s, e),
+ * digits only, 1 to 65535 (0 with *port set, or -1: empty or bad);
+ * util_url_name() returns why the host name [h, e) is refused, or NULL;
+ * util_url_bracket(), given [h, e) after an IPv6 address's '[', points
+ * *he at its ']' and returns NULL, or returns what is wrong (no ']', or
+ * nothing between the brackets), not checking the address.
+ */
+int	util_url_ctl(const char *s, const char *e, int space);
+int	util_url_port(const char *s, const char *e, unsigned *port);
+const char *util_url_name(const char *h, const char *e);
+const char *util_url_bracket(const char *h, const char *e,
+	    const char **he);
+
+/*
  * Converts `d' to an integer, toward zero, within the type's range: NaN
  * and values below 0 give 0, values at or above 2^64 give UINT64_MAX.
  * A plain cast of a value out of range is undefined behaviour.

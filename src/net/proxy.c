@@ -14,13 +14,69 @@
 
 #define PROXY_MAX_INTERIM	10	/* 1xx heads before the final one */
 
+/*
+ * The user information of the authority [s, end), up to its last '@':
+ * *host is where the host starts.  Returns what is wrong, or NULL.
+ */
+static const char *
+proxy_url_userpass(const char *s, const char *end, struct proxy_url *u,
+    const char **host)
+{
+	const char *at = NULL, *p;
+
+	for (p = s; p < end; p++)
+		if (*p == '@')
+			at = p;
+	*host = s;
+	if (at == NULL)
+		return NULL;
+	if (memchr(s, ':', (size_t)(at - s)) == NULL)
+		return "the user information must be user:password";
+	u->userpass = xmalloc((size_t)(at - s) + 1);
+	memcpy(u->userpass, s, (size_t)(at - s));
+	u->userpass[at - s] = '\0';
+	*host = at + 1;
+	return NULL;
+}
+
+/*
+ * The host and port [host, end), the port after the first ':' (or the
+ * bracketed address); what is in the brackets is taken as it is.
+ */
+static const char *
+proxy_url_hostport(const char *host, const char *end, struct proxy_url *u)
+{
+	static const char bad[] = "expected [http://][user:password@]host"
+	    "[:port]";
+	const char *he, *colon;
+	unsigned port = PROXY_DEFAULT_PORT;
+
+	if (*host == '[') {
+		if (util_url_bracket(++host, end, &he) != NULL)
+			return bad;
+		colon = he + 1 < end ? he + 1 : NULL;
+		if (colon != NULL && *colon != ':')
+			return bad;
+	} else {
+		colon = memchr(host, ':', (size_t)(end - host));
+		he = colon != NULL ? colon : end;
+		if (util_url_name(host, he) != NULL)
+			return bad;
+	}
+	if (colon != NULL && util_url_port(colon + 1, end, &port) != 0)
+		return "bad port (1 to 65535)";
+	u->host = xmalloc((size_t)(he - host) + 1);
+	memcpy(u->host, host, (size_t)(he - host));
+	u->host[he - host] = '\0';
+	u->port = port;
+	return NULL;
+}
+
 int
 proxy_url_parse(const char *s, struct proxy_url *u, char *errbuf,
     size_t errlen)
 {
-	const char *at, *host, *end, *p, *colon;
-	unsigned long port = PROXY_DEFAULT_PORT;
-	size_t hlen;
+	const char *host, *end, *why;
 
 	memset(u, 0, sizeof(*u));
 	if (strncasecmp(s, "http://", 7) == 0)
@@ -31,75 +87,18 @@ proxy_url_parse(const char *s, struct proxy_url *u, char *errbuf,
 	}
 	/* The authority ends at the first '/'; only a bare '/' may follow. */
 	end = s + strcspn(s, "/?#");
-	if (*end != '\0' && strcmp(end, "/") != 0) {
-		snprintf(errbuf, errlen, "a proxy URL has no path");
+	if (*end != '\0' && strcmp(end, "/") != 0)
+		why = "a proxy URL has no path";
+	else if (util_url_ctl(s, end, 1))
+		why = "contains a space or control character";
+	else if ((why = proxy_url_userpass(s, end, u, &host)) == NULL)
+		why = proxy_url_hostport(host, end, u);
+	if (why != NULL) {
+		snprintf(errbuf, errlen, "%s", why);
+		proxy_url_free(u);
 		return -1;
 	}
-	for (p = s; p < end; p++)
-		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
-			snprintf(errbuf, errlen,
-			    "contains a space or control character");
-			return -1;
-		}
-	/* The last '@' of the authority ends the user information. */
-	at = NULL;
-	for (p = s; p < end; p++)
-		if (*p == '@')
-			at = p;
-	host = at != NULL ? at + 1 : s;
-	if (at != NULL) {
-		if (memchr(s, ':', (size_t)(at - s)) == NULL) {
-			snprintf(errbuf, errlen, "the user information must "
-			    "be user:password");
-			return -1;
-		}
-		u->userpass = xmalloc((size_t)(at - s) + 1);
-		memcpy(u->userpass, s, (size_t)(at - s));
-		u->userpass[at - s] = '\0';
-	}
-	if (*host == '[') {
-		p = memchr(host, ']', (size_t)(end - host));
-		if (p == NULL || p == host + 1)
-			goto badhost;
-		hlen = (size_t)(p - host - 1);
-		colon = p + 1 < end ? p + 1 : NULL;
-		if (colon != NULL && *colon != ':')
-			goto badhost;
-		host++;
-	} else {
-		colon = memchr(host, ':', (size_t)(end - host));
-		hlen = colon != NULL ? (size_t)(colon - host) :
-		    (size_t)(end - host);
-		if (hlen == 0)
-			goto badhost;
-		for (p = host; p < host + hlen; p++)
-			if (!isalnum((unsigned char)*p) && *p != '.' &&
-			    *p != '-' && *p != '_')
-				goto badhost;
-	}
-	if (colon != NULL) {
-		port = 0;
-		for (p = colon + 1; p < end; p++) {
-			if (*p < '0' || *p > '9' || port > 65535)
-				break;
-			port = port * 10 + (unsigned long)(*p - '0');
-		}
-		if (p == colon + 1 || p != end || port < 1 || port > 65535) {
-			snprintf(errbuf, errlen, "bad port (1 to 65535)");
-			proxy_url_free(u);
-			return -1;
-		}
-	}
-	u->host = xmalloc(hlen + 1);
-	memcpy(u->host, host, hlen);
-	u->host[hlen] = '\0';
-	u->port = (unsigned)port;
 	return 0;
-badhost:
-	snprintf(errbuf, errlen, "expected [http://][user:password@]host"
-	    "[:port]");
-	proxy_url_free(u);
-	return -1;
 }
 
 void
@@ -283,94 +282,108 @@ proxy_resp_head_end(struct proxy_resp *r)
 	return PROXY_RESP_MORE;
 }
 
+/* What a byte does: the head goes on, ends, or is not one. */
+enum { PB_NEXT, PB_END, PB_BAD };
+
+/* A byte of the status line, up to its reason. */
+static int
+proxy_resp_status(struct proxy_resp *r, char ch)
+{
+	static const char proto[] = "HTTP/1.";
+
+	switch (r->state) {
+	case PR_PROTO:
+		if (ch != proto[r->pos])
+			return PB_BAD;
+		if (++r->pos == sizeof(proto) - 1)
+			r->state = PR_MINOR;
+		return PB_NEXT;
+	case PR_MINOR:
+		if (ch < '0' || ch > '9')
+			return PB_BAD;
+		r->state = PR_SP;
+		r->pos = 0;
+		return PB_NEXT;
+	case PR_SP:
+		if (ch == ' ') {
+			r->pos++;
+			return PB_NEXT;
+		}
+		if (r->pos == 0 || ch < '0' || ch > '9')
+			return PB_BAD;
+		r->state = PR_CODE;
+		r->pos = 0;
+		/* FALLTHROUGH */
+	default:	/* PR_CODE */
+		if (r->pos < 3) {
+			if (ch < '0' || ch > '9')
+				return PB_BAD;
+			r->status = r->status * 10 + (ch - '0');
+			r->pos++;
+			return PB_NEXT;
+		}
+		if (r->status < 100 || (ch != ' ' && ch != '\r' &&
+		    ch != '\n'))
+			return PB_BAD;
+		r->state = ch == '\n' ? PR_LINE_START : PR_REASON;
+		return PB_NEXT;
+	}
+}
+
+/* A byte of a head. */
+static int
+proxy_resp_byte(struct proxy_resp *r, char ch)
+{
+	if (ch == '\0')
+		return PB_BAD;
+	switch (r->state) {
+	case PR_REASON:
+	case PR_LINE:
+		if (ch == '\n')
+			r->state = PR_LINE_START;
+		return PB_NEXT;
+	case PR_LINE_START:
+		if (ch == '\n')
+			return PB_END;
+		r->state = ch == '\r' ? PR_END_CR : PR_LINE;
+		return PB_NEXT;
+	case PR_END_CR:
+		return ch == '\n' ? PB_END : PB_BAD;
+	default:
+		return proxy_resp_status(r, ch);
+	}
+}
+
 enum proxy_resp_result
 proxy_resp_parse(struct proxy_resp *r, const char *data, size_t len,
     size_t *used)
 {
-	static const char proto[] = "HTTP/1.";
 	enum proxy_resp_result rv;
 	size_t i;
-	char ch;
+	int b;
 
 	*used = 0;
 	if (r->error != PROXY_RESP_OK)
 		return PROXY_RESP_ERROR;
 	for (i = 0; i < len; i++) {
-		ch = data[i];
 		if (++r->bytes > r->max_head) {
 			r->error = PROXY_RESP_TOO_BIG;
-			goto err;
+			*used = i;
+			return PROXY_RESP_ERROR;
 		}
-		if (ch == '\0')
-			goto bad;
-		switch (r->state) {
-		case PR_PROTO:
-			if (ch != proto[r->pos])
-				goto bad;
-			if (++r->pos == sizeof(proto) - 1)
-				r->state = PR_MINOR;
-			break;
-		case PR_MINOR:
-			if (ch < '0' || ch > '9')
-				goto bad;
-			r->state = PR_SP;
-			r->pos = 0;
-			break;
-		case PR_SP:
-			if (ch == ' ') {
-				r->pos++;
-				break;
-			}
-			if (r->pos == 0 || ch < '0' || ch > '9')
-				goto bad;
-			r->state = PR_CODE;
-			r->pos = 0;
-			/* FALLTHROUGH */
-		case PR_CODE:
-			if (r->pos < 3) {
-				if (ch < '0' || ch > '9')
-					goto bad;
-				r->status = r->status * 10 + (ch - '0');
-				r->pos++;
-				break;
-			}
-			if (r->status < 100 || (ch != ' ' && ch != '\r' &&
-			    ch != '\n'))
-				goto bad;
-			r->state = PR_REASON;
-			/* FALLTHROUGH */
-		case PR_REASON:
-		case PR_LINE:
-			if (ch == '\n')
-				r->state = PR_LINE_START;
-			break;
-		case PR_LINE_START:
-			if (ch == '\r')
-				r->state = PR_END_CR;
-			else if (ch == '\n')
-				goto end;
-			else
-				r->state = PR_LINE;
-			break;
-		case PR_END_CR:
-			if (ch != '\n')
-				goto bad;
-			goto end;
+		if ((b = proxy_resp_byte(r, data[i])) == PB_BAD) {
+			r->error = PROXY_RESP_BAD;
+			*used = i;
+			return PROXY_RESP_ERROR;
 		}
-		continue;
-end:
-		if ((rv = proxy_resp_head_end(r)) != PROXY_RESP_MORE) {
+		if (b == PB_END && (rv = proxy_resp_head_end(r)) !=
+		    PROXY_RESP_MORE) {
 			*used = i + 1;
 			return rv;
 		}
 	}
 	*used = len;
 	return PROXY_RESP_MORE;
-bad:
-	r->error = PROXY_RESP_BAD;
-err:
-	*used = i;
-	return PROXY_RESP_ERROR;
 }
 
 const char *

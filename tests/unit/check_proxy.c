@@ -203,6 +203,28 @@ START_TEST(test_resp_bad)
 	/* A NUL anywhere. */
 	ck_assert_int_eq(feed(&r, "HTTP/1.1 200 O\0K\r\n\r\n", 21, 4, 4096,
 	    &total), PROXY_RESP_ERROR);
+	/* The bytes taken before the bad one, in one piece. */
+	ck_assert_int_eq(r.error, PROXY_RESP_BAD);
+	ck_assert_uint_eq(total, 14);
+	ck_assert_int_eq(feed(&r, "HTTP/1.1 200X\r\n\r\n", 17, 100, 4096,
+	    &total), PROXY_RESP_ERROR);
+	ck_assert_uint_eq(total, 12);
+	ck_assert_int_eq(feed(&r, "HTTP/1.1 \r\n", 11, 100, 4096, &total),
+	    PROXY_RESP_ERROR);
+	ck_assert_uint_eq(total, 9);
+	ck_assert_int_eq(feed(&r, "HTTP/1.x 200\r\n", 14, 100, 4096,
+	    &total), PROXY_RESP_ERROR);
+	ck_assert_uint_eq(total, 7);
+	/* Several spaces, no reason, bare LFs, a 1xx then the final one. */
+	ck_assert_int_eq(feed(&r, "HTTP/1.1   204\r\n\r\nX", 19, 100, 4096,
+	    &total), PROXY_RESP_DONE);
+	ck_assert_int_eq(r.status, 204);
+	ck_assert_uint_eq(total, 18);
+	ck_assert_int_eq(feed(&r, "HTTP/1.0 101 x\nA: b\n\nHTTP/1.1 502\n\n",
+	    35, 100, 4096, &total), PROXY_RESP_DONE);
+	ck_assert_int_eq(r.status, 502);
+	ck_assert_uint_eq(r.interim, 1);
+	ck_assert_uint_eq(total, 35);
 	/* One byte past the limit fails; exactly the limit passes. */
 	ck_assert_int_eq(feed(&r, "HTTP/1.1 200 OK\r\n\r\n", 19, 5, 19,
 	    &total), PROXY_RESP_DONE);
@@ -290,6 +312,75 @@ START_TEST(test_url)
 	ck_assert_int_eq(proxy_url_parse("h\r\n:1", &u, err, sizeof(err)), -1);
 	ck_assert_ptr_null(u.host);
 	ck_assert_ptr_null(u.userpass);
+}
+END_TEST
+
+/* Edge inputs, each with what it gives: host port userpass, or an error. */
+static const struct {
+	const char	*in;
+	const char	*want;
+} url_edges[] = {
+#define BADHOST	"expected [http://][user:password@]host[:port]"
+#define BADPORT	"bad port (1 to 65535)"
+	{ "h:", BADPORT }, { "h:0", BADPORT }, { "h:65536", BADPORT },
+	{ "h:1x", BADPORT }, { "h:+1", BADPORT }, { "h:-1", BADPORT },
+	{ "h:00080", "h 80 -" }, { "h:065535", "h 65535 -" },
+	{ "", BADHOST }, { ":80", BADHOST }, { "http://", BADHOST },
+	{ "h$x", BADHOST }, { "a]b", BADHOST }, { "h_x-y.z", "h_x-y.z 1080 -" },
+	/* Brackets: what is inside is not checked. */
+	{ "[::1", BADHOST }, { "[]", BADHOST }, { "[]:1", BADHOST },
+	{ "[x]", "x 1080 -" }, { "[x]:5", "x 5 -" }, { "[::1]", "::1 1080 -" },
+	{ "[::1]:", BADPORT }, { "[::1]x", BADHOST }, { "[::1]]", BADHOST },
+	{ "[::1]:1:2", BADPORT }, { "[::1]:99999", BADPORT },
+	/* Colons without brackets: the first one starts the port. */
+	{ "a:b:c", BADPORT }, { "a::1", BADPORT }, { "::1", BADHOST },
+	/* Scheme, path. */
+	{ "ftp://h", "only http:// proxies are supported" },
+	{ "HtTp://h:8", "h 8 -" }, { "http:/h", "a proxy URL has no path" },
+	{ "h:1/path", "a proxy URL has no path" }, { "h:1/", "h 1 -" },
+	{ "h/", "h 1080 -" }, { "h?x", "a proxy URL has no path" },
+	{ "h#f", "a proxy URL has no path" },
+	{ "h:1?", "a proxy URL has no path" },
+	{ "h:1/a b", "a proxy URL has no path" },
+	/* User information. */
+	{ "user@h:1", "the user information must be user:password" },
+	{ "@h", "the user information must be user:password" },
+	{ ":@h", "h 1080 :" }, { "u:p@h", "h 1080 u:p" },
+	{ "u:p@", BADHOST }, { "u:p@:1", BADHOST }, { "u:p@h@", BADHOST },
+	{ "u:p@[::1]:8", "::1 8 u:p" }, { "u:p@h:", BADPORT },
+	{ "user@h:1x", "the user information must be user:password" },
+	/* Spaces and control characters, before everything but the path. */
+	{ "h o:1", "contains a space or control character" },
+	{ "u p:x@h", "contains a space or control character" },
+	{ "h:1 ", "contains a space or control character" },
+	{ "h\x7f", "contains a space or control character" },
+	{ "u@h o", "contains a space or control character" },
+	{ "ftp://h o", "only http:// proxies are supported" },
+#undef BADHOST
+#undef BADPORT
+};
+
+START_TEST(test_url_edges)
+{
+	struct proxy_url u;
+	char err[128], got[160];
+	int rv;
+
+	err[0] = '\0';
+	rv = proxy_url_parse(url_edges[_i].in, &u, err, sizeof(err));
+	if (rv == 0)
+		snprintf(got, sizeof(got), "%s %u %s", u.host, u.port,
+		    u.userpass != NULL ? u.userpass : "-");
+	else {
+		ck_assert_int_eq(rv, -1);
+		ck_assert_ptr_null(u.host);
+		ck_assert_ptr_null(u.userpass);
+		snprintf(got, sizeof(got), "%s", err);
+	}
+	ck_assert_msg(strcmp(got, url_edges[_i].want) == 0,
+	    "\"%s\": \"%s\", not \"%s\"", url_edges[_i].in, got,
+	    url_edges[_i].want);
+	proxy_url_free(&u);
 }
 END_TEST
 
@@ -461,6 +552,8 @@ main(void)
 	tcase_add_test(tc, test_resp);
 	tcase_add_test(tc, test_resp_bad);
 	tcase_add_test(tc, test_url);
+	tcase_add_loop_test(tc, test_url_edges, 0,
+	    (int)(sizeof(url_edges) / sizeof(url_edges[0])));
 	tcase_add_test(tc, test_no_proxy);
 	tcase_add_test(tc, test_env);
 	tcase_add_test(tc, test_setup_proxy);

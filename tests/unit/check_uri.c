@@ -705,6 +705,15 @@ static const struct url_case {
 	{ .in = "http://h/a\tb", .err = "contains a space or control character" },
 	{ .in = "http://h/?a\r\n", .err = "contains a space or control character" },
 	{ .in = "http://h/#\n", .err = "contains a control character" },
+	/* Which check speaks first. */
+	{ .in = "http://[zz]x/", .err = "bad IPv6 address" },
+	{ .in = "http://[0000:0000:0000:0000:0000:0000:0000:0000:0]/",
+	    .err = "bad IPv6 address" },
+	{ .in = "http://u@[::1/", .err = "user information" },
+	{ .in = "http://h$:1x/", .err = "bad host" },
+	{ .in = "http://h:1x/a b", .err = "bad port" },
+	{ .in = "http://a:b:c/", .err = "an IPv6 address goes in brackets" },
+	{ "http://h:1/a#b c", NULL, 0, "h", 1, "/a" },
 };
 
 START_TEST(url_parse)
