@@ -11,15 +11,16 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/hdr.h"
+#include "lib/html_esc.h"
 #include "lib/jsonr.h"
 #include "report/html.h"
+#include "report/html_util.h"
 #include "stat/sched_stat.h"
 
 /* The SVG's coordinate system: a plot area inside margins for the axes. */
@@ -142,115 +143,6 @@ static const struct {
 #define NPHASE	(sizeof(phase) / sizeof(phase[0]))
 
 /* ---- small helpers ---- */
-
-/* The first len bytes of s (fewer at its NUL), as html_escape(). */
-static void
-html_escape_n(FILE *f, const char *s, size_t len)
-{
-	const unsigned char *p, *end;
-
-	if (s == NULL)
-		return;
-	end = (const unsigned char *)s + len;
-	for (p = (const unsigned char *)s; p < end && *p != '\0'; p++) {
-		switch (*p) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		case '\t':
-		case '\n':
-			fputc(*p, f);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fputs("&#xFFFD;", f);
-			else
-				fputc(*p, f);
-		}
-	}
-}
-
-void
-html_escape(FILE *f, const char *s)
-{
-	if (s != NULL)
-		html_escape_n(f, s, strlen(s));
-}
-
-/* The number at path of v, or -1. */
-static int
-num(const struct jv *v, const char *path, double *out)
-{
-	return jv_num(*path != '\0' ? jv_path(v, path) : v, out);
-}
-
-/* The string at path of v, or NULL. */
-static const char *
-str(const struct jv *v, const char *path)
-{
-	return jv_str(jv_path(v, path), NULL);
-}
-
-/* Writes the number at path with dec decimals (-1: %g) and unit, or
-   "n/a". */
-static void
-put_num(FILE *f, const struct jv *v, const char *path, int dec,
-    const char *unit, double scale)
-{
-	double d;
-
-	if (num(v, path, &d) != 0) {
-		fputs("n/a", f);
-		return;
-	}
-	if (dec < 0)
-		fprintf(f, "%g%s", d * scale, unit);
-	else
-		fprintf(f, "%.*f%s", dec, d * scale, unit);
-}
-
-/* Writes the escaped string at path, or "n/a". */
-static void
-put_str(FILE *f, const struct jv *v, const char *path)
-{
-	const char *s = str(v, path);
-
-	if (s != NULL)
-		html_escape(f, s);
-	else
-		fputs("n/a", f);
-}
-
-/* A malloc'ed copy of a printf() format; NULL on no memory. */
-static char * __attribute__((format(printf, 1, 2)))
-fmtdup(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (s = malloc((size_t)n + 1)) == NULL)
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
 
 /* ---- scales ---- */
 
@@ -799,7 +691,7 @@ plot_client_legend(const struct ctx *c, struct plot *pl)
 {
 	if (c->ncl <= HTML_LEGEND_CLIENTS)
 		return;
-	pl->extra_legend = fmtdup("each of the %zu clients", c->ncl);
+	pl->extra_legend = html_fmtdup("each of the %zu clients", c->ncl);
 	if (pl->extra_legend == NULL)
 		return;
 	pl->extra_st.color = GREY;
@@ -818,7 +710,7 @@ plot_kinds_legend(const struct ctx *c, struct plot *pl, const char *kind)
 		plot_client_legend(c, pl);
 		return;
 	}
-	pl->extra_legend = fmtdup("thin: each client (%zu), in its %s's "
+	pl->extra_legend = html_fmtdup("thin: each client (%zu), in its %s's "
 	    "colour", c->ncl, kind);
 	if (pl->extra_legend == NULL)
 		return;
@@ -835,8 +727,8 @@ client_label(const struct ctx *c, size_t i, const char *suffix)
 	const char *l = c->cl[i].label;
 
 	if (l != NULL)
-		return fmtdup("%s%s", l, suffix);
-	return fmtdup("client %zu%s", i, suffix);
+		return html_fmtdup("%s%s", l, suffix);
+	return html_fmtdup("client %zu%s", i, suffix);
 }
 
 /* The count of a histogram object, 0 when there is none. */
@@ -902,7 +794,7 @@ pct_series(struct ctx *c, struct plot *pl, const struct jv *hist,
 	}
 	s->n = n;
 	/* On hover: the figures of the percentile table. */
-	s->tip = fmtdup("%s: %llu values, p50 %.3f ms, p90 %.3f ms, "
+	s->tip = html_fmtdup("%s: %llu values, p50 %.3f ms, p90 %.3f ms, "
 	    "p99 %.3f ms, p99.9 %.3f ms, max %.3f ms", s->name,
 	    (unsigned long long)count,
 	    (double)hdr_value_at_percentile(h, 50) / 1e6,
@@ -949,10 +841,10 @@ plot_pct_reply(struct ctx *c)
 	}
 	plot_client_legend(c, &pl);
 	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
-	pct_series(c, &pl, jv_path(c->doc, paths[0]), fmtdup(c->ncl > 0 ?
+	pct_series(c, &pl, jv_path(c->doc, paths[0]), html_fmtdup(c->ncl > 0 ?
 	    "Total" : "Reply time"), &st);
 	st = style_n(1, DASHED, c->ncl > 0 ? 2.8 : 2.2);
-	pct_series(c, &pl, jv_path(c->doc, paths[1]), fmtdup(c->ncl > 0 ?
+	pct_series(c, &pl, jv_path(c->doc, paths[1]), html_fmtdup(c->ncl > 0 ?
 	    "Total (corrected)" : "Reply time (corrected)"), &st);
 	if (pl.ns == 0)
 		pl.note = "no replies";
@@ -989,7 +881,7 @@ plot_pct_phases(struct ctx *c)
 		for (i = 0; i < 6; i++) {
 			st = style_n(i, dashes[i], 2);
 			st = style_client_kind(c, &st);
-			suffix = fmtdup(" %s", names[i]);
+			suffix = html_fmtdup(" %s", names[i]);
 			if (suffix == NULL) {
 				c->oom = 1;
 				continue;
@@ -1001,7 +893,7 @@ plot_pct_phases(struct ctx *c)
 	plot_kinds_legend(c, &pl, "phase");
 	for (i = 0; i < 6; i++) {
 		st = style_n(i, dashes[i], c->ncl > 0 ? 2.6 : 2);
-		pct_series(c, &pl, jv_get(hs, keys[i]), fmtdup("%s%s",
+		pct_series(c, &pl, jv_get(hs, keys[i]), html_fmtdup("%s%s",
 		    c->ncl > 0 ? "Total " : "", names[i]), &st);
 	}
 	if (pl.ns == 0)
@@ -1038,7 +930,7 @@ plot_pct_lateness(struct ctx *c)
 	plot_client_legend(c, &pl);
 	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
 	pct_series(c, &pl, jv_path(c->doc, paths[0]),
-	    fmtdup(c->ncl > 0 ? "Total" : "Lateness"), &st);
+	    html_fmtdup(c->ncl > 0 ? "Total" : "Lateness"), &st);
 	if (pl.ns == 0)
 		pl.note = "no arrivals";
 	plot_write(c, &pl);
@@ -1068,15 +960,15 @@ ivs_get(const struct ctx *c, const struct jv *doc, struct ivs *iv)
 	if (jv_type(iv->arr) != JV_ARR)
 		return -1;
 	iv->n = jv_len(iv->arr);
-	if (num(in, "target_rate_per_s", &iv->target) != 0 ||
+	if (html_num(in, "target_rate_per_s", &iv->target) != 0 ||
 	    iv->target < 0)
 		iv->target = 0;
-	if (num(in, "period_ns", &iv->period) != 0 || !(iv->period > 0))
+	if (html_num(in, "period_ns", &iv->period) != 0 || !(iv->period > 0))
 		iv->period = 0;
 	iv->period /= 1e9;
 	/* Start epochs as doubles: ns since 1970 lose under 1 us here. */
-	if (doc != c->doc && num(doc, "start.epoch_ns", &s1) == 0 &&
-	    num(c->doc, "start.epoch_ns", &s0) == 0)
+	if (doc != c->doc && html_num(doc, "start.epoch_ns", &s1) == 0 &&
+	    html_num(c->doc, "start.epoch_ns", &s0) == 0)
 		iv->offset = (s1 - s0) / 1e9;
 	return 0;
 }
@@ -1092,8 +984,8 @@ iv_at(const struct ivs *iv, size_t i, const struct jv **rec, double *x,
 	double start, l;
 
 	*rec = jv_at(iv->arr, i);
-	if (num(*rec, "start_ns", &start) != 0 ||
-	    num(*rec, "length_ns", &l) != 0 || !(l > 0) || start < 0)
+	if (html_num(*rec, "start_ns", &start) != 0 ||
+	    html_num(*rec, "length_ns", &l) != 0 || !(l > 0) || start < 0)
 		return -1;
 	*len = l / 1e9;
 	*x = iv->offset + start / 1e9 + *len / 2;
@@ -1151,12 +1043,12 @@ iv_series(struct ctx *c, struct plot *pl, const struct ivs *iv,
 			v = iv_sum(rec, "replies", status_class, 5) / len;
 			break;
 		case IV_ARRIVALS:
-			if (num(rec, "arrivals", &v) != 0)
+			if (html_num(rec, "arrivals", &v) != 0)
 				continue;
 			v /= len;
 			break;
 		case IV_CLASS:
-			if (num(rec, what, &v) != 0)
+			if (html_num(rec, what, &v) != 0)
 				continue;
 			v /= len;
 			break;
@@ -1168,7 +1060,7 @@ iv_series(struct ctx *c, struct plot *pl, const struct ivs *iv,
 			/* No replies in it, no time to show. */
 			if (hist_count(jv_path(rec, kind == IV_P99C ?
 			    "reply_corrected" : "reply")) == 0 ||
-			    num(rec, p, &v) != 0)
+			    html_num(rec, p, &v) != 0)
 				continue;
 			v /= 1e6;
 			break;
@@ -1205,7 +1097,7 @@ iv_any(const struct ivs *iv, const char *what)
 	size_t i;
 
 	for (i = 0; i < iv->n; i++)
-		if (num(jv_at(iv->arr, i), what, &v) == 0 && v > 0)
+		if (html_num(jv_at(iv->arr, i), what, &v) == 0 && v > 0)
 			return 1;
 	return 0;
 }
@@ -1230,15 +1122,15 @@ plot_iv_rate(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 	}
 	plot_client_legend(c, &pl);
 	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
-	iv_series(c, &pl, iv, IV_REPLIES, NULL, fmtdup(c->ncl > 0 ?
+	iv_series(c, &pl, iv, IV_REPLIES, NULL, html_fmtdup(c->ncl > 0 ?
 	    "Total achieved" : "Achieved"), &st);
 	if (iv->target > 0) {
 		st = style_n(2, DOTTED, 2);
-		iv_series(c, &pl, iv, IV_ARRIVALS, NULL, fmtdup("Arrivals"),
+		iv_series(c, &pl, iv, IV_ARRIVALS, NULL, html_fmtdup("Arrivals"),
 		    &st);
 		end = ivs_end(iv);
 		st = style_n(1, DASHED, 1.8);
-		if (end > 0 && (s = plot_add(c, &pl, fmtdup("Target"), 2,
+		if (end > 0 && (s = plot_add(c, &pl, html_fmtdup("Target"), 2,
 		    &st)) != NULL) {
 			s->x[0] = 0;
 			s->x[1] = end;
@@ -1293,7 +1185,7 @@ plot_iv_classes(struct ctx *c, const struct ivs *iv, const struct ivs *civ,
 			if (kst[i].color == NULL || !iv_any(&civ[k], what))
 				continue;
 			st = style_client_kind(c, &kst[i]);
-			if ((suffix = fmtdup(" %s", names[i])) == NULL) {
+			if ((suffix = html_fmtdup(" %s", names[i])) == NULL) {
 				c->oom = 1;
 				continue;
 			}
@@ -1307,7 +1199,7 @@ plot_iv_classes(struct ctx *c, const struct ivs *iv, const struct ivs *civ,
 		snprintf(what, sizeof(what), "%s.%s", obj, names[i]);
 		if (!iv_any(iv, what))
 			continue;
-		iv_series(c, &pl, iv, IV_CLASS, what, fmtdup("%s%s",
+		iv_series(c, &pl, iv, IV_CLASS, what, html_fmtdup("%s%s",
 		    c->ncl > 0 ? "Total " : "", names[i]), &kst[i]);
 	}
 	if (pl.ns == 0)
@@ -1337,14 +1229,14 @@ plot_iv_latency(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 	}
 	plot_client_legend(c, &pl);
 	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
-	iv_series(c, &pl, iv, IV_P99, NULL, fmtdup(c->ncl > 0 ?
+	iv_series(c, &pl, iv, IV_P99, NULL, html_fmtdup(c->ncl > 0 ?
 	    "Total p99" : "p99"), &st);
 	st = style_n(2, DASHED, c->ncl > 0 ? 2.4 : 2);
-	iv_series(c, &pl, iv, IV_P50, NULL, fmtdup(c->ncl > 0 ?
+	iv_series(c, &pl, iv, IV_P50, NULL, html_fmtdup(c->ncl > 0 ?
 	    "Total p50" : "p50"), &st);
 	if (iv->target > 0) {
 		st = style_n(1, DOTTED, 2.2);
-		iv_series(c, &pl, iv, IV_P99C, NULL, fmtdup(c->ncl > 0 ?
+		iv_series(c, &pl, iv, IV_P99C, NULL, html_fmtdup(c->ncl > 0 ?
 		    "Total p99 (corrected)" : "p99 (corrected)"), &st);
 	}
 	if (pl.ns == 0)
@@ -1361,16 +1253,16 @@ plots_interval(struct ctx *c)
 	size_t i;
 
 	fputs("<h2 id=\"intervals\">Over time", c->f);
-	if (num(c->doc, "stats.interval.period_ns", &p) == 0 && p > 0) {
+	if (html_num(c->doc, "stats.interval.period_ns", &p) == 0 && p > 0) {
 		/* Kept intervals joined (stats.interval.joined). */
-		if (num(c->doc, "stats.interval.joined", &jn) != 0 || jn < 1)
+		if (html_num(c->doc, "stats.interval.joined", &jn) != 0 || jn < 1)
 			jn = 1;
 		fprintf(c->f, " <span class=\"dim\">(per %g s interval)</span>",
 		    p * jn / 1e9);
 	}
 	fputs("</h2>\n", c->f);
 	if (jn > 1) {
-		if (num(c->doc, "stats.interval.max_intervals", &mx) != 0)
+		if (html_num(c->doc, "stats.interval.max_intervals", &mx) != 0)
 			mx = 0;
 		fprintf(c->f, "<p class=\"note\" id=\"joined\">The run's "
 		    "%g s intervals are joined %g by %g here, to keep at most "
@@ -1486,15 +1378,15 @@ write_head(struct ctx *c)
 	    "<meta name=\"viewport\" content=\"width=device-width, "
 	    "initial-scale=1\">\n"
 	    "<meta name=\"generator\" content=\"", f);
-	put_str(f, c->doc, "tool.name");
+	html_put_str(f, c->doc, "tool.name");
 	fputc(' ', f);
-	put_str(f, c->doc, "tool.version");
+	html_put_str(f, c->doc, "tool.version");
 	fputs("\">\n<title>httperf report", f);
 	if (c->ncl > 0)
 		fprintf(f, " (a merge of %zu)", c->ncl);
-	if (str(c->doc, "start.time") != NULL) {
+	if (html_str(c->doc, "start.time") != NULL) {
 		fputs(" \xe2\x80\x94 ", f);
-		put_str(f, c->doc, "start.time");
+		html_put_str(f, c->doc, "start.time");
 	}
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n",
 	    css);
@@ -1577,7 +1469,7 @@ write_commands(struct ctx *c)
 		return;
 	}
 	for (i = 0; i < n; i++)
-		if (words_split(str(c->cl[i].doc, "command_line"), &ws[i]) != 0)
+		if (words_split(html_str(c->cl[i].doc, "command_line"), &ws[i]) != 0)
 			c->oom = 1;
 	for (i = 0; i < n; i++)
 		if (ws[i].n == 0 || ws[i].n != ws[0].n)
@@ -1609,7 +1501,7 @@ write_commands(struct ctx *c)
 		fprintf(f, "<p class=\"merged\">All %zu clients ran the same "
 		    "command line:</p>\n<pre class=\"cmd\" id=\"cmd-common\">",
 		    n);
-		put_str(f, c->cl[0].doc, "command_line");
+		html_put_str(f, c->cl[0].doc, "command_line");
 		fputs("</pre>\n", f);
 		goto out;
 	}
@@ -1639,7 +1531,7 @@ write_commands(struct ctx *c)
 		put_client_label(c, i);
 		fputs("</th><td class=\"cmd\">", f);
 		if (!same) {
-			put_str(f, c->cl[i].doc, "command_line");
+			html_put_str(f, c->cl[i].doc, "command_line");
 			fputs("</td></tr>\n", f);
 			continue;
 		}
@@ -1692,41 +1584,41 @@ write_summary(struct ctx *c)
 		write_commands(c);
 	} else {
 		fputs("</h1>\n<pre class=\"cmd\">", f);
-		put_str(f, c->doc, "command_line");
+		html_put_str(f, c->doc, "command_line");
 		fputs("</pre>\n", f);
 	}
 	fputs("<dl class=\"meta\">\n", f);
 	meta_open(f, "Start");
-	put_str(f, c->doc, "start.time");
+	html_put_str(f, c->doc, "start.time");
 	fputs("</dd></div>\n", f);
 	meta_open(f, "End");
-	put_str(f, c->doc, "end.time");
+	html_put_str(f, c->doc, "end.time");
 	fputs("</dd></div>\n", f);
 	meta_open(f, "Duration");
-	put_num(f, c->doc, "duration_s", 3, " s", 1);
+	html_put_num(f, c->doc, "duration_s", 3, " s", 1);
 	fputs("</dd></div>\n", f);
 	meta_open(f, c->ncl > 0 ? "Hosts" : "Host");
-	put_str(f, c->doc, "host");
+	html_put_str(f, c->doc, "host");
 	fputs("</dd></div>\n", f);
 	if (c->ncl > 0 || jv_len(ids) > 1) {
 		meta_open(f, "Clients");
 		fprintf(f, "%zu (ids", c->ncl > 0 ? c->ncl : jv_len(ids));
 		for (i = 0; i < jv_len(ids) && i < 64; i++) {
 			fputs(i ? ", " : " ", f);
-			put_num(f, jv_at(ids, i), "", 0, "", 1);
+			html_put_num(f, jv_at(ids, i), "", 0, "", 1);
 		}
 		if (jv_len(ids) > 64)
 			fputs(", \xe2\x80\xa6", f);
 		fputs(")</dd></div>\n", f);
-	} else if (num(c->doc, "client.count", &d) == 0 && d > 1) {
+	} else if (html_num(c->doc, "client.count", &d) == 0 && d > 1) {
 		meta_open(f, "Client");
-		put_num(f, c->doc, "client.id", 0, "", 1);
+		html_put_num(f, c->doc, "client.id", 0, "", 1);
 		fprintf(f, " of %.0f</dd></div>\n", d);
 	}
 	meta_open(f, "Tool");
-	put_str(f, c->doc, "tool.name");
+	html_put_str(f, c->doc, "tool.name");
 	fputc(' ', f);
-	put_str(f, c->doc, "tool.version");
+	html_put_str(f, c->doc, "tool.version");
 	fputs("</dd></div>\n</dl>\n</header>\n", f);
 }
 
@@ -1736,7 +1628,7 @@ row_open(FILE *f, const char *name, const struct jv *v, const char *path,
     int dec, const char *unit)
 {
 	fprintf(f, "<tr><th scope=\"row\">%s</th><td class=\"n\">", name);
-	put_num(f, v, path, dec, unit, 1);
+	html_put_num(f, v, path, dec, unit, 1);
 	fputs("</td><td class=\"d\">", f);
 }
 
@@ -1753,25 +1645,25 @@ write_warning(struct ctx *c, const struct jv *sc)
 	    "Warning: the client was the bottleneck:</strong>", f);
 	if (jv_bool(jv_path(sc, "warning.late"), &b) == 0 && b) {
 		fputc(' ', f);
-		put_num(f, sc, "late_pct", 1, "", 1);
+		html_put_num(f, sc, "late_pct", 1, "", 1);
 		fputs("% of arrivals late over ", f);
-		put_num(f, sc, "threshold_ns", -1, "", 1e-6);
+		html_put_num(f, sc, "threshold_ns", -1, "", 1e-6);
 		fprintf(f, " ms (more than %g%%)", SCHED_LATE_MAX_PCT);
 		sep = ";";
 	}
 	if (jv_bool(jv_path(sc, "warning.rate"), &b) == 0 && b) {
 		fprintf(f, "%s achieved arrival rate ", sep);
-		put_num(f, sc, "achieved_rate_per_s", 1, "/s", 1);
+		html_put_num(f, sc, "achieved_rate_per_s", 1, "/s", 1);
 		fputs(" is ", f);
-		put_num(f, sc, "rate_pct", 1, "%", 1);
+		html_put_num(f, sc, "rate_pct", 1, "%", 1);
 		fputs(" of the scheduled ", f);
-		put_num(f, sc, "scheduled_rate_per_s", 1, "/s", 1);
+		html_put_num(f, sc, "scheduled_rate_per_s", 1, "/s", 1);
 		fprintf(f, " (below %g%%)", SCHED_RATE_MIN_PCT);
 		sep = ";";
 	}
 	if (jv_bool(jv_path(sc, "warning.cpu"), &b) == 0 && b) {
 		fprintf(f, "%s client CPU ", sep);
-		put_num(f, sc, "cpu_pct", 1, "%", 1);
+		html_put_num(f, sc, "cpu_pct", 1, "%", 1);
 		fprintf(f, " (over %g%%)", SCHED_CPU_MAX_PCT);
 	}
 	fputs(". The achieved load is below the one asked for: the numbers "
@@ -1791,25 +1683,25 @@ write_totals(struct ctx *c, const struct jv *b)
 	    "<table class=\"totals\">\n<thead><tr><th></th><th class=\"n\">Total"
 	    "</th><th>Details</th></tr></thead>\n<tbody>\n", f);
 	row_open(f, "Connections", b, "connections.total", 0, "");
-	put_num(f, b, "connections.rate_per_s", 1, " conn/s", 1);
+	html_put_num(f, b, "connections.rate_per_s", 1, " conn/s", 1);
 	fputs(", at most ", f);
-	put_num(f, b, "connections.max_concurrent", 0, "", 1);
+	html_put_num(f, b, "connections.max_concurrent", 0, "", 1);
 	fputs(" concurrent, connect ", f);
-	put_num(f, b, "connections.connect.avg_ms", 3, " ms", 1);
+	html_put_num(f, b, "connections.connect.avg_ms", 3, " ms", 1);
 	fputs(" avg</td></tr>\n", f);
 	row_open(f, "Requests", b, "requests.total", 0, "");
-	put_num(f, b, "requests.rate_per_s", 1, " req/s", 1);
+	html_put_num(f, b, "requests.rate_per_s", 1, " req/s", 1);
 	fputs(", ", f);
-	put_num(f, b, "requests.size_b", 1, " B", 1);
+	html_put_num(f, b, "requests.size_b", 1, " B", 1);
 	fputs(" each</td></tr>\n", f);
 	row_open(f, "Replies", b, "replies.total", 0, "");
 	for (i = 0; i < 5; i++) {
 		fprintf(f, "%s%s ", i ? " \xc2\xb7 " : "", status_class[i]);
-		put_num(f, jv_path(b, "replies.status"), status_class[i],
+		html_put_num(f, jv_path(b, "replies.status"), status_class[i],
 		    0, "", 1);
 	}
 	fputs("; ", f);
-	put_num(f, b, "replies.size_b", 1, " B", 1);
+	html_put_num(f, b, "replies.size_b", 1, " B", 1);
 	fputs(" each</td></tr>\n", f);
 	row_open(f, "Errors", b, "errors.total", 0, "");
 	for (i = 0; i < jv_len(e); i++) {
@@ -1823,64 +1715,64 @@ write_totals(struct ctx *c, const struct jv *b)
 		sep = ", ";
 	}
 	if (*sep == '\0')
-		fputs(num(b, "errors.total", &t) == 0 && t == 0 ? "none" :
+		fputs(html_num(b, "errors.total", &t) == 0 && t == 0 ? "none" :
 		    "", f);
 	fputs("</td></tr>\n", f);
 	row_open(f, "Net I/O", b, "net.kb_per_s", 1, " KB/s");
-	put_num(f, b, "net.mbps", 1, "&#8239;Mbit/s", 1);
+	html_put_num(f, b, "net.mbps", 1, "&#8239;Mbit/s", 1);
 	fputs(", ", f);
-	put_num(f, b, "net.bytes", 0, " bytes", 1);
+	html_put_num(f, b, "net.bytes", 0, " bytes", 1);
 	fputs("</td></tr>\n", f);
 	row_open(f, "CPU", b, "cpu.total_pct", 1, "%");
 	fputs("user ", f);
-	put_num(f, b, "cpu.user_s", 2, " s", 1);
+	html_put_num(f, b, "cpu.user_s", 2, " s", 1);
 	fputs(", system ", f);
-	put_num(f, b, "cpu.system_s", 2, " s", 1);
+	html_put_num(f, b, "cpu.system_s", 2, " s", 1);
 	fputs("</td></tr>\n", f);
 	ss = jv_path(c->doc, "stats.sess_stat");
 	if (jv_type(ss) == JV_OBJ) {
 		row_open(f, "Sessions", ss, "completed", 0, "");
 		fputs("completed, ", f);
-		put_num(f, ss, "failed", 0, "", 1);
+		html_put_num(f, ss, "failed", 0, "", 1);
 		fputs(" failed, ", f);
-		put_num(f, ss, "rate_per_s.avg", 1, " sess/s", 1);
+		html_put_num(f, ss, "rate_per_s.avg", 1, " sess/s", 1);
 		fputs(", ", f);
-		put_num(f, ss, "conns_per_session", 2, "", 1);
+		html_put_num(f, ss, "conns_per_session", 2, "", 1);
 		fputs(" conns/session</td></tr>\n", f);
 	}
 	tl = jv_path(c->doc, "stats.tls_stat");
 	if (jv_type(tl) == JV_OBJ) {
 		row_open(f, "TLS", tl, "handshakes", 0, "");
 		fputs("handshakes, ", f);
-		put_num(f, tl, "resumed", 0, "", 1);
+		html_put_num(f, tl, "resumed", 0, "", 1);
 		fputs(" resumed (", f);
-		put_num(f, tl, "resumed_pct", 1, "%", 1);
+		html_put_num(f, tl, "resumed_pct", 1, "%", 1);
 		fputs("), ", f);
-		put_num(f, tl, "failed", 0, "", 1);
+		html_put_num(f, tl, "failed", 0, "", 1);
 		fputs(" failed; ", f);
-		put_str(f, tl, "protocol");
+		html_put_str(f, tl, "protocol");
 		fputc(' ', f);
-		put_str(f, tl, "cipher");
+		html_put_str(f, tl, "cipher");
 		fputs("</td></tr>\n", f);
 	}
 	sc = jv_path(c->doc, "stats.sched");
 	if (jv_type(sc) == JV_OBJ) {
 		row_open(f, "Arrivals", sc, "scheduled", 0, "");
 		fputs("scheduled; ", f);
-		put_num(f, sc, "late", 0, "", 1);
+		html_put_num(f, sc, "late", 0, "", 1);
 		fputs(" late over ", f);
-		put_num(f, sc, "threshold_ns", -1, " ms", 1e-6);
+		html_put_num(f, sc, "threshold_ns", -1, " ms", 1e-6);
 		fputs(" (", f);
-		put_num(f, sc, "late_pct", 1, "%", 1);
+		html_put_num(f, sc, "late_pct", 1, "%", 1);
 		fputs("), ", f);
-		put_num(f, sc, "never_sent", 0, "", 1);
+		html_put_num(f, sc, "never_sent", 0, "", 1);
 		fputs(" never sent; rate", f);
-		if (num(sc, "target_rate_per_s", &t) == 0 && t > 0)
+		if (html_num(sc, "target_rate_per_s", &t) == 0 && t > 0)
 			fprintf(f, " target %.1f/s,", t);
 		fputs(" scheduled ", f);
-		put_num(f, sc, "scheduled_rate_per_s", 1, "/s", 1);
+		html_put_num(f, sc, "scheduled_rate_per_s", 1, "/s", 1);
 		fputs(", achieved ", f);
-		put_num(f, sc, "achieved_rate_per_s", 1, "/s", 1);
+		html_put_num(f, sc, "achieved_rate_per_s", 1, "/s", 1);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody>\n</table></div>\n</section>\n", f);
@@ -1897,17 +1789,17 @@ pct_row(FILE *f, const char *label, const struct jv *h)
 	fputs("<tr><th scope=\"row\">", f);
 	html_escape(f, label);
 	fputs("</th><td class=\"n\">", f);
-	put_num(f, h, "count", 0, "", 1);
+	html_put_num(f, h, "count", 0, "", 1);
 	for (i = 0; i < 5; i++) {
 		fputs("</td><td class=\"n\">", f);
 		/* jv_get: "p99.9" has a dot, so no jv_path. */
 		if (jv_type(jv_get(ps, p[i])) == JV_NUM)
-			put_num(f, jv_get(ps, p[i]), "", 3, "", 1e-6);
+			html_put_num(f, jv_get(ps, p[i]), "", 3, "", 1e-6);
 		else
 			fputs("n/a", f);
 	}
 	fputs("</td><td class=\"n\">", f);
-	put_num(f, h, "max_ns", 3, "", 1e-6);
+	html_put_num(f, h, "max_ns", 3, "", 1e-6);
 	fputs("</td></tr>\n", f);
 }
 
@@ -1981,9 +1873,9 @@ html_write(FILE *f, const struct jv *doc, const struct html_client *clients,
 	plots_interval(&c);
 	plot_pct_lateness(&c);
 	fputs("<footer>Written by ", f);
-	put_str(f, doc, "tool.name");
+	html_put_str(f, doc, "tool.name");
 	fputc(' ', f);
-	put_str(f, doc, "tool.version");
+	html_put_str(f, doc, "tool.version");
 	fputs(" from its result document. Percentile axes are log-scaled in "
 	    "1/(1&#8722;p), as HdrHistogram plots them; hover over a line or "
 	    "a dot for its values.</footer>\n</main>\n</body>\n</html>\n",

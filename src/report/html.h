@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lib/html_esc.h"
+
 struct jv;
 
 struct html_client {
@@ -43,9 +45,6 @@ int	html_write(FILE *f, const struct jv *doc, const struct html_client *clients,
 #define HTML_MAX_POINTS		2000
 /* Points of a percentile series (one when the histogram holds one value). */
 #define HTML_PCT_POINTS		100
-
-/* Writes s with & < > " ' as entities and control characters as U+FFFD. */
-void	html_escape(FILE *f, const char *s);
 
 /*
  * "Nice" ticks covering lo..hi: multiples of a step of 1, 2 or 5 times a
