@@ -21,36 +21,15 @@
 #include "lib/jsonr.h"
 #include "report/html.h"
 #include "report/html_util.h"
+#include "report/svg.h"
 #include "stat/sched_stat.h"
-
-/* The SVG's coordinate system: a plot area inside margins for the axes. */
-#define VB_W		560.0
-#define VB_H		300.0
-#define PL_LEFT		60.0
-#define PL_RIGHT	28.0
-#define PL_TOP		12.0
-#define PL_BOTTOM	44.0
-#define PL_X0		PL_LEFT
-#define PL_X1		(VB_W - PL_RIGHT)
-#define PL_Y0		(VB_H - PL_BOTTOM)	/* the bottom of the area */
-#define PL_Y1		PL_TOP
 
 /* Beyond this many clients their series are thin grey lines, one legend
    entry for all of them. */
 #define HTML_LEGEND_CLIENTS	8
 
-#define MAX_TICKS	16
-
 /* The clients whose command lines a merge's heading lists, at most. */
 #define HTML_CMD_ROWS	64
-
-/* The least room between the 0% and the 50% of a percentile axis for
-   both labels (their centres, in the SVG's units). */
-#define PCT_ZERO_GAP	24.0
-
-/* Series over time of at most this many points get a marker per point,
-   whose <title> tells its value on hover. */
-#define HTML_MARKERS_MAX	60
 
 /* Okabe-Ito: told apart with the common colour-vision deficiencies. */
 static const char *const palette[] = {
@@ -73,42 +52,6 @@ static const char *const client_palette[] = {
 };
 #define NCLIENT_PALETTE	(sizeof(client_palette) / sizeof(client_palette[0]))
 #define GREY		"#9a9a9a"
-
-enum dash { SOLID, DASHED, DOTTED };
-
-struct style {
-	const char	*color;
-	enum dash	 dash;
-	double		 width;
-	int		 legend;	/* listed in the legend */
-};
-
-struct series {
-	char		*name;
-	char		*tip;		/* its <title>, when more than the name */
-	double		*x, *y;
-	size_t		 n;
-	struct style	 st;
-};
-
-enum xkind { X_SECONDS, X_PCT };
-
-struct plot {
-	const char	*id;
-	const char	*title;
-	const char	*ylabel;
-	enum xkind	 xkind;
-	int		 decades;	/* X_PCT: the axis spans 0 .. decades */
-	int		 ylog;		/* a log y axis (chosen by the data) */
-	int		 maybe_ylog;	/* may take one if the data spans much */
-	int		 keepmax;	/* decimate keeping each run's peak */
-	struct series	*s;
-	size_t		 ns, cap;
-	double		 xext;		/* X_SECONDS: the axis reaches this */
-	const char	*note;		/* written across an empty plot */
-	char		*extra_legend;	/* "each client (N)" */
-	struct style	 extra_st;
-};
 
 struct ctx {
 	FILE			*f;
@@ -144,501 +87,25 @@ static const struct {
 
 /* ---- small helpers ---- */
 
-/* ---- scales ---- */
-
-size_t
-html_nice_ticks(double lo, double hi, size_t target, double *ticks,
-    size_t max, double *step)
-{
-	double raw, mag, norm, st, t0, t;
-	size_t n = 0, i;
-
-	if (!isfinite(lo) || !isfinite(hi))
-		lo = 0, hi = 1;
-	if (hi <= lo)
-		hi = lo + 1;
-	if (target < 1)
-		target = 1;
-	raw = (hi - lo) / (double)target;
-	mag = pow(10, floor(log10(raw)));
-	norm = raw / mag;
-	if (norm <= 1.0 + 1e-9)
-		st = mag;
-	else if (norm <= 2.0 + 1e-9)
-		st = 2 * mag;
-	else if (norm <= 5.0 + 1e-9)
-		st = 5 * mag;
-	else
-		st = 10 * mag;
-	/* The range widened to multiples of the step; a tiny epsilon so
-	   that 0.3 / 0.1 does not become 4 steps. */
-	t0 = floor(lo / st + 1e-9) * st;
-	for (i = 0; n < max && i <= target + 2; i++) {
-		t = t0 + (double)i * st;
-		if (fabs(t) < st * 1e-9)
-			t = 0;
-		ticks[n++] = t;
-		if (t >= hi - st * 1e-9)
-			break;
-	}
-	if (step != NULL)
-		*step = st;
-	return n;
-}
-
-double
-html_pct_pos(double pct)
-{
-	if (!(pct > 0))
-		return 0;
-	if (pct >= 100)
-		return 12;
-	return -log10(1 - pct / 100);
-}
-
-size_t
-html_decimate(double *x, double *y, size_t n, size_t cap, int keepmax)
-{
-	size_t b, i, lo, hi, best;
-	double sx, sy;
-
-	if (cap == 0 || n <= cap)
-		return n;
-	for (b = 0; b < cap; b++) {
-		/* Run b: [b n / cap, (b + 1) n / cap), never empty as n > cap;
-		   lo >= b, so writing point b never overwrites an unread one. */
-		lo = (size_t)((double)b * (double)n / (double)cap);
-		hi = (size_t)((double)(b + 1) * (double)n / (double)cap);
-		if (hi > n || b == cap - 1)
-			hi = n;
-		if (hi <= lo)
-			hi = lo + 1;
-		if (keepmax) {
-			best = lo;
-			for (i = lo + 1; i < hi; i++)
-				if (y[i] > y[best])
-					best = i;
-			x[b] = x[best];
-			y[b] = y[best];
-		} else {
-			sx = sy = 0;
-			for (i = lo; i < hi; i++) {
-				sx += x[i];
-				sy += y[i];
-			}
-			x[b] = sx / (double)(hi - lo);
-			y[b] = sy / (double)(hi - lo);
-		}
-	}
-	return cap;
-}
-
-/* Decimals for a tick label at this step: 0.05 -> 2, 5 -> 0. */
-static int
-tick_decimals(double step)
-{
-	int d;
-
-	if (!(step > 0) || isinf(step))
-		return 0;	/* and NaN: no cast out of range below */
-	d = (int)-floor(log10(step) + 1e-9);
-	return d < 0 ? 0 : d > 9 ? 9 : d;
-}
-
-/* ---- plots ---- */
-
-static void
-plot_init(struct plot *pl, const char *id, const char *title,
-    const char *ylabel, enum xkind xkind)
-{
-	memset(pl, 0, sizeof(*pl));
-	pl->id = id;
-	pl->title = title;
-	pl->ylabel = ylabel;
-	pl->xkind = xkind;
-	pl->decades = 4;
-}
-
-static void
-plot_free(struct plot *pl)
-{
-	size_t i;
-
-	for (i = 0; i < pl->ns; i++) {
-		free(pl->s[i].name);
-		free(pl->s[i].tip);
-		free(pl->s[i].x);
-		free(pl->s[i].y);
-	}
-	free(pl->s);
-	free(pl->extra_legend);
-	pl->s = NULL;
-	pl->ns = pl->cap = 0;
-}
-
-/*
- * A new series of room for npts points, named `name' (taken: freed with
- * the plot); NULL (and ctx->oom) on no memory.
- */
-static struct series *
-plot_add(struct ctx *c, struct plot *pl, char *name, size_t npts,
-    const struct style *st)
-{
-	struct series *s, *ns;
-	size_t cap;
-
-	if (name == NULL)
-		goto oom;
-	if (pl->ns == pl->cap) {
-		cap = pl->cap ? 2 * pl->cap : 8;
-		ns = realloc(pl->s, cap * sizeof(*ns));
-		if (ns == NULL)
-			goto oom;
-		pl->s = ns;
-		pl->cap = cap;
-	}
-	s = &pl->s[pl->ns];
-	memset(s, 0, sizeof(*s));
-	if (npts == 0)
-		npts = 1;
-	s->x = calloc(npts, sizeof(double));
-	s->y = calloc(npts, sizeof(double));
-	if (s->x == NULL || s->y == NULL) {
-		free(s->x);
-		free(s->y);
-		goto oom;
-	}
-	s->name = name;
-	s->st = *st;
-	pl->ns++;
-	return s;
-oom:
-	free(name);
-	c->oom = 1;
-	return NULL;
-}
-
-/* Drops the last series (one that got no points). */
-static void
-plot_drop_last(struct plot *pl)
-{
-	struct series *s = &pl->s[pl->ns - 1];
-
-	free(s->name);
-	free(s->tip);
-	free(s->x);
-	free(s->y);
-	pl->ns--;
-}
-
-static double
-map_x(const struct plot *pl, double x, double xmax)
-{
-	double v = x / xmax;
-
-	if (v < 0)
-		v = 0;
-	if (v > 1)
-		v = 1;
-	return PL_X0 + v * (PL_X1 - PL_X0);
-}
-
-static double
-map_y(const struct plot *pl, double y, double ylo, double yhi)
-{
-	double v;
-
-	if (pl->ylog) {
-		y = y > ylo ? log10(y) : log10(ylo);
-		v = (y - log10(ylo)) / (log10(yhi) - log10(ylo));
-	} else
-		v = (y - ylo) / (yhi - ylo);
-	if (!isfinite(v) || v < 0)
-		v = 0;
-	if (v > 1)
-		v = 1;
-	return PL_Y0 - v * (PL_Y0 - PL_Y1);
-}
-
-static const char *
-dash_attr(enum dash d)
-{
-	switch (d) {
-	case DASHED:
-		return " stroke-dasharray=\"7 4\"";
-	case DOTTED:
-		return " stroke-dasharray=\"2 3\"";
-	default:
-		return "";
-	}
-}
-
-static void
-put_tick_label(FILE *f, double v, int dec)
-{
-	if (dec == 0)
-		fprintf(f, "%.0f", v);
-	else
-		fprintf(f, "%.*f", dec, v);
-}
-
-/*
- * The label of tick i of a percentile axis: 0%, 50%, then one a decade,
- * 90%, 99%, 99.9%...: decade d has d nines.
- */
-static void
-put_pct_label(FILE *f, size_t i)
-{
-	size_t k;
-
-	if (i == 0)
-		fputs("0%", f);
-	else if (i == 1)
-		fputs("50%", f);
-	else if (i == 2)
-		fputs("90%", f);
-	else {
-		fputs("99", f);
-		if (i > 3)
-			fputc('.', f);
-		for (k = 4; k <= i; k++)
-			fputc('9', f);
-		fputc('%', f);
-	}
-}
-
-/* The legend: an HTML list under the SVG, so it wraps. */
-static void
-legend_item(FILE *f, const char *name, const struct style *st)
-{
-	fprintf(f, "<li><svg class=\"key\" width=\"26\" height=\"10\" "
-	    "viewBox=\"0 0 26 10\" aria-hidden=\"true\"><line x1=\"1\" "
-	    "y1=\"5\" x2=\"25\" y2=\"5\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>"
-	    "</svg>", st->color, st->width < 1.5 ? 1.5 : st->width,
-	    dash_attr(st->dash));
-	html_escape(f, name);
-	fputs("</li>", f);
-}
-
-static void
-plot_write(struct ctx *c, struct plot *pl)
-{
-	FILE *f = c->f;
-	double xt[MAX_TICKS], yt[MAX_TICKS], xmax = 0, ymax = 0, yminpos = 0;
-	double top, ymaxs, ystep, xstep = 1, ylo, yhi, px, py, v;
-	size_t nx, ny, i, j;
-	int ydec, xdec = 0, legend = 0;
-	struct series *s;
-
-	/* The data's extent; decimate first, so the points drawn are the
-	   ones counted. */
-	for (i = 0; i < pl->ns; i++) {
-		s = &pl->s[i];
-		s->n = html_decimate(s->x, s->y, s->n, HTML_MAX_POINTS,
-		    pl->keepmax);
-		for (j = 0; j < s->n; j++) {
-			if (s->x[j] > xmax)
-				xmax = s->x[j];
-			if (s->y[j] > ymax)
-				ymax = s->y[j];
-		}
-	}
-	/* A log y axis when the series' tops lie decades apart (a
-	   connection lasting seconds next to a connect of microseconds). */
-	if (pl->maybe_ylog) {
-		top = 0;
-		for (i = 0; i < pl->ns; i++) {
-			ymaxs = 0;
-			for (j = 0; j < pl->s[i].n; j++)
-				if (pl->s[i].y[j] > ymaxs)
-					ymaxs = pl->s[i].y[j];
-			if (ymaxs > 0 && (yminpos == 0 || ymaxs < yminpos))
-				yminpos = ymaxs;
-			if (ymaxs > top)
-				top = ymaxs;
-		}
-		/* The lowest positive value anywhere sets the floor. */
-		for (i = 0; i < pl->ns; i++)
-			for (j = 0; j < pl->s[i].n; j++)
-				if (pl->s[i].y[j] > 0 && pl->s[i].y[j] < yminpos)
-					yminpos = pl->s[i].y[j];
-		if (yminpos > 0 && top / yminpos >= 100)
-			pl->ylog = 1;
-	}
-
-	/* The axes. */
-	if (pl->xkind == X_PCT) {
-		/* 0%, the median, then a tick per decade: 90%, 99%... */
-		nx = 0;
-		xt[nx++] = 0;
-		xt[nx++] = html_pct_pos(50);
-		for (i = 1; i <= (size_t)pl->decades && nx < MAX_TICKS; i++)
-			xt[nx++] = (double)i;
-		xmax = pl->decades;
-	} else {
-		/* Every plot over time spans the whole test, data or not. */
-		if (pl->xext > xmax)
-			xmax = pl->xext;
-		nx = html_nice_ticks(0, xmax > 0 ? xmax : 1, 8, xt, MAX_TICKS,
-		    &xstep);
-		xmax = xt[nx - 1];
-		xdec = tick_decimals(xstep);
-	}
-	if (pl->ylog) {
-		ylo = pow(10, floor(log10(yminpos)));
-		yhi = pow(10, ceil(log10(ymax)));
-		if (yhi <= ylo)
-			yhi = ylo * 10;
-		ny = 0;
-		for (v = ylo; v <= yhi * 1.0001 && ny < MAX_TICKS; v *= 10) {
-			yt[ny++] = v;
-			/* 2 and 5 between the decades when there are few. */
-			if (log10(yhi / ylo) <= 2.5 && v < yhi * 0.999 &&
-			    ny + 2 <= MAX_TICKS) {
-				yt[ny++] = 2 * v;
-				yt[ny++] = 5 * v;
-			}
-		}
-		ystep = 0;
-	} else {
-		ny = html_nice_ticks(0, ymax > 0 ? ymax : 1, 5, yt, MAX_TICKS,
-		    &ystep);
-		ylo = yt[0];
-		yhi = yt[ny - 1];
-	}
-	ydec = tick_decimals(ystep);
-
-	fprintf(f, "<figure class=\"plot\" id=\"plot-%s\">\n<figcaption>",
-	    pl->id);
-	html_escape(f, pl->title);
-	fputs("</figcaption>\n", f);
-	fprintf(f, "<svg class=\"chart\" viewBox=\"0 0 %.0f %.0f\" "
-	    "role=\"img\" aria-label=\"", VB_W, VB_H);
-	html_escape(f, pl->title);
-	fputs("\">\n", f);
-
-	/* Grid lines and tick labels. */
-	fputs("<g class=\"grid\">", f);
-	for (i = 0; i < ny; i++) {
-		py = map_y(pl, yt[i], ylo, yhi);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		    "y2=\"%.1f\"/>", PL_X0, py, PL_X1, py);
-	}
-	for (i = 0; i < nx; i++) {
-		px = map_x(pl, xt[i], xmax);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		    "y2=\"%.1f\"/>", px, PL_Y1, px, PL_Y0);
-	}
-	fputs("</g>\n<g class=\"axis\">", f);
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-	    PL_X0, PL_Y0, PL_X1, PL_Y0);
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-	    PL_X0, PL_Y1, PL_X0, PL_Y0);
-	fputs("</g>\n", f);
-	for (i = 0; i < ny; i++) {
-		py = map_y(pl, yt[i], ylo, yhi);
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
-		    "text-anchor=\"end\">", PL_X0 - 6, py + 4);
-		put_tick_label(f, yt[i], pl->ylog ? tick_decimals(yt[i]) :
-		    ydec);
-		fputs("</text>", f);
-	}
-	fputc('\n', f);
-	for (i = 0; i < nx; i++) {
-		px = map_x(pl, xt[i], xmax);
-		/* The axis' origin needs no "0%" where it would run into
-		   the "50%" (many decades squeeze them together). */
-		if (pl->xkind == X_PCT && i == 0 &&
-		    map_x(pl, xt[1], xmax) - px < PCT_ZERO_GAP)
-			continue;
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
-		    "text-anchor=\"middle\">", px, PL_Y0 + 16);
-		if (pl->xkind == X_PCT)
-			put_pct_label(f, i);
-		else
-			put_tick_label(f, xt[i], xdec);
-		fputs("</text>", f);
-	}
-	fprintf(f, "\n<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
-	    "text-anchor=\"middle\">%s</text>", (PL_X0 + PL_X1) / 2,
-	    VB_H - 6, pl->xkind == X_PCT ? "percentile" :
-	    "time since start [s]");
-	fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
-	    "text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">",
-	    14.0, (PL_Y0 + PL_Y1) / 2, 14.0, (PL_Y0 + PL_Y1) / 2);
-	html_escape(f, pl->ylabel);
-	if (pl->ylog)
-		fputs(" (log)", f);
-	fputs("</text>\n", f);
-
-	/* The series, widest first so the thin ones stay visible. */
-	for (i = 0; i < pl->ns; i++) {
-		s = &pl->s[i];
-		fputs("<polyline class=\"series\" data-series=\"", f);
-		html_escape(f, s->name);
-		fprintf(f, "\" data-points=\"%zu\" fill=\"none\" stroke=\"%s\" "
-		    "stroke-width=\"%.1f\"%s stroke-linejoin=\"round\" "
-		    "points=\"", s->n, s->st.color, s->st.width,
-		    dash_attr(s->st.dash));
-		for (j = 0; j < s->n; j++)
-			fprintf(f, "%s%.1f,%.1f", j ? " " : "",
-			    map_x(pl, s->x[j], xmax),
-			    map_y(pl, s->y[j], ylo, yhi));
-		fputs("\"><title>", f);
-		html_escape(f, s->tip != NULL ? s->tip : s->name);
-		fputs("</title></polyline>\n", f);
-		if (pl->xkind == X_SECONDS && s->n <= HTML_MARKERS_MAX) {
-			/* A dot per interval, its value on hover. */
-			for (j = 0; j < s->n; j++) {
-				fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" "
-				    "cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>",
-				    map_x(pl, s->x[j], xmax),
-				    map_y(pl, s->y[j], ylo, yhi),
-				    s->n == 1 ? "3" : "2.2", s->st.color);
-				html_escape(f, s->name);
-				fprintf(f, ": %.*f ", s->y[j] < 10 ? 3 : 1,
-				    s->y[j]);
-				html_escape(f, pl->ylabel);
-				fprintf(f, " at %.1f s</title></circle>", s->x[j]);
-			}
-			fputc('\n', f);
-		} else if (s->n == 1) {
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
-			    "fill=\"%s\"><title>", map_x(pl, s->x[0], xmax),
-			    map_y(pl, s->y[0], ylo, yhi), s->st.color);
-			html_escape(f, s->tip != NULL ? s->tip : s->name);
-			fputs("</title></circle>\n", f);
-		}
-		if (s->st.legend)
-			legend = 1;
-	}
-	if (pl->note != NULL) {
-		fprintf(f, "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" "
-		    "text-anchor=\"middle\">", (PL_X0 + PL_X1) / 2,
-		    (PL_Y0 + PL_Y1) / 2);
-		html_escape(f, pl->note);
-		fputs("</text>\n", f);
-	}
-	fputs("</svg>\n", f);
-	if (legend || pl->extra_legend != NULL) {
-		fputs("<ul class=\"legend\">", f);
-		for (i = 0; i < pl->ns; i++)
-			if (pl->s[i].st.legend)
-				legend_item(f, pl->s[i].name, &pl->s[i].st);
-		if (pl->extra_legend != NULL)
-			legend_item(f, pl->extra_legend, &pl->extra_st);
-		fputs("</ul>\n", f);
-	}
-	fputs("</figure>\n", f);
-}
-
 /* ---- series from the document ---- */
 
-/* The style of series i of a plot's own kinds (not per client). */
-static struct style
-style_n(size_t i, enum dash d, double width)
+/* svg_plot_add(), its failure counted in c->oom. */
+static struct svg_series *
+plot_add(struct ctx *c, struct svg_plot *pl, char *name, size_t npts,
+    const struct svg_style *st)
 {
-	struct style st;
+	struct svg_series *s = svg_plot_add(pl, name, npts, st);
+
+	if (s == NULL)
+		c->oom = 1;
+	return s;
+}
+
+/* The style of series i of a plot's own kinds (not per client). */
+static struct svg_style
+style_n(size_t i, enum svg_dash d, double width)
+{
+	struct svg_style st;
 
 	st.color = palette[i % NPALETTE];
 	st.dash = d;
@@ -648,12 +115,12 @@ style_n(size_t i, enum dash d, double width)
 }
 
 /* Client i's thin line: its own colour, or grey beyond the legend's. */
-static struct style
+static struct svg_style
 style_client(const struct ctx *c, size_t i)
 {
-	struct style st;
+	struct svg_style st;
 
-	st.dash = SOLID;
+	st.dash = SVG_SOLID;
 	st.width = 1.4;
 	if (c->ncl > HTML_LEGEND_CLIENTS) {
 		st.color = GREY;
@@ -662,7 +129,7 @@ style_client(const struct ctx *c, size_t i)
 	} else {
 		st.color = client_palette[i % NCLIENT_PALETTE];
 		if (i >= NCLIENT_PALETTE)
-			st.dash = DOTTED;
+			st.dash = SVG_DOTTED;
 		st.legend = 1;
 	}
 	return st;
@@ -674,20 +141,20 @@ style_client(const struct ctx *c, size_t i)
  * clients; never in the legend itself (N clients times the kinds would
  * drown it), plot_kinds_legend() explains them.
  */
-static struct style
-style_client_kind(const struct ctx *c, const struct style *kind)
+static struct svg_style
+style_client_kind(const struct ctx *c, const struct svg_style *kind)
 {
-	struct style st;
+	struct svg_style st;
 
 	st.color = c->ncl > HTML_LEGEND_CLIENTS ? GREY : kind->color;
-	st.dash = SOLID;
+	st.dash = SVG_SOLID;
 	st.width = c->ncl > HTML_LEGEND_CLIENTS ? 1 : 1.2;
 	st.legend = 0;
 	return st;
 }
 
 static void
-plot_client_legend(const struct ctx *c, struct plot *pl)
+plot_client_legend(const struct ctx *c, struct svg_plot *pl)
 {
 	if (c->ncl <= HTML_LEGEND_CLIENTS)
 		return;
@@ -695,14 +162,14 @@ plot_client_legend(const struct ctx *c, struct plot *pl)
 	if (pl->extra_legend == NULL)
 		return;
 	pl->extra_st.color = GREY;
-	pl->extra_st.dash = SOLID;
+	pl->extra_st.dash = SVG_SOLID;
 	pl->extra_st.width = 1;
 	pl->extra_st.legend = 1;
 }
 
 /* The legend's entry for the clients' lines of style_client_kind(). */
 static void
-plot_kinds_legend(const struct ctx *c, struct plot *pl, const char *kind)
+plot_kinds_legend(const struct ctx *c, struct svg_plot *pl, const char *kind)
 {
 	if (c->ncl == 0)
 		return;
@@ -715,7 +182,7 @@ plot_kinds_legend(const struct ctx *c, struct plot *pl, const char *kind)
 	if (pl->extra_legend == NULL)
 		return;
 	pl->extra_st.color = "#555555";
-	pl->extra_st.dash = SOLID;
+	pl->extra_st.dash = SVG_SOLID;
 	pl->extra_st.width = 1.2;
 	pl->extra_st.legend = 1;
 }
@@ -761,10 +228,10 @@ pct_decades(uint64_t maxcount)
  * maximum.  Nothing when the histogram is missing, undecodable or empty.
  */
 static void
-pct_series(struct ctx *c, struct plot *pl, const struct jv *hist,
-    char *name, const struct style *st)
+pct_series(struct ctx *c, struct svg_plot *pl, const struct jv *hist,
+    char *name, const struct svg_style *st)
 {
-	struct series *s;
+	struct svg_series *s;
 	struct hdr *h = NULL;
 	const char *enc;
 	size_t len, n, i;
@@ -828,11 +295,11 @@ plot_pct_reply(struct ctx *c)
 {
 	static const char *const paths[] = { "stats.basic.histograms.reply",
 		"stats.basic.histograms.reply_corrected" };
-	struct plot pl;
-	struct style st;
+	struct svg_plot pl;
+	struct svg_style st;
 	size_t i;
 
-	plot_init(&pl, "pct-reply", "Reply time by percentile", "ms", X_PCT);
+	svg_plot_init(&pl, "pct-reply", "Reply time by percentile", "ms", SVG_X_PCT);
 	pl.decades = pct_decades(max_count(c, paths, 2));
 	for (i = 0; i < c->ncl; i++) {
 		st = style_client(c, i);
@@ -840,16 +307,16 @@ plot_pct_reply(struct ctx *c)
 		    client_label(c, i, ""), &st);
 	}
 	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
+	st = style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID, c->ncl > 0 ? 2.8 : 2.2);
 	pct_series(c, &pl, jv_path(c->doc, paths[0]), html_fmtdup(c->ncl > 0 ?
 	    "Total" : "Reply time"), &st);
-	st = style_n(1, DASHED, c->ncl > 0 ? 2.8 : 2.2);
+	st = style_n(1, SVG_DASHED, c->ncl > 0 ? 2.8 : 2.2);
 	pct_series(c, &pl, jv_path(c->doc, paths[1]), html_fmtdup(c->ncl > 0 ?
 	    "Total (corrected)" : "Reply time (corrected)"), &st);
 	if (pl.ns == 0)
 		pl.note = "no replies";
-	plot_write(c, &pl);
-	plot_free(&pl);
+	svg_plot_write(c->f, &pl);
+	svg_plot_free(&pl);
 }
 
 static void
@@ -859,13 +326,13 @@ plot_pct_phases(struct ctx *c)
 		"tls_handshake", "first_byte", "transfer", "session" };
 	static const char *const names[] = { "Connection", "Connect",
 		"TLS handshake", "First byte", "Transfer", "Session lifetime" };
-	static const enum dash dashes[] = { SOLID, DASHED, SOLID, SOLID,
-		DOTTED, DASHED };
+	static const enum svg_dash dashes[] = { SVG_SOLID, SVG_DASHED, SVG_SOLID, SVG_SOLID,
+		SVG_DOTTED, SVG_DASHED };
 	const struct jv *hs = jv_path(c->doc, "stats.basic.histograms");
 	char paths[6][64], *suffix;
 	const char *pp[6];
-	struct plot pl;
-	struct style st;
+	struct svg_plot pl;
+	struct svg_style st;
 	size_t i, k;
 
 	for (i = 0; i < 6; i++) {
@@ -873,7 +340,7 @@ plot_pct_phases(struct ctx *c)
 		    "stats.basic.histograms.%s", keys[i]);
 		pp[i] = paths[i];
 	}
-	plot_init(&pl, "pct-phases", "Phases by percentile", "ms", X_PCT);
+	svg_plot_init(&pl, "pct-phases", "Phases by percentile", "ms", SVG_X_PCT);
 	pl.decades = pct_decades(max_count(c, pp, 6));
 	pl.maybe_ylog = 1;
 	/* Each client's phases, thin, under the totals. */
@@ -898,16 +365,16 @@ plot_pct_phases(struct ctx *c)
 	}
 	if (pl.ns == 0)
 		pl.note = "no phase was measured";
-	plot_write(c, &pl);
-	plot_free(&pl);
+	svg_plot_write(c->f, &pl);
+	svg_plot_free(&pl);
 }
 
 static void
 plot_pct_lateness(struct ctx *c)
 {
 	static const char *const paths[] = { "stats.sched.lateness" };
-	struct plot pl;
-	struct style st;
+	struct svg_plot pl;
+	struct svg_style st;
 	size_t i;
 
 	fputs("<h2 id=\"lateness\">Lateness</h2>\n<div class=\"grid\">\n",
@@ -920,7 +387,7 @@ plot_pct_lateness(struct ctx *c)
 		    "</figure>\n</div>\n", c->f);
 		return;
 	}
-	plot_init(&pl, "pct-lateness", "Lateness by percentile", "ms", X_PCT);
+	svg_plot_init(&pl, "pct-lateness", "Lateness by percentile", "ms", SVG_X_PCT);
 	pl.decades = pct_decades(max_count(c, paths, 1));
 	for (i = 0; i < c->ncl; i++) {
 		st = style_client(c, i);
@@ -928,13 +395,13 @@ plot_pct_lateness(struct ctx *c)
 		    client_label(c, i, ""), &st);
 	}
 	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
+	st = style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID, c->ncl > 0 ? 2.8 : 2.2);
 	pct_series(c, &pl, jv_path(c->doc, paths[0]),
 	    html_fmtdup(c->ncl > 0 ? "Total" : "Lateness"), &st);
 	if (pl.ns == 0)
 		pl.note = "no arrivals";
-	plot_write(c, &pl);
-	plot_free(&pl);
+	svg_plot_write(c->f, &pl);
+	svg_plot_free(&pl);
 	fputs("</div>\n", c->f);
 }
 
@@ -1016,11 +483,11 @@ enum ivk { IV_REPLIES, IV_ARRIVALS, IV_CLASS, IV_P50, IV_P99, IV_P99C };
  * IV_CLASS ("replies.2xx"...).  Dropped when no interval has it.
  */
 static void
-iv_series(struct ctx *c, struct plot *pl, const struct ivs *iv,
-    enum ivk kind, const char *what, char *name, const struct style *st)
+iv_series(struct ctx *c, struct svg_plot *pl, const struct ivs *iv,
+    enum ivk kind, const char *what, char *name, const struct svg_style *st)
 {
 	const struct jv *rec;
-	struct series *s;
+	struct svg_series *s;
 	double x, len, v;
 	size_t i;
 	const char *p = NULL;
@@ -1072,7 +539,7 @@ iv_series(struct ctx *c, struct plot *pl, const struct ivs *iv,
 		s->n++;
 	}
 	if (s->n == 0)
-		plot_drop_last(pl);
+		svg_plot_drop_last(pl);
 }
 
 /* The end of the last interval, s: where the target line stops. */
@@ -1105,13 +572,13 @@ iv_any(const struct ivs *iv, const char *what)
 static void
 plot_iv_rate(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 {
-	struct plot pl;
-	struct style st;
-	struct series *s;
+	struct svg_plot pl;
+	struct svg_style st;
+	struct svg_series *s;
 	double end;
 	size_t i;
 
-	plot_init(&pl, "iv-rate", "Rate", "replies/s", X_SECONDS);
+	svg_plot_init(&pl, "iv-rate", "Rate", "replies/s", SVG_X_SECONDS);
 	pl.xext = c->iv_end;
 	for (i = 0; i < c->ncl; i++) {
 		if (civ[i].arr == NULL)
@@ -1121,15 +588,15 @@ plot_iv_rate(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 		    client_label(c, i, ""), &st);
 	}
 	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
+	st = style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID, c->ncl > 0 ? 2.8 : 2.2);
 	iv_series(c, &pl, iv, IV_REPLIES, NULL, html_fmtdup(c->ncl > 0 ?
 	    "Total achieved" : "Achieved"), &st);
 	if (iv->target > 0) {
-		st = style_n(2, DOTTED, 2);
+		st = style_n(2, SVG_DOTTED, 2);
 		iv_series(c, &pl, iv, IV_ARRIVALS, NULL, html_fmtdup("Arrivals"),
 		    &st);
 		end = ivs_end(iv);
-		st = style_n(1, DASHED, 1.8);
+		st = style_n(1, SVG_DASHED, 1.8);
 		if (end > 0 && (s = plot_add(c, &pl, html_fmtdup("Target"), 2,
 		    &st)) != NULL) {
 			s->x[0] = 0;
@@ -1140,8 +607,8 @@ plot_iv_rate(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 	}
 	if (pl.ns == 0)
 		pl.note = "no intervals";
-	plot_write(c, &pl);
-	plot_free(&pl);
+	svg_plot_write(c->f, &pl);
+	svg_plot_free(&pl);
 }
 
 /*
@@ -1155,8 +622,8 @@ plot_iv_classes(struct ctx *c, const struct ivs *iv, const struct ivs *civ,
     const char *id, const char *title, const char *ylabel, const char *obj,
     const char *const *names, size_t n, const char *none)
 {
-	struct plot pl;
-	struct style st, *kst;
+	struct svg_plot pl;
+	struct svg_style st, *kst;
 	char what[64], *suffix;
 	size_t i, k, ncol = 0;
 	int any;
@@ -1173,9 +640,9 @@ plot_iv_classes(struct ctx *c, const struct ivs *iv, const struct ivs *civ,
 		for (k = 0; k < c->ncl && !any; k++)
 			any = civ[k].arr != NULL && iv_any(&civ[k], what);
 		if (any)
-			kst[i] = style_n(ncol++, SOLID, c->ncl > 0 ? 2.6 : 2);
+			kst[i] = style_n(ncol++, SVG_SOLID, c->ncl > 0 ? 2.6 : 2);
 	}
-	plot_init(&pl, id, title, ylabel, X_SECONDS);
+	svg_plot_init(&pl, id, title, ylabel, SVG_X_SECONDS);
 	pl.xext = c->iv_end;
 	for (k = 0; k < c->ncl; k++) {
 		if (civ[k].arr == NULL)
@@ -1204,20 +671,20 @@ plot_iv_classes(struct ctx *c, const struct ivs *iv, const struct ivs *civ,
 	}
 	if (pl.ns == 0)
 		pl.note = none;
-	plot_write(c, &pl);
-	plot_free(&pl);
+	svg_plot_write(c->f, &pl);
+	svg_plot_free(&pl);
 	free(kst);
 }
 
 static void
 plot_iv_latency(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 {
-	struct plot pl;
-	struct style st;
+	struct svg_plot pl;
+	struct svg_style st;
 	size_t i;
 
-	plot_init(&pl, "iv-latency", "Reply time p50 / p99 per interval",
-	    "ms", X_SECONDS);
+	svg_plot_init(&pl, "iv-latency", "Reply time p50 / p99 per interval",
+	    "ms", SVG_X_SECONDS);
 	pl.xext = c->iv_end;
 	pl.keepmax = 1;
 	for (i = 0; i < c->ncl; i++) {
@@ -1228,21 +695,21 @@ plot_iv_latency(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 		    client_label(c, i, " p99"), &st);
 	}
 	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
+	st = style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID, c->ncl > 0 ? 2.8 : 2.2);
 	iv_series(c, &pl, iv, IV_P99, NULL, html_fmtdup(c->ncl > 0 ?
 	    "Total p99" : "p99"), &st);
-	st = style_n(2, DASHED, c->ncl > 0 ? 2.4 : 2);
+	st = style_n(2, SVG_DASHED, c->ncl > 0 ? 2.4 : 2);
 	iv_series(c, &pl, iv, IV_P50, NULL, html_fmtdup(c->ncl > 0 ?
 	    "Total p50" : "p50"), &st);
 	if (iv->target > 0) {
-		st = style_n(1, DOTTED, 2.2);
+		st = style_n(1, SVG_DOTTED, 2.2);
 		iv_series(c, &pl, iv, IV_P99C, NULL, html_fmtdup(c->ncl > 0 ?
 		    "Total p99 (corrected)" : "p99 (corrected)"), &st);
 	}
 	if (pl.ns == 0)
 		pl.note = "no replies";
-	plot_write(c, &pl);
-	plot_free(&pl);
+	svg_plot_write(c->f, &pl);
+	svg_plot_free(&pl);
 }
 
 static void
