@@ -22,7 +22,9 @@
 #include "report/html.h"
 #include "report/html_util.h"
 #include "report/svg.h"
+#include "stat/basic.h"
 #include "stat/sched_stat.h"
+#include "stat/series.h"
 
 /* Beyond this many clients their series are thin grey lines, one legend
    entry for all of them. */
@@ -62,30 +64,17 @@ struct ctx {
 	int			 oom;
 };
 
-/* Interval classes, as stats.interval's records name them. */
-static const char *const status_class[] = { "1xx", "2xx", "3xx", "4xx",
-	"5xx" };
-static const char *const error_class[] = { "client-timo", "socket-timo",
-	"connrefused", "connreset", "fd-unavail", "addrunavail", "ftab-full",
-	"other" };
-
-/* stats.basic.histograms, in the text report's order. */
-static const struct {
-	const char	*key;
-	const char	*label;
-} phase[] = {
-	{ "connection", "Connection time" },
-	{ "connect", "Connect time" },
-	{ "tls_handshake", "TLS handshake" },
-	{ "first_byte", "First byte" },
-	{ "transfer", "Transfer time" },
-	{ "reply", "Reply time" },
-	{ "reply_corrected", "Reply time (corrected)" },
-	{ "session", "Session lifetime" },
+/* The page's names of stats.basic.histograms' members. */
+static const char *const phase_label[BASIC_NPHASES] = {
+	[BASIC_PH_LIFETIME] = "Connection time",
+	[BASIC_PH_CONNECT] = "Connect time",
+	[BASIC_PH_TLS] = "TLS handshake",
+	[BASIC_PH_FIRST_BYTE] = "First byte",
+	[BASIC_PH_TRANSFER] = "Transfer time",
+	[BASIC_PH_REPLY] = "Reply time",
+	[BASIC_PH_REPLY_CORR] = "Reply time (corrected)",
+	[BASIC_PH_SESSION] = "Session lifetime",
 };
-#define NPHASE	(sizeof(phase) / sizeof(phase[0]))
-
-/* ---- small helpers ---- */
 
 /* ---- series from the document ---- */
 
@@ -198,6 +187,14 @@ client_label(const struct ctx *c, size_t i, const char *suffix)
 	return html_fmtdup("client %zu%s", i, suffix);
 }
 
+/* "stats.basic.histograms.KEY" of phase ph into buf. */
+static const char *
+hist_path(char *buf, size_t size, enum basic_phase ph)
+{
+	snprintf(buf, size, "stats.basic.histograms.%s", basic_phase_json[ph]);
+	return buf;
+}
+
 /* The count of a histogram object, 0 when there is none. */
 static uint64_t
 hist_count(const struct jv *hist)
@@ -293,13 +290,17 @@ max_count(const struct ctx *c, const char *const *paths, size_t npaths)
 static void
 plot_pct_reply(struct ctx *c)
 {
-	static const char *const paths[] = { "stats.basic.histograms.reply",
-		"stats.basic.histograms.reply_corrected" };
+	char buf[2][64];
+	const char *paths[2];
 	struct svg_plot pl;
 	struct svg_style st;
 	size_t i;
 
-	svg_plot_init(&pl, "pct-reply", "Reply time by percentile", "ms", SVG_X_PCT);
+	paths[0] = hist_path(buf[0], sizeof(buf[0]), BASIC_PH_REPLY);
+	paths[1] = hist_path(buf[1], sizeof(buf[1]), BASIC_PH_REPLY_CORR);
+
+	svg_plot_init(&pl, "pct-reply", "Reply time by percentile", "ms",
+	    SVG_X_PCT);
 	pl.decades = pct_decades(max_count(c, paths, 2));
 	for (i = 0; i < c->ncl; i++) {
 		st = style_client(c, i);
@@ -322,12 +323,13 @@ plot_pct_reply(struct ctx *c)
 static void
 plot_pct_phases(struct ctx *c)
 {
-	static const char *const keys[] = { "connection", "connect",
-		"tls_handshake", "first_byte", "transfer", "session" };
+	static const enum basic_phase ph[] = { BASIC_PH_LIFETIME,
+		BASIC_PH_CONNECT, BASIC_PH_TLS, BASIC_PH_FIRST_BYTE,
+		BASIC_PH_TRANSFER, BASIC_PH_SESSION };
 	static const char *const names[] = { "Connection", "Connect",
 		"TLS handshake", "First byte", "Transfer", "Session lifetime" };
-	static const enum svg_dash dashes[] = { SVG_SOLID, SVG_DASHED, SVG_SOLID, SVG_SOLID,
-		SVG_DOTTED, SVG_DASHED };
+	static const enum svg_dash dashes[] = { SVG_SOLID, SVG_DASHED,
+		SVG_SOLID, SVG_SOLID, SVG_DOTTED, SVG_DASHED };
 	const struct jv *hs = jv_path(c->doc, "stats.basic.histograms");
 	char paths[6][64], *suffix;
 	const char *pp[6];
@@ -335,12 +337,10 @@ plot_pct_phases(struct ctx *c)
 	struct svg_style st;
 	size_t i, k;
 
-	for (i = 0; i < 6; i++) {
-		snprintf(paths[i], sizeof(paths[i]),
-		    "stats.basic.histograms.%s", keys[i]);
-		pp[i] = paths[i];
-	}
-	svg_plot_init(&pl, "pct-phases", "Phases by percentile", "ms", SVG_X_PCT);
+	for (i = 0; i < 6; i++)
+		pp[i] = hist_path(paths[i], sizeof(paths[i]), ph[i]);
+	svg_plot_init(&pl, "pct-phases", "Phases by percentile", "ms",
+	    SVG_X_PCT);
 	pl.decades = pct_decades(max_count(c, pp, 6));
 	pl.maybe_ylog = 1;
 	/* Each client's phases, thin, under the totals. */
@@ -360,8 +360,9 @@ plot_pct_phases(struct ctx *c)
 	plot_kinds_legend(c, &pl, "phase");
 	for (i = 0; i < 6; i++) {
 		st = style_n(i, dashes[i], c->ncl > 0 ? 2.6 : 2);
-		pct_series(c, &pl, jv_get(hs, keys[i]), html_fmtdup("%s%s",
-		    c->ncl > 0 ? "Total " : "", names[i]), &st);
+		pct_series(c, &pl, jv_get(hs, basic_phase_json[ph[i]]),
+		    html_fmtdup("%s%s", c->ncl > 0 ? "Total " : "", names[i]),
+		    &st);
 	}
 	if (pl.ns == 0)
 		pl.note = "no phase was measured";
@@ -387,7 +388,8 @@ plot_pct_lateness(struct ctx *c)
 		    "</figure>\n</div>\n", c->f);
 		return;
 	}
-	svg_plot_init(&pl, "pct-lateness", "Lateness by percentile", "ms", SVG_X_PCT);
+	svg_plot_init(&pl, "pct-lateness", "Lateness by percentile", "ms",
+	    SVG_X_PCT);
 	pl.decades = pct_decades(max_count(c, paths, 1));
 	for (i = 0; i < c->ncl; i++) {
 		st = style_client(c, i);
@@ -507,7 +509,8 @@ iv_series(struct ctx *c, struct svg_plot *pl, const struct ivs *iv,
 			continue;
 		switch (kind) {
 		case IV_REPLIES:
-			v = iv_sum(rec, "replies", status_class, 5) / len;
+			v = iv_sum(rec, "replies", basic_status_name,
+			    BASIC_NSTATUS) / len;
 			break;
 		case IV_ARRIVALS:
 			if (html_num(rec, "arrivals", &v) != 0)
@@ -593,8 +596,8 @@ plot_iv_rate(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
 	    "Total achieved" : "Achieved"), &st);
 	if (iv->target > 0) {
 		st = style_n(2, SVG_DOTTED, 2);
-		iv_series(c, &pl, iv, IV_ARRIVALS, NULL, html_fmtdup("Arrivals"),
-		    &st);
+		iv_series(c, &pl, iv, IV_ARRIVALS, NULL,
+		    html_fmtdup("Arrivals"), &st);
 		end = ivs_end(iv);
 		st = style_n(1, SVG_DASHED, 1.8);
 		if (end > 0 && (s = plot_add(c, &pl, html_fmtdup("Target"), 2,
@@ -640,7 +643,8 @@ plot_iv_classes(struct ctx *c, const struct ivs *iv, const struct ivs *civ,
 		for (k = 0; k < c->ncl && !any; k++)
 			any = civ[k].arr != NULL && iv_any(&civ[k], what);
 		if (any)
-			kst[i] = style_n(ncol++, SVG_SOLID, c->ncl > 0 ? 2.6 : 2);
+			kst[i] = style_n(ncol++, SVG_SOLID,
+			    c->ncl > 0 ? 2.6 : 2);
 	}
 	svg_plot_init(&pl, id, title, ylabel, SVG_X_SECONDS);
 	pl.xext = c->iv_end;
@@ -722,7 +726,8 @@ plots_interval(struct ctx *c)
 	fputs("<h2 id=\"intervals\">Over time", c->f);
 	if (html_num(c->doc, "stats.interval.period_ns", &p) == 0 && p > 0) {
 		/* Kept intervals joined (stats.interval.joined). */
-		if (html_num(c->doc, "stats.interval.joined", &jn) != 0 || jn < 1)
+		if (html_num(c->doc, "stats.interval.joined", &jn) != 0 ||
+		    jn < 1)
 			jn = 1;
 		fprintf(c->f, " <span class=\"dim\">(per %g s interval)</span>",
 		    p * jn / 1e9);
@@ -756,9 +761,11 @@ plots_interval(struct ctx *c)
 	fputs("<div class=\"grid\">\n", c->f);
 	plot_iv_rate(c, &iv, civ);
 	plot_iv_classes(c, &iv, civ, "iv-status", "Replies by status class",
-	    "replies/s", "replies", status_class, 5, "no replies");
+	    "replies/s", "replies", basic_status_name, BASIC_NSTATUS,
+	    "no replies");
 	plot_iv_classes(c, &iv, civ, "iv-errors", "Errors by class",
-	    "errors/s", "errors", error_class, 8, "no errors");
+	    "errors/s", "errors", basic_err_name, BASIC_ERR_COUNT,
+	    "no errors");
 	plot_iv_latency(c, &iv, civ);
 	fputs("</div>\n", c->f);
 	free(civ);
@@ -936,7 +943,8 @@ write_commands(struct ctx *c)
 		return;
 	}
 	for (i = 0; i < n; i++)
-		if (words_split(html_str(c->cl[i].doc, "command_line"), &ws[i]) != 0)
+		if (words_split(html_str(c->cl[i].doc, "command_line"),
+		    &ws[i]) != 0)
 			c->oom = 1;
 	for (i = 0; i < n; i++)
 		if (ws[i].n == 0 || ws[i].n != ws[0].n)
@@ -1162,10 +1170,11 @@ write_totals(struct ctx *c, const struct jv *b)
 	html_put_num(f, b, "requests.size_b", 1, " B", 1);
 	fputs(" each</td></tr>\n", f);
 	row_open(f, "Replies", b, "replies.total", 0, "");
-	for (i = 0; i < 5; i++) {
-		fprintf(f, "%s%s ", i ? " \xc2\xb7 " : "", status_class[i]);
-		html_put_num(f, jv_path(b, "replies.status"), status_class[i],
-		    0, "", 1);
+	for (i = 0; i < BASIC_NSTATUS; i++) {
+		fprintf(f, "%s%s ", i ? " \xc2\xb7 " : "",
+		    basic_status_name[i]);
+		html_put_num(f, jv_path(b, "replies.status"),
+		    basic_status_name[i], 0, "", 1);
 	}
 	fputs("; ", f);
 	html_put_num(f, b, "replies.size_b", 1, " B", 1);
@@ -1248,8 +1257,6 @@ write_totals(struct ctx *c, const struct jv *b)
 static void
 pct_row(FILE *f, const char *label, const struct jv *h)
 {
-	static const char *const p[] = { "p50", "p90", "p99", "p99.9",
-		"p99.99" };
 	const struct jv *ps = jv_get(h, "percentiles_ns");
 	size_t i;
 
@@ -1257,11 +1264,12 @@ pct_row(FILE *f, const char *label, const struct jv *h)
 	html_escape(f, label);
 	fputs("</th><td class=\"n\">", f);
 	html_put_num(f, h, "count", 0, "", 1);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < STAT_NPCT; i++) {
 		fputs("</td><td class=\"n\">", f);
 		/* jv_get: "p99.9" has a dot, so no jv_path. */
-		if (jv_type(jv_get(ps, p[i])) == JV_NUM)
-			html_put_num(f, jv_get(ps, p[i]), "", 3, "", 1e-6);
+		if (jv_type(jv_get(ps, stat_pct_name[i])) == JV_NUM)
+			html_put_num(f, jv_get(ps, stat_pct_name[i]), "", 3, "",
+			    1e-6);
 		else
 			fputs("n/a", f);
 	}
@@ -1281,22 +1289,22 @@ write_percentiles(struct ctx *c, const struct jv *b)
 	fputs("<section>\n<h2 id=\"percentiles\">Percentiles <span "
 	    "class=\"dim\">[ms]</span></h2>\n<div class=\"wrap\">"
 	    "<table class=\"pct\">\n"
-	    "<thead><tr><th></th><th class=\"n\">count</th><th class=\"n\">"
-	    "p50</th><th class=\"n\">p90</th><th class=\"n\">p99</th>"
-	    "<th class=\"n\">p99.9</th><th class=\"n\">p99.99</th>"
-	    "<th class=\"n\">max</th></tr></thead>\n<tbody>\n", f);
-	for (i = 0; i < NPHASE; i++)
-		if (jv_type(h = jv_get(hs, phase[i].key)) == JV_OBJ)
-			pct_row(f, phase[i].label, h);
+	    "<thead><tr><th></th><th class=\"n\">count</th>", f);
+	for (i = 0; i < STAT_NPCT; i++)
+		fprintf(f, "<th class=\"n\">%s</th>", stat_pct_name[i]);
+	fputs("<th class=\"n\">max</th></tr></thead>\n<tbody>\n", f);
+	for (i = 0; i < BASIC_NPHASES; i++)
+		if (jv_type(h = jv_get(hs, basic_phase_json[i])) == JV_OBJ)
+			pct_row(f, phase_label[i], h);
 	/* Histograms a later version may add: under their own names. */
 	for (i = 0; i < jv_len(hs); i++) {
 		k = jv_key_at(hs, i);
 		if (k == NULL || jv_type(jv_at(hs, i)) != JV_OBJ)
 			continue;
-		for (j = 0; j < NPHASE; j++)
-			if (strcmp(k, phase[j].key) == 0)
+		for (j = 0; j < BASIC_NPHASES; j++)
+			if (strcmp(k, basic_phase_json[j]) == 0)
 				break;
-		if (j == NPHASE)
+		if (j == BASIC_NPHASES)
 			pct_row(f, k, jv_at(hs, i));
 	}
 	if (jv_type(h = jv_path(c->doc, "stats.tls_stat.time")) == JV_OBJ)

@@ -43,13 +43,13 @@ struct svg_plot {
 	const char	*title;
 	const char	*ylabel;
 	enum svg_xkind	 xkind;
-	int		 decades;	/* SVG_X_PCT: the axis spans 0 .. decades */
+	int		 decades;	/* SVG_X_PCT: 0 to decades */
 	int		 ylog;		/* a log y axis (chosen by the data) */
 	int		 maybe_ylog;	/* may take one if the data spans much */
 	int		 keepmax;	/* decimate keeping each run's peak */
 	struct svg_series *s;
 	size_t		 ns, cap;
-	double		 xext;		/* SVG_X_SECONDS: the axis reaches this */
+	double		 xext;		/* SVG_X_SECONDS: the axis's end */
 	const char	*note;		/* written across an empty plot */
 	char		*extra_legend;	/* "each client (N)", freed with it */
 	struct svg_style extra_st;
