@@ -16,6 +16,7 @@
 
 #include "lib/html_esc.h"
 #include "lib/jsonr.h"
+#include "lib/util.h"
 #include "report/html.h"
 #include "report/html_int.h"
 #include "report/html_util.h"
@@ -106,6 +107,67 @@ static const char css[] =
 "table{break-inside:avoid;font-size:9pt}th,td{padding:2px 5px}"
 ".wrap{overflow:visible}}\n";
 
+/*
+ * A piece of a row of the totals: text, then the value at path (a
+ * number times scale with dec decimals (-1: %g) and unit, or the string
+ * when dec is STR), or what put writes of the row's object.
+ */
+struct cell {
+	const char	*text;
+	const char	*path;
+	int		 dec;
+	const char	*unit;
+	double		 scale;
+	void		(*put)(FILE *f, const struct jv *v);
+};
+#define STR			-2
+#define TXT(t)			{ t, NULL, 0, NULL, 0, NULL }
+#define NUM(t, p, d, u)		{ t, p, d, u, 1, NULL }
+#define NUMS(t, p, d, u, k)	{ t, p, d, u, k, NULL }
+#define STRING(t, p)		{ t, p, STR, NULL, 0, NULL }
+#define PUT(fn)			{ NULL, NULL, 0, NULL, 0, fn }
+#define CELLS_END		{ NULL, NULL, 0, NULL, 0, NULL }
+
+/* A row of the totals: its name, its number (the value at path, as a
+   cell's), its details. */
+struct row {
+	const char	*name;
+	const char	*path;
+	int		 dec;
+	const char	*unit;
+	struct cell	 details[10];
+};
+
+/* The totals' rows of an object of the document, when it is one. */
+struct rows {
+	const char		*path;
+	const struct row	*row;
+	size_t			 n;
+};
+
+/* Writes the cells up to CELLS_END, of v. */
+static void
+put_cells(FILE *f, const struct jv *v, const struct cell *cl)
+{
+	for (; cl->text != NULL || cl->path != NULL || cl->put != NULL;
+	    cl++) {
+		if (cl->text != NULL)
+			fputs(cl->text, f);
+		if (cl->put != NULL)
+			cl->put(f, v);
+		else if (cl->path != NULL && cl->dec == STR)
+			html_put_str(f, v, cl->path);
+		else if (cl->path != NULL)
+			html_put_num(f, v, cl->path, cl->dec, cl->unit,
+			    cl->scale);
+	}
+}
+
+/* The tool that wrote the document: "httperf 1.0.0". */
+static const struct cell tool_cells[] = {
+	STRING("", "tool.name"), STRING(" ", "tool.version"), CELLS_END
+};
+
 static void
 write_head(struct html_ctx *c)
 {
@@ -119,9 +181,7 @@ write_head(struct html_ctx *c)
 	    "<meta name=\"viewport\" content=\"width=device-width, "
 	    "initial-scale=1\">\n"
 	    "<meta name=\"generator\" content=\"", f);
-	html_put_str(f, c->doc, "tool.name");
-	fputc(' ', f);
-	html_put_str(f, c->doc, "tool.version");
+	put_cells(f, c->doc, tool_cells);
 	fputs("\">\n<title>httperf report", f);
 	if (c->ncl > 0)
 		fprintf(f, " (a merge of %zu)", c->ncl);
@@ -188,6 +248,116 @@ put_client_label(struct html_ctx *c, size_t i)
 	free(l);
 }
 
+/* The merged clients' command lines, compared word by word. */
+struct cmds {
+	struct words	*ws;		/* each client's words */
+	size_t		 n;
+	int		 same;		/* as many words each */
+	char		*diff;		/* same: word j differs */
+	size_t		*pre;		/* same: word j's shared "--option=" */
+	size_t		 ndiff;		/* same: the words that differ */
+};
+
+/* Splits the command lines and compares them (cm->same, diff, pre...). */
+static void
+cmds_compare(struct html_ctx *c, struct cmds *cm)
+{
+	struct words *ws = cm->ws;
+	size_t i, j, k, n = cm->n;
+
+	for (i = 0; i < n; i++)
+		if (words_split(html_str(c->cl[i].doc, "command_line"),
+		    &ws[i]) != 0)
+			c->oom = 1;
+	cm->same = 1;
+	for (i = 0; i < n; i++)
+		if (ws[i].n == 0 || ws[i].n != ws[0].n)
+			cm->same = 0;
+	if (cm->same && ((cm->diff = calloc(ws[0].n, 1)) == NULL ||
+	    (cm->pre = calloc(ws[0].n, sizeof(*cm->pre))) == NULL)) {
+		c->oom = 1;
+		cm->same = 0;
+	}
+	for (j = 0; cm->same && j < ws[0].n; j++) {
+		for (i = 1; i < n; i++)
+			if (strcmp(ws[i].w[j], ws[0].w[j]) != 0)
+				cm->diff[j] = 1;
+		if (!cm->diff[j])
+			continue;
+		cm->ndiff++;
+		/* "--client=0/2" and "--client=1/2": "--client=" is shared. */
+		for (k = 0; ws[0].w[j][k] != '\0'; k++) {
+			for (i = 1; i < n; i++)
+				if (ws[i].w[j][k] != ws[0].w[j][k])
+					break;
+			if (i < n)
+				break;
+			if (ws[0].w[j][k] == '=')
+				cm->pre[j] = k + 1;
+		}
+	}
+}
+
+/* The words they share, a mark where they differ. */
+static void
+cmds_common(FILE *f, const struct cmds *cm)
+{
+	const struct words *w0 = &cm->ws[0];
+	size_t j;
+
+	fprintf(f, "<p class=\"merged\">The command line of the %zu "
+	    "clients, <mark>&#8230;</mark> where they differ:</p>\n"
+	    "<pre class=\"cmd\" id=\"cmd-common\">", cm->n);
+	for (j = 0; j < w0->n; j++) {
+		if (j > 0)
+			fputc(' ', f);
+		if (cm->diff[j]) {
+			html_escape_n(f, w0->w[j], cm->pre[j]);
+			fputs("<mark>&#8230;</mark>", f);
+		} else
+			html_escape(f, w0->w[j]);
+	}
+	fputs("</pre>\n", f);
+}
+
+/* Client i's row: its command line, or what it had where they differ
+   (with the option before it). */
+static void
+cmds_row(struct html_ctx *c, const struct cmds *cm, size_t i)
+{
+	FILE *f = c->f;
+	const struct words *w = &cm->ws[i];
+	const char *sep = "";
+	size_t j;
+
+	fputs("<tr><th scope=\"row\">", f);
+	put_client_label(c, i);
+	fputs("</th><td class=\"cmd\">", f);
+	if (!cm->same) {
+		html_put_str(f, c->cl[i].doc, "command_line");
+		fputs("</td></tr>\n", f);
+		return;
+	}
+	for (j = 0; j < w->n; j++) {
+		if (!cm->diff[j])
+			continue;
+		fputs(sep, f);
+		/* The option the value belongs to, if it is shared and not
+		   one of "--option=value". */
+		if (cm->pre[j] == 0 && j > 0 && !cm->diff[j - 1] &&
+		    w->w[j - 1][0] == '-' && strchr(w->w[j - 1], '=') == NULL) {
+			html_escape(f, w->w[j - 1]);
+			fputc(' ', f);
+		}
+		html_escape_n(f, w->w[j], cm->pre[j]);
+		fputs("<mark>", f);
+		html_escape(f, w->w[j] + cm->pre[j]);
+		fputs("</mark>", f);
+		sep = " &#160; ";
+	}
+	fputs("</td></tr>\n", f);
+}
+
 /*
  * The heading of a merge: what each client ran.  When the command lines
  * have as many words each, the words they share once, with a mark where
@@ -199,149 +369,85 @@ static void
 write_commands(struct html_ctx *c)
 {
 	FILE *f = c->f;
-	struct words *ws;
-	size_t i, j, k, n = c->ncl, ndiff = 0, *pre = NULL;
-	char *diff = NULL;
-	int same = 1;
-	const char *sep;
+	struct cmds cm;
+	size_t i;
 
-	if ((ws = calloc(n, sizeof(*ws))) == NULL) {
+	memset(&cm, 0, sizeof(cm));
+	cm.n = c->ncl;
+	if ((cm.ws = calloc(cm.n, sizeof(*cm.ws))) == NULL) {
 		c->oom = 1;
 		return;
 	}
-	for (i = 0; i < n; i++)
-		if (words_split(html_str(c->cl[i].doc, "command_line"),
-		    &ws[i]) != 0)
-			c->oom = 1;
-	for (i = 0; i < n; i++)
-		if (ws[i].n == 0 || ws[i].n != ws[0].n)
-			same = 0;
-	if (same && ((diff = calloc(ws[0].n, 1)) == NULL ||
-	    (pre = calloc(ws[0].n, sizeof(*pre))) == NULL)) {
-		c->oom = 1;
-		same = 0;
-	}
-	for (j = 0; same && j < ws[0].n; j++) {
-		for (i = 1; i < n; i++)
-			if (strcmp(ws[i].w[j], ws[0].w[j]) != 0)
-				diff[j] = 1;
-		if (!diff[j])
-			continue;
-		ndiff++;
-		/* "--client=0/2" and "--client=1/2": "--client=" is shared. */
-		for (k = 0; ws[0].w[j][k] != '\0'; k++) {
-			for (i = 1; i < n; i++)
-				if (ws[i].w[j][k] != ws[0].w[j][k])
-					break;
-			if (i < n)
-				break;
-			if (ws[0].w[j][k] == '=')
-				pre[j] = k + 1;
-		}
-	}
-	if (same && ndiff == 0) {
+	cmds_compare(c, &cm);
+	if (cm.same && cm.ndiff == 0) {
 		fprintf(f, "<p class=\"merged\">All %zu clients ran the same "
 		    "command line:</p>\n<pre class=\"cmd\" id=\"cmd-common\">",
-		    n);
+		    cm.n);
 		html_put_str(f, c->cl[0].doc, "command_line");
 		fputs("</pre>\n", f);
-		goto out;
+	} else {
+		if (cm.same)
+			cmds_common(f, &cm);
+		else
+			fprintf(f, "<p class=\"merged\">The command lines of "
+			    "the %zu clients:</p>\n", cm.n);
+		fprintf(f, "<div class=\"wrap\"><table class=\"clients\" "
+		    "id=\"clients\">\n<thead><tr><th>Client</th><th>%s</th>"
+		    "</tr></thead>\n<tbody>\n", cm.same ? "Where it differs" :
+		    "Command line");
+		for (i = 0; i < cm.n && i < HTML_CMD_ROWS; i++)
+			cmds_row(c, &cm, i);
+		if (cm.n > HTML_CMD_ROWS)
+			fprintf(f, "<tr><td colspan=\"2\" class=\"note\">"
+			    "&#8230; and %zu more clients</td></tr>\n",
+			    cm.n - HTML_CMD_ROWS);
+		fputs("</tbody>\n</table></div>\n", f);
 	}
-	if (same) {
-		fprintf(f, "<p class=\"merged\">The command line of the %zu "
-		    "clients, <mark>&#8230;</mark> where they differ:</p>\n"
-		    "<pre class=\"cmd\" id=\"cmd-common\">", n);
-		for (j = 0; j < ws[0].n; j++) {
-			if (j > 0)
-				fputc(' ', f);
-			if (diff[j]) {
-				html_escape_n(f, ws[0].w[j], pre[j]);
-				fputs("<mark>&#8230;</mark>", f);
-			} else
-				html_escape(f, ws[0].w[j]);
-		}
-		fputs("</pre>\n", f);
-	} else
-		fprintf(f, "<p class=\"merged\">The command lines of the %zu "
-		    "clients:</p>\n", n);
-	fprintf(f, "<div class=\"wrap\"><table class=\"clients\" "
-	    "id=\"clients\">\n<thead><tr><th>Client</th><th>%s</th></tr>"
-	    "</thead>\n<tbody>\n", same ? "Where it differs" :
-	    "Command line");
-	for (i = 0; i < n && i < HTML_CMD_ROWS; i++) {
-		fputs("<tr><th scope=\"row\">", f);
-		put_client_label(c, i);
-		fputs("</th><td class=\"cmd\">", f);
-		if (!same) {
-			html_put_str(f, c->cl[i].doc, "command_line");
-			fputs("</td></tr>\n", f);
-			continue;
-		}
-		sep = "";
-		for (j = 0; j < ws[i].n; j++) {
-			if (!diff[j])
-				continue;
-			fputs(sep, f);
-			/* The option the value belongs to, if it is shared
-			   and not one of "--option=value". */
-			if (pre[j] == 0 && j > 0 && !diff[j - 1] &&
-			    ws[i].w[j - 1][0] == '-' &&
-			    strchr(ws[i].w[j - 1], '=') == NULL) {
-				html_escape(f, ws[i].w[j - 1]);
-				fputc(' ', f);
-			}
-			html_escape_n(f, ws[i].w[j], pre[j]);
-			fputs("<mark>", f);
-			html_escape(f, ws[i].w[j] + pre[j]);
-			fputs("</mark>", f);
-			sep = " &#160; ";
-		}
-		fputs("</td></tr>\n", f);
+	for (i = 0; i < cm.n; i++) {
+		free(cm.ws[i].w);
+		free(cm.ws[i].buf);
 	}
-	if (n > HTML_CMD_ROWS)
-		fprintf(f, "<tr><td colspan=\"2\" class=\"note\">&#8230; and "
-		    "%zu more clients</td></tr>\n", n - HTML_CMD_ROWS);
-	fputs("</tbody>\n</table></div>\n", f);
-out:
-	for (i = 0; i < n; i++) {
-		free(ws[i].w);
-		free(ws[i].buf);
-	}
-	free(ws);
-	free(diff);
-	free(pre);
+	free(cm.ws);
+	free(cm.diff);
+	free(cm.pre);
 }
 
+/* A fact of the header: its name (in a merge), its value. */
+struct meta {
+	const char	*name;
+	const char	*merged;
+	struct cell	 value[3];
+};
+
+static const struct meta meta_run[] = {
+	{ "Start", "Start", { STRING("", "start.time"), CELLS_END } },
+	{ "End", "End", { STRING("", "end.time"), CELLS_END } },
+	{ "Duration", "Duration", { NUM("", "duration_s", 3, " s"),
+		CELLS_END } },
+	{ "Host", "Hosts", { STRING("", "host"), CELLS_END } },
+};
+
 static void
-write_summary(struct html_ctx *c)
+write_meta(struct html_ctx *c, const struct meta *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		meta_open(c->f, c->ncl > 0 ? m[i].merged : m[i].name);
+		put_cells(c->f, c->doc, m[i].value);
+		fputs("</dd></div>\n", c->f);
+	}
+}
+
+/* The clients a merge (or a run of --client I/N) was made of. */
+static void
+write_clients(struct html_ctx *c)
 {
 	FILE *f = c->f;
 	const struct jv *ids = jv_path(c->doc, "client.ids");
 	double d;
 	size_t i;
 
-	fputs("<header>\n<h1>httperf report", f);
-	if (c->ncl > 0) {
-		fprintf(f, ": a merge of %zu results</h1>\n", c->ncl);
-		write_commands(c);
-	} else {
-		fputs("</h1>\n<pre class=\"cmd\">", f);
-		html_put_str(f, c->doc, "command_line");
-		fputs("</pre>\n", f);
-	}
-	fputs("<dl class=\"meta\">\n", f);
-	meta_open(f, "Start");
-	html_put_str(f, c->doc, "start.time");
-	fputs("</dd></div>\n", f);
-	meta_open(f, "End");
-	html_put_str(f, c->doc, "end.time");
-	fputs("</dd></div>\n", f);
-	meta_open(f, "Duration");
-	html_put_num(f, c->doc, "duration_s", 3, " s", 1);
-	fputs("</dd></div>\n", f);
-	meta_open(f, c->ncl > 0 ? "Hosts" : "Host");
-	html_put_str(f, c->doc, "host");
-	fputs("</dd></div>\n", f);
 	if (c->ncl > 0 || jv_len(ids) > 1) {
 		meta_open(f, "Clients");
 		fprintf(f, "%zu (ids", c->ncl > 0 ? c->ncl : jv_len(ids));
@@ -357,21 +463,28 @@ write_summary(struct html_ctx *c)
 		html_put_num(f, c->doc, "client.id", 0, "", 1);
 		fprintf(f, " of %.0f</dd></div>\n", d);
 	}
-	meta_open(f, "Tool");
-	html_put_str(f, c->doc, "tool.name");
-	fputc(' ', f);
-	html_put_str(f, c->doc, "tool.version");
-	fputs("</dd></div>\n</dl>\n</header>\n", f);
 }
 
-/* A row of the totals table: name, number (fmt of the value at path). */
 static void
-row_open(FILE *f, const char *name, const struct jv *v, const char *path,
-    int dec, const char *unit)
+write_summary(struct html_ctx *c)
 {
-	fprintf(f, "<tr><th scope=\"row\">%s</th><td class=\"n\">", name);
-	html_put_num(f, v, path, dec, unit, 1);
-	fputs("</td><td class=\"d\">", f);
+	FILE *f = c->f;
+
+	fputs("<header>\n<h1>httperf report", f);
+	if (c->ncl > 0) {
+		fprintf(f, ": a merge of %zu results</h1>\n", c->ncl);
+		write_commands(c);
+	} else {
+		fputs("</h1>\n<pre class=\"cmd\">", f);
+		html_put_str(f, c->doc, "command_line");
+		fputs("</pre>\n", f);
+	}
+	fputs("<dl class=\"meta\">\n", f);
+	write_meta(c, meta_run, nitems(meta_run));
+	write_clients(c);
+	meta_open(f, "Tool");
+	put_cells(f, c->doc, tool_cells);
+	fputs("</dd></div>\n</dl>\n</header>\n", f);
 }
 
 static void
@@ -412,41 +525,30 @@ write_warning(struct html_ctx *c, const struct jv *sc)
 	    "describe the client as much as the server.</div>\n", f);
 }
 
+/* Replies: "1xx N · 2xx N..." */
 static void
-write_totals(struct html_ctx *c, const struct jv *b)
+put_status(FILE *f, const struct jv *b)
 {
-	FILE *f = c->f;
-	const struct jv *e = jv_get(b, "errors"), *ss, *tl, *sc;
-	const char *k, *sep = "";
-	double v, t;
 	size_t i;
 
-	fputs("<section>\n<h2 id=\"totals\">Totals</h2>\n<div class=\"wrap\">"
-	    "<table class=\"totals\">\n<thead><tr><th></th><th class=\"n\">Total"
-	    "</th><th>Details</th></tr></thead>\n<tbody>\n", f);
-	row_open(f, "Connections", b, "connections.total", 0, "");
-	html_put_num(f, b, "connections.rate_per_s", 1, " conn/s", 1);
-	fputs(", at most ", f);
-	html_put_num(f, b, "connections.max_concurrent", 0, "", 1);
-	fputs(" concurrent, connect ", f);
-	html_put_num(f, b, "connections.connect.avg_ms", 3, " ms", 1);
-	fputs(" avg</td></tr>\n", f);
-	row_open(f, "Requests", b, "requests.total", 0, "");
-	html_put_num(f, b, "requests.rate_per_s", 1, " req/s", 1);
-	fputs(", ", f);
-	html_put_num(f, b, "requests.size_b", 1, " B", 1);
-	fputs(" each</td></tr>\n", f);
-	row_open(f, "Replies", b, "replies.total", 0, "");
 	for (i = 0; i < BASIC_NSTATUS; i++) {
 		fprintf(f, "%s%s ", i ? " \xc2\xb7 " : "",
 		    basic_status_name[i]);
 		html_put_num(f, jv_path(b, "replies.status"),
 		    basic_status_name[i], 0, "", 1);
 	}
-	fputs("; ", f);
-	html_put_num(f, b, "replies.size_b", 1, " B", 1);
-	fputs(" each</td></tr>\n", f);
-	row_open(f, "Errors", b, "errors.total", 0, "");
+}
+
+/* Errors: the classes that happened, under the document's names (so a
+   class a later version adds is there too), or "none". */
+static void
+put_errors(FILE *f, const struct jv *b)
+{
+	const struct jv *e = jv_get(b, "errors");
+	const char *k, *sep = "";
+	double v, t;
+	size_t i;
+
 	for (i = 0; i < jv_len(e); i++) {
 		k = jv_key_at(e, i);
 		if (k == NULL || strcmp(k, "total") == 0 ||
@@ -458,65 +560,104 @@ write_totals(struct html_ctx *c, const struct jv *b)
 		sep = ", ";
 	}
 	if (*sep == '\0')
-		fputs(html_num(b, "errors.total", &t) == 0 && t == 0 ? "none" :
-		    "", f);
-	fputs("</td></tr>\n", f);
-	row_open(f, "Net I/O", b, "net.kb_per_s", 1, " KB/s");
-	html_put_num(f, b, "net.mbps", 1, "&#8239;Mbit/s", 1);
-	fputs(", ", f);
-	html_put_num(f, b, "net.bytes", 0, " bytes", 1);
-	fputs("</td></tr>\n", f);
-	row_open(f, "CPU", b, "cpu.total_pct", 1, "%");
-	fputs("user ", f);
-	html_put_num(f, b, "cpu.user_s", 2, " s", 1);
-	fputs(", system ", f);
-	html_put_num(f, b, "cpu.system_s", 2, " s", 1);
-	fputs("</td></tr>\n", f);
-	ss = jv_path(c->doc, "stats.sess_stat");
-	if (jv_type(ss) == JV_OBJ) {
-		row_open(f, "Sessions", ss, "completed", 0, "");
-		fputs("completed, ", f);
-		html_put_num(f, ss, "failed", 0, "", 1);
-		fputs(" failed, ", f);
-		html_put_num(f, ss, "rate_per_s.avg", 1, " sess/s", 1);
-		fputs(", ", f);
-		html_put_num(f, ss, "conns_per_session", 2, "", 1);
-		fputs(" conns/session</td></tr>\n", f);
-	}
-	tl = jv_path(c->doc, "stats.tls_stat");
-	if (jv_type(tl) == JV_OBJ) {
-		row_open(f, "TLS", tl, "handshakes", 0, "");
-		fputs("handshakes, ", f);
-		html_put_num(f, tl, "resumed", 0, "", 1);
-		fputs(" resumed (", f);
-		html_put_num(f, tl, "resumed_pct", 1, "%", 1);
-		fputs("), ", f);
-		html_put_num(f, tl, "failed", 0, "", 1);
-		fputs(" failed; ", f);
-		html_put_str(f, tl, "protocol");
-		fputc(' ', f);
-		html_put_str(f, tl, "cipher");
-		fputs("</td></tr>\n", f);
-	}
-	sc = jv_path(c->doc, "stats.sched");
-	if (jv_type(sc) == JV_OBJ) {
-		row_open(f, "Arrivals", sc, "scheduled", 0, "");
-		fputs("scheduled; ", f);
-		html_put_num(f, sc, "late", 0, "", 1);
-		fputs(" late over ", f);
-		html_put_num(f, sc, "threshold_ns", -1, " ms", 1e-6);
-		fputs(" (", f);
-		html_put_num(f, sc, "late_pct", 1, "%", 1);
-		fputs("), ", f);
-		html_put_num(f, sc, "never_sent", 0, "", 1);
-		fputs(" never sent; rate", f);
-		if (html_num(sc, "target_rate_per_s", &t) == 0 && t > 0)
-			fprintf(f, " target %.1f/s,", t);
-		fputs(" scheduled ", f);
-		html_put_num(f, sc, "scheduled_rate_per_s", 1, "/s", 1);
-		fputs(", achieved ", f);
-		html_put_num(f, sc, "achieved_rate_per_s", 1, "/s", 1);
-		fputs("</td></tr>\n", f);
+		fputs(html_num(b, "errors.total", &t) == 0 && t == 0 ?
+		    "none" : "", f);
+}
+
+/* Arrivals: the target rate, when there is one. */
+static void
+put_target(FILE *f, const struct jv *sc)
+{
+	double t;
+
+	if (html_num(sc, "target_rate_per_s", &t) == 0 && t > 0)
+		fprintf(f, " target %.1f/s,", t);
+}
+
+static const struct row basic_rows[] = {
+	{ "Connections", "connections.total", 0, "", {
+		NUM("", "connections.rate_per_s", 1, " conn/s"),
+		NUM(", at most ", "connections.max_concurrent", 0, ""),
+		NUM(" concurrent, connect ", "connections.connect.avg_ms", 3,
+		    " ms"),
+		TXT(" avg"), CELLS_END } },
+	{ "Requests", "requests.total", 0, "", {
+		NUM("", "requests.rate_per_s", 1, " req/s"),
+		NUM(", ", "requests.size_b", 1, " B"),
+		TXT(" each"), CELLS_END } },
+	{ "Replies", "replies.total", 0, "", {
+		PUT(put_status),
+		NUM("; ", "replies.size_b", 1, " B"),
+		TXT(" each"), CELLS_END } },
+	{ "Errors", "errors.total", 0, "", { PUT(put_errors), CELLS_END } },
+	{ "Net I/O", "net.kb_per_s", 1, " KB/s", {
+		NUM("", "net.mbps", 1, "&#8239;Mbit/s"),
+		NUM(", ", "net.bytes", 0, " bytes"), CELLS_END } },
+	{ "CPU", "cpu.total_pct", 1, "%", {
+		NUM("user ", "cpu.user_s", 2, " s"),
+		NUM(", system ", "cpu.system_s", 2, " s"), CELLS_END } },
+};
+
+static const struct row sess_rows[] = {
+	{ "Sessions", "completed", 0, "", {
+		NUM("completed, ", "failed", 0, ""),
+		NUM(" failed, ", "rate_per_s.avg", 1, " sess/s"),
+		NUM(", ", "conns_per_session", 2, ""),
+		TXT(" conns/session"), CELLS_END } },
+};
+
+static const struct row tls_rows[] = {
+	{ "TLS", "handshakes", 0, "", {
+		NUM("handshakes, ", "resumed", 0, ""),
+		NUM(" resumed (", "resumed_pct", 1, "%"),
+		NUM("), ", "failed", 0, ""),
+		STRING(" failed; ", "protocol"),
+		STRING(" ", "cipher"), CELLS_END } },
+};
+
+static const struct row sched_rows[] = {
+	{ "Arrivals", "scheduled", 0, "", {
+		NUM("scheduled; ", "late", 0, ""),
+		NUMS(" late over ", "threshold_ns", -1, " ms", 1e-6),
+		NUM(" (", "late_pct", 1, "%"),
+		NUM("), ", "never_sent", 0, ""),
+		TXT(" never sent; rate"), PUT(put_target),
+		NUM(" scheduled ", "scheduled_rate_per_s", 1, "/s"),
+		NUM(", achieved ", "achieved_rate_per_s", 1, "/s"),
+		CELLS_END } },
+};
+
+/* The totals table's rows, in its order. */
+static const struct rows totals[] = {
+	{ "stats.basic", basic_rows, nitems(basic_rows) },
+	{ "stats.sess_stat", sess_rows, nitems(sess_rows) },
+	{ "stats.tls_stat", tls_rows, nitems(tls_rows) },
+	{ "stats.sched", sched_rows, nitems(sched_rows) },
+};
+
+static void
+write_totals(struct html_ctx *c)
+{
+	FILE *f = c->f;
+	const struct row *r;
+	const struct jv *v;
+	size_t i, j;
+
+	fputs("<section>\n<h2 id=\"totals\">Totals</h2>\n<div class=\"wrap\">"
+	    "<table class=\"totals\">\n<thead><tr><th></th><th class=\"n\">Total"
+	    "</th><th>Details</th></tr></thead>\n<tbody>\n", f);
+	for (i = 0; i < nitems(totals); i++) {
+		if (jv_type(v = jv_path(c->doc, totals[i].path)) != JV_OBJ)
+			continue;
+		for (j = 0; j < totals[i].n; j++) {
+			r = &totals[i].row[j];
+			fprintf(f, "<tr><th scope=\"row\">%s</th>"
+			    "<td class=\"n\">", r->name);
+			html_put_num(f, v, r->path, r->dec, r->unit, 1);
+			fputs("</td><td class=\"d\">", f);
+			put_cells(f, v, r->details);
+			fputs("</td></tr>\n", f);
+		}
 	}
 	fputs("</tbody>\n</table></div>\n</section>\n", f);
 }
@@ -604,7 +745,7 @@ html_write(FILE *f, const struct jv *doc, const struct html_client *clients,
 
 	write_head(&c);
 	write_summary(&c);
-	write_totals(&c, b);
+	write_totals(&c);
 	write_percentiles(&c, b);
 	write_warning(&c, jv_path(doc, "stats.sched"));
 	fputs("<h2 id=\"distribution\">Latency distribution</h2>\n"
@@ -615,9 +756,7 @@ html_write(FILE *f, const struct jv *doc, const struct html_client *clients,
 	html_plots_interval(&c);
 	html_plot_pct_lateness(&c);
 	fputs("<footer>Written by ", f);
-	html_put_str(f, doc, "tool.name");
-	fputc(' ', f);
-	html_put_str(f, doc, "tool.version");
+	put_cells(f, doc, tool_cells);
 	fputs(" from its result document. Percentile axes are log-scaled in "
 	    "1/(1&#8722;p), as HdrHistogram plots them; hover over a line or "
 	    "a dot for its values.</footer>\n</main>\n</body>\n</html>\n",
