@@ -1,1409 +1,43 @@
 /*
- * The --html report page (html.h): read the result document, write HTML
- * with inline SVG.  The document may come from any file --merge read, so
- * every member is looked up with the jv_* accessors, which return NULL or
- * -1 for a missing or wrongly typed member: such a member is skipped or
- * shown as "n/a".  Memory is taken with malloc() and its failure is an
- * error return, never an exit: the page is written after the run, whose
- * report is already out.
+ * The --html report page (html.h): the page itself, its sections and
+ * tables; its plots are html_plot.c's.  The document may come from any
+ * file --merge read, so every member is looked up with the jv_*
+ * accessors, which return NULL or -1 for a missing or wrongly typed
+ * member: such a member is skipped or shown as "n/a".  Memory is taken
+ * with malloc() and its failure is an error return, never an exit: the
+ * page is written after the run, whose report is already out.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/hdr.h"
+#include "lib/html_esc.h"
 #include "lib/jsonr.h"
+#include "lib/util.h"
 #include "report/html.h"
+#include "report/html_int.h"
+#include "report/html_util.h"
+#include "stat/basic.h"
 #include "stat/sched_stat.h"
-
-/* The SVG's coordinate system: a plot area inside margins for the axes. */
-#define VB_W		560.0
-#define VB_H		300.0
-#define PL_LEFT		60.0
-#define PL_RIGHT	28.0
-#define PL_TOP		12.0
-#define PL_BOTTOM	44.0
-#define PL_X0		PL_LEFT
-#define PL_X1		(VB_W - PL_RIGHT)
-#define PL_Y0		(VB_H - PL_BOTTOM)	/* the bottom of the area */
-#define PL_Y1		PL_TOP
-
-/* Beyond this many clients their series are thin grey lines, one legend
-   entry for all of them. */
-#define HTML_LEGEND_CLIENTS	8
-
-#define MAX_TICKS	16
+#include "stat/series.h"
 
 /* The clients whose command lines a merge's heading lists, at most. */
 #define HTML_CMD_ROWS	64
 
-/* The least room between the 0% and the 50% of a percentile axis for
-   both labels (their centres, in the SVG's units). */
-#define PCT_ZERO_GAP	24.0
-
-/* Series over time of at most this many points get a marker per point,
-   whose <title> tells its value on hover. */
-#define HTML_MARKERS_MAX	60
-
-/* Okabe-Ito: told apart with the common colour-vision deficiencies. */
-static const char *const palette[] = {
-	"#0072B2",	/* blue */
-	"#D55E00",	/* vermillion */
-	"#009E73",	/* bluish green */
-	"#CC79A7",	/* reddish purple */
-	"#E69F00",	/* orange */
-	"#56B4E9",	/* sky blue */
-	"#000000",	/* black */
+/* The page's names of stats.basic.histograms' members. */
+static const char *const phase_label[BASIC_NPHASES] = {
+	[BASIC_PH_LIFETIME] = "Connection time",
+	[BASIC_PH_CONNECT] = "Connect time",
+	[BASIC_PH_TLS] = "TLS handshake",
+	[BASIC_PH_FIRST_BYTE] = "First byte",
+	[BASIC_PH_TRANSFER] = "Transfer time",
+	[BASIC_PH_REPLY] = "Reply time",
+	[BASIC_PH_REPLY_CORR] = "Reply time (corrected)",
+	[BASIC_PH_SESSION] = "Session lifetime",
 };
-#define NPALETTE	(sizeof(palette) / sizeof(palette[0]))
-/* Clients' thin lines: the colours the totals (black, vermillion, green)
-   leave, then again dotted. */
-static const char *const client_palette[] = {
-	"#56B4E9",	/* sky blue */
-	"#E69F00",	/* orange */
-	"#CC79A7",	/* reddish purple */
-	"#0072B2",	/* blue */
-};
-#define NCLIENT_PALETTE	(sizeof(client_palette) / sizeof(client_palette[0]))
-#define GREY		"#9a9a9a"
-
-enum dash { SOLID, DASHED, DOTTED };
-
-struct style {
-	const char	*color;
-	enum dash	 dash;
-	double		 width;
-	int		 legend;	/* listed in the legend */
-};
-
-struct series {
-	char		*name;
-	char		*tip;		/* its <title>, when more than the name */
-	double		*x, *y;
-	size_t		 n;
-	struct style	 st;
-};
-
-enum xkind { X_SECONDS, X_PCT };
-
-struct plot {
-	const char	*id;
-	const char	*title;
-	const char	*ylabel;
-	enum xkind	 xkind;
-	int		 decades;	/* X_PCT: the axis spans 0 .. decades */
-	int		 ylog;		/* a log y axis (chosen by the data) */
-	int		 maybe_ylog;	/* may take one if the data spans much */
-	int		 keepmax;	/* decimate keeping each run's peak */
-	struct series	*s;
-	size_t		 ns, cap;
-	double		 xext;		/* X_SECONDS: the axis reaches this */
-	const char	*note;		/* written across an empty plot */
-	char		*extra_legend;	/* "each client (N)" */
-	struct style	 extra_st;
-};
-
-struct ctx {
-	FILE			*f;
-	const struct jv		*doc;
-	const struct html_client *cl;
-	size_t			 ncl;
-	double			 iv_end;	/* the intervals' end, s */
-	int			 oom;
-};
-
-/* Interval classes, as stats.interval's records name them. */
-static const char *const status_class[] = { "1xx", "2xx", "3xx", "4xx",
-	"5xx" };
-static const char *const error_class[] = { "client-timo", "socket-timo",
-	"connrefused", "connreset", "fd-unavail", "addrunavail", "ftab-full",
-	"other" };
-
-/* stats.basic.histograms, in the text report's order. */
-static const struct {
-	const char	*key;
-	const char	*label;
-} phase[] = {
-	{ "connection", "Connection time" },
-	{ "connect", "Connect time" },
-	{ "tls_handshake", "TLS handshake" },
-	{ "first_byte", "First byte" },
-	{ "transfer", "Transfer time" },
-	{ "reply", "Reply time" },
-	{ "reply_corrected", "Reply time (corrected)" },
-	{ "session", "Session lifetime" },
-};
-#define NPHASE	(sizeof(phase) / sizeof(phase[0]))
-
-/* ---- small helpers ---- */
-
-/* The first len bytes of s (fewer at its NUL), as html_escape(). */
-static void
-html_escape_n(FILE *f, const char *s, size_t len)
-{
-	const unsigned char *p, *end;
-
-	if (s == NULL)
-		return;
-	end = (const unsigned char *)s + len;
-	for (p = (const unsigned char *)s; p < end && *p != '\0'; p++) {
-		switch (*p) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		case '\t':
-		case '\n':
-			fputc(*p, f);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fputs("&#xFFFD;", f);
-			else
-				fputc(*p, f);
-		}
-	}
-}
-
-void
-html_escape(FILE *f, const char *s)
-{
-	if (s != NULL)
-		html_escape_n(f, s, strlen(s));
-}
-
-/* The number at path of v, or -1. */
-static int
-num(const struct jv *v, const char *path, double *out)
-{
-	return jv_num(*path != '\0' ? jv_path(v, path) : v, out);
-}
-
-/* The string at path of v, or NULL. */
-static const char *
-str(const struct jv *v, const char *path)
-{
-	return jv_str(jv_path(v, path), NULL);
-}
-
-/* Writes the number at path with dec decimals (-1: %g) and unit, or
-   "n/a". */
-static void
-put_num(FILE *f, const struct jv *v, const char *path, int dec,
-    const char *unit, double scale)
-{
-	double d;
-
-	if (num(v, path, &d) != 0) {
-		fputs("n/a", f);
-		return;
-	}
-	if (dec < 0)
-		fprintf(f, "%g%s", d * scale, unit);
-	else
-		fprintf(f, "%.*f%s", dec, d * scale, unit);
-}
-
-/* Writes the escaped string at path, or "n/a". */
-static void
-put_str(FILE *f, const struct jv *v, const char *path)
-{
-	const char *s = str(v, path);
-
-	if (s != NULL)
-		html_escape(f, s);
-	else
-		fputs("n/a", f);
-}
-
-/* A malloc'ed copy of a printf() format; NULL on no memory. */
-static char * __attribute__((format(printf, 1, 2)))
-fmtdup(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (s = malloc((size_t)n + 1)) == NULL)
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
-/* ---- scales ---- */
-
-size_t
-html_nice_ticks(double lo, double hi, size_t target, double *ticks,
-    size_t max, double *step)
-{
-	double raw, mag, norm, st, t0, t;
-	size_t n = 0, i;
-
-	if (!isfinite(lo) || !isfinite(hi))
-		lo = 0, hi = 1;
-	if (hi <= lo)
-		hi = lo + 1;
-	if (target < 1)
-		target = 1;
-	raw = (hi - lo) / (double)target;
-	mag = pow(10, floor(log10(raw)));
-	norm = raw / mag;
-	if (norm <= 1.0 + 1e-9)
-		st = mag;
-	else if (norm <= 2.0 + 1e-9)
-		st = 2 * mag;
-	else if (norm <= 5.0 + 1e-9)
-		st = 5 * mag;
-	else
-		st = 10 * mag;
-	/* The range widened to multiples of the step; a tiny epsilon so
-	   that 0.3 / 0.1 does not become 4 steps. */
-	t0 = floor(lo / st + 1e-9) * st;
-	for (i = 0; n < max && i <= target + 2; i++) {
-		t = t0 + (double)i * st;
-		if (fabs(t) < st * 1e-9)
-			t = 0;
-		ticks[n++] = t;
-		if (t >= hi - st * 1e-9)
-			break;
-	}
-	if (step != NULL)
-		*step = st;
-	return n;
-}
-
-double
-html_pct_pos(double pct)
-{
-	if (!(pct > 0))
-		return 0;
-	if (pct >= 100)
-		return 12;
-	return -log10(1 - pct / 100);
-}
-
-size_t
-html_decimate(double *x, double *y, size_t n, size_t cap, int keepmax)
-{
-	size_t b, i, lo, hi, best;
-	double sx, sy;
-
-	if (cap == 0 || n <= cap)
-		return n;
-	for (b = 0; b < cap; b++) {
-		/* Run b: [b n / cap, (b + 1) n / cap), never empty as n > cap;
-		   lo >= b, so writing point b never overwrites an unread one. */
-		lo = (size_t)((double)b * (double)n / (double)cap);
-		hi = (size_t)((double)(b + 1) * (double)n / (double)cap);
-		if (hi > n || b == cap - 1)
-			hi = n;
-		if (hi <= lo)
-			hi = lo + 1;
-		if (keepmax) {
-			best = lo;
-			for (i = lo + 1; i < hi; i++)
-				if (y[i] > y[best])
-					best = i;
-			x[b] = x[best];
-			y[b] = y[best];
-		} else {
-			sx = sy = 0;
-			for (i = lo; i < hi; i++) {
-				sx += x[i];
-				sy += y[i];
-			}
-			x[b] = sx / (double)(hi - lo);
-			y[b] = sy / (double)(hi - lo);
-		}
-	}
-	return cap;
-}
-
-/* Decimals for a tick label at this step: 0.05 -> 2, 5 -> 0. */
-static int
-tick_decimals(double step)
-{
-	int d;
-
-	if (!(step > 0) || isinf(step))
-		return 0;	/* and NaN: no cast out of range below */
-	d = (int)-floor(log10(step) + 1e-9);
-	return d < 0 ? 0 : d > 9 ? 9 : d;
-}
-
-/* ---- plots ---- */
-
-static void
-plot_init(struct plot *pl, const char *id, const char *title,
-    const char *ylabel, enum xkind xkind)
-{
-	memset(pl, 0, sizeof(*pl));
-	pl->id = id;
-	pl->title = title;
-	pl->ylabel = ylabel;
-	pl->xkind = xkind;
-	pl->decades = 4;
-}
-
-static void
-plot_free(struct plot *pl)
-{
-	size_t i;
-
-	for (i = 0; i < pl->ns; i++) {
-		free(pl->s[i].name);
-		free(pl->s[i].tip);
-		free(pl->s[i].x);
-		free(pl->s[i].y);
-	}
-	free(pl->s);
-	free(pl->extra_legend);
-	pl->s = NULL;
-	pl->ns = pl->cap = 0;
-}
-
-/*
- * A new series of room for npts points, named `name' (taken: freed with
- * the plot); NULL (and ctx->oom) on no memory.
- */
-static struct series *
-plot_add(struct ctx *c, struct plot *pl, char *name, size_t npts,
-    const struct style *st)
-{
-	struct series *s, *ns;
-	size_t cap;
-
-	if (name == NULL)
-		goto oom;
-	if (pl->ns == pl->cap) {
-		cap = pl->cap ? 2 * pl->cap : 8;
-		ns = realloc(pl->s, cap * sizeof(*ns));
-		if (ns == NULL)
-			goto oom;
-		pl->s = ns;
-		pl->cap = cap;
-	}
-	s = &pl->s[pl->ns];
-	memset(s, 0, sizeof(*s));
-	if (npts == 0)
-		npts = 1;
-	s->x = calloc(npts, sizeof(double));
-	s->y = calloc(npts, sizeof(double));
-	if (s->x == NULL || s->y == NULL) {
-		free(s->x);
-		free(s->y);
-		goto oom;
-	}
-	s->name = name;
-	s->st = *st;
-	pl->ns++;
-	return s;
-oom:
-	free(name);
-	c->oom = 1;
-	return NULL;
-}
-
-/* Drops the last series (one that got no points). */
-static void
-plot_drop_last(struct plot *pl)
-{
-	struct series *s = &pl->s[pl->ns - 1];
-
-	free(s->name);
-	free(s->tip);
-	free(s->x);
-	free(s->y);
-	pl->ns--;
-}
-
-static double
-map_x(const struct plot *pl, double x, double xmax)
-{
-	double v = x / xmax;
-
-	if (v < 0)
-		v = 0;
-	if (v > 1)
-		v = 1;
-	return PL_X0 + v * (PL_X1 - PL_X0);
-}
-
-static double
-map_y(const struct plot *pl, double y, double ylo, double yhi)
-{
-	double v;
-
-	if (pl->ylog) {
-		y = y > ylo ? log10(y) : log10(ylo);
-		v = (y - log10(ylo)) / (log10(yhi) - log10(ylo));
-	} else
-		v = (y - ylo) / (yhi - ylo);
-	if (!isfinite(v) || v < 0)
-		v = 0;
-	if (v > 1)
-		v = 1;
-	return PL_Y0 - v * (PL_Y0 - PL_Y1);
-}
-
-static const char *
-dash_attr(enum dash d)
-{
-	switch (d) {
-	case DASHED:
-		return " stroke-dasharray=\"7 4\"";
-	case DOTTED:
-		return " stroke-dasharray=\"2 3\"";
-	default:
-		return "";
-	}
-}
-
-static void
-put_tick_label(FILE *f, double v, int dec)
-{
-	if (dec == 0)
-		fprintf(f, "%.0f", v);
-	else
-		fprintf(f, "%.*f", dec, v);
-}
-
-/*
- * The label of tick i of a percentile axis: 0%, 50%, then one a decade,
- * 90%, 99%, 99.9%...: decade d has d nines.
- */
-static void
-put_pct_label(FILE *f, size_t i)
-{
-	size_t k;
-
-	if (i == 0)
-		fputs("0%", f);
-	else if (i == 1)
-		fputs("50%", f);
-	else if (i == 2)
-		fputs("90%", f);
-	else {
-		fputs("99", f);
-		if (i > 3)
-			fputc('.', f);
-		for (k = 4; k <= i; k++)
-			fputc('9', f);
-		fputc('%', f);
-	}
-}
-
-/* The legend: an HTML list under the SVG, so it wraps. */
-static void
-legend_item(FILE *f, const char *name, const struct style *st)
-{
-	fprintf(f, "<li><svg class=\"key\" width=\"26\" height=\"10\" "
-	    "viewBox=\"0 0 26 10\" aria-hidden=\"true\"><line x1=\"1\" "
-	    "y1=\"5\" x2=\"25\" y2=\"5\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>"
-	    "</svg>", st->color, st->width < 1.5 ? 1.5 : st->width,
-	    dash_attr(st->dash));
-	html_escape(f, name);
-	fputs("</li>", f);
-}
-
-static void
-plot_write(struct ctx *c, struct plot *pl)
-{
-	FILE *f = c->f;
-	double xt[MAX_TICKS], yt[MAX_TICKS], xmax = 0, ymax = 0, yminpos = 0;
-	double top, ymaxs, ystep, xstep = 1, ylo, yhi, px, py, v;
-	size_t nx, ny, i, j;
-	int ydec, xdec = 0, legend = 0;
-	struct series *s;
-
-	/* The data's extent; decimate first, so the points drawn are the
-	   ones counted. */
-	for (i = 0; i < pl->ns; i++) {
-		s = &pl->s[i];
-		s->n = html_decimate(s->x, s->y, s->n, HTML_MAX_POINTS,
-		    pl->keepmax);
-		for (j = 0; j < s->n; j++) {
-			if (s->x[j] > xmax)
-				xmax = s->x[j];
-			if (s->y[j] > ymax)
-				ymax = s->y[j];
-		}
-	}
-	/* A log y axis when the series' tops lie decades apart (a
-	   connection lasting seconds next to a connect of microseconds). */
-	if (pl->maybe_ylog) {
-		top = 0;
-		for (i = 0; i < pl->ns; i++) {
-			ymaxs = 0;
-			for (j = 0; j < pl->s[i].n; j++)
-				if (pl->s[i].y[j] > ymaxs)
-					ymaxs = pl->s[i].y[j];
-			if (ymaxs > 0 && (yminpos == 0 || ymaxs < yminpos))
-				yminpos = ymaxs;
-			if (ymaxs > top)
-				top = ymaxs;
-		}
-		/* The lowest positive value anywhere sets the floor. */
-		for (i = 0; i < pl->ns; i++)
-			for (j = 0; j < pl->s[i].n; j++)
-				if (pl->s[i].y[j] > 0 && pl->s[i].y[j] < yminpos)
-					yminpos = pl->s[i].y[j];
-		if (yminpos > 0 && top / yminpos >= 100)
-			pl->ylog = 1;
-	}
-
-	/* The axes. */
-	if (pl->xkind == X_PCT) {
-		/* 0%, the median, then a tick per decade: 90%, 99%... */
-		nx = 0;
-		xt[nx++] = 0;
-		xt[nx++] = html_pct_pos(50);
-		for (i = 1; i <= (size_t)pl->decades && nx < MAX_TICKS; i++)
-			xt[nx++] = (double)i;
-		xmax = pl->decades;
-	} else {
-		/* Every plot over time spans the whole test, data or not. */
-		if (pl->xext > xmax)
-			xmax = pl->xext;
-		nx = html_nice_ticks(0, xmax > 0 ? xmax : 1, 8, xt, MAX_TICKS,
-		    &xstep);
-		xmax = xt[nx - 1];
-		xdec = tick_decimals(xstep);
-	}
-	if (pl->ylog) {
-		ylo = pow(10, floor(log10(yminpos)));
-		yhi = pow(10, ceil(log10(ymax)));
-		if (yhi <= ylo)
-			yhi = ylo * 10;
-		ny = 0;
-		for (v = ylo; v <= yhi * 1.0001 && ny < MAX_TICKS; v *= 10) {
-			yt[ny++] = v;
-			/* 2 and 5 between the decades when there are few. */
-			if (log10(yhi / ylo) <= 2.5 && v < yhi * 0.999 &&
-			    ny + 2 <= MAX_TICKS) {
-				yt[ny++] = 2 * v;
-				yt[ny++] = 5 * v;
-			}
-		}
-		ystep = 0;
-	} else {
-		ny = html_nice_ticks(0, ymax > 0 ? ymax : 1, 5, yt, MAX_TICKS,
-		    &ystep);
-		ylo = yt[0];
-		yhi = yt[ny - 1];
-	}
-	ydec = tick_decimals(ystep);
-
-	fprintf(f, "<figure class=\"plot\" id=\"plot-%s\">\n<figcaption>",
-	    pl->id);
-	html_escape(f, pl->title);
-	fputs("</figcaption>\n", f);
-	fprintf(f, "<svg class=\"chart\" viewBox=\"0 0 %.0f %.0f\" "
-	    "role=\"img\" aria-label=\"", VB_W, VB_H);
-	html_escape(f, pl->title);
-	fputs("\">\n", f);
-
-	/* Grid lines and tick labels. */
-	fputs("<g class=\"grid\">", f);
-	for (i = 0; i < ny; i++) {
-		py = map_y(pl, yt[i], ylo, yhi);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		    "y2=\"%.1f\"/>", PL_X0, py, PL_X1, py);
-	}
-	for (i = 0; i < nx; i++) {
-		px = map_x(pl, xt[i], xmax);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		    "y2=\"%.1f\"/>", px, PL_Y1, px, PL_Y0);
-	}
-	fputs("</g>\n<g class=\"axis\">", f);
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-	    PL_X0, PL_Y0, PL_X1, PL_Y0);
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-	    PL_X0, PL_Y1, PL_X0, PL_Y0);
-	fputs("</g>\n", f);
-	for (i = 0; i < ny; i++) {
-		py = map_y(pl, yt[i], ylo, yhi);
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
-		    "text-anchor=\"end\">", PL_X0 - 6, py + 4);
-		put_tick_label(f, yt[i], pl->ylog ? tick_decimals(yt[i]) :
-		    ydec);
-		fputs("</text>", f);
-	}
-	fputc('\n', f);
-	for (i = 0; i < nx; i++) {
-		px = map_x(pl, xt[i], xmax);
-		/* The axis' origin needs no "0%" where it would run into
-		   the "50%" (many decades squeeze them together). */
-		if (pl->xkind == X_PCT && i == 0 &&
-		    map_x(pl, xt[1], xmax) - px < PCT_ZERO_GAP)
-			continue;
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
-		    "text-anchor=\"middle\">", px, PL_Y0 + 16);
-		if (pl->xkind == X_PCT)
-			put_pct_label(f, i);
-		else
-			put_tick_label(f, xt[i], xdec);
-		fputs("</text>", f);
-	}
-	fprintf(f, "\n<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
-	    "text-anchor=\"middle\">%s</text>", (PL_X0 + PL_X1) / 2,
-	    VB_H - 6, pl->xkind == X_PCT ? "percentile" :
-	    "time since start [s]");
-	fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
-	    "text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">",
-	    14.0, (PL_Y0 + PL_Y1) / 2, 14.0, (PL_Y0 + PL_Y1) / 2);
-	html_escape(f, pl->ylabel);
-	if (pl->ylog)
-		fputs(" (log)", f);
-	fputs("</text>\n", f);
-
-	/* The series, widest first so the thin ones stay visible. */
-	for (i = 0; i < pl->ns; i++) {
-		s = &pl->s[i];
-		fputs("<polyline class=\"series\" data-series=\"", f);
-		html_escape(f, s->name);
-		fprintf(f, "\" data-points=\"%zu\" fill=\"none\" stroke=\"%s\" "
-		    "stroke-width=\"%.1f\"%s stroke-linejoin=\"round\" "
-		    "points=\"", s->n, s->st.color, s->st.width,
-		    dash_attr(s->st.dash));
-		for (j = 0; j < s->n; j++)
-			fprintf(f, "%s%.1f,%.1f", j ? " " : "",
-			    map_x(pl, s->x[j], xmax),
-			    map_y(pl, s->y[j], ylo, yhi));
-		fputs("\"><title>", f);
-		html_escape(f, s->tip != NULL ? s->tip : s->name);
-		fputs("</title></polyline>\n", f);
-		if (pl->xkind == X_SECONDS && s->n <= HTML_MARKERS_MAX) {
-			/* A dot per interval, its value on hover. */
-			for (j = 0; j < s->n; j++) {
-				fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" "
-				    "cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>",
-				    map_x(pl, s->x[j], xmax),
-				    map_y(pl, s->y[j], ylo, yhi),
-				    s->n == 1 ? "3" : "2.2", s->st.color);
-				html_escape(f, s->name);
-				fprintf(f, ": %.*f ", s->y[j] < 10 ? 3 : 1,
-				    s->y[j]);
-				html_escape(f, pl->ylabel);
-				fprintf(f, " at %.1f s</title></circle>", s->x[j]);
-			}
-			fputc('\n', f);
-		} else if (s->n == 1) {
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
-			    "fill=\"%s\"><title>", map_x(pl, s->x[0], xmax),
-			    map_y(pl, s->y[0], ylo, yhi), s->st.color);
-			html_escape(f, s->tip != NULL ? s->tip : s->name);
-			fputs("</title></circle>\n", f);
-		}
-		if (s->st.legend)
-			legend = 1;
-	}
-	if (pl->note != NULL) {
-		fprintf(f, "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" "
-		    "text-anchor=\"middle\">", (PL_X0 + PL_X1) / 2,
-		    (PL_Y0 + PL_Y1) / 2);
-		html_escape(f, pl->note);
-		fputs("</text>\n", f);
-	}
-	fputs("</svg>\n", f);
-	if (legend || pl->extra_legend != NULL) {
-		fputs("<ul class=\"legend\">", f);
-		for (i = 0; i < pl->ns; i++)
-			if (pl->s[i].st.legend)
-				legend_item(f, pl->s[i].name, &pl->s[i].st);
-		if (pl->extra_legend != NULL)
-			legend_item(f, pl->extra_legend, &pl->extra_st);
-		fputs("</ul>\n", f);
-	}
-	fputs("</figure>\n", f);
-}
-
-/* ---- series from the document ---- */
-
-/* The style of series i of a plot's own kinds (not per client). */
-static struct style
-style_n(size_t i, enum dash d, double width)
-{
-	struct style st;
-
-	st.color = palette[i % NPALETTE];
-	st.dash = d;
-	st.width = width;
-	st.legend = 1;
-	return st;
-}
-
-/* Client i's thin line: its own colour, or grey beyond the legend's. */
-static struct style
-style_client(const struct ctx *c, size_t i)
-{
-	struct style st;
-
-	st.dash = SOLID;
-	st.width = 1.4;
-	if (c->ncl > HTML_LEGEND_CLIENTS) {
-		st.color = GREY;
-		st.width = 1;
-		st.legend = 0;
-	} else {
-		st.color = client_palette[i % NCLIENT_PALETTE];
-		if (i >= NCLIENT_PALETTE)
-			st.dash = DOTTED;
-		st.legend = 1;
-	}
-	return st;
-}
-
-/*
- * A client's thin line of a plot of several kinds (status classes,
- * phases): the colour of its kind, `kind', or grey beyond the legend's
- * clients; never in the legend itself (N clients times the kinds would
- * drown it), plot_kinds_legend() explains them.
- */
-static struct style
-style_client_kind(const struct ctx *c, const struct style *kind)
-{
-	struct style st;
-
-	st.color = c->ncl > HTML_LEGEND_CLIENTS ? GREY : kind->color;
-	st.dash = SOLID;
-	st.width = c->ncl > HTML_LEGEND_CLIENTS ? 1 : 1.2;
-	st.legend = 0;
-	return st;
-}
-
-static void
-plot_client_legend(const struct ctx *c, struct plot *pl)
-{
-	if (c->ncl <= HTML_LEGEND_CLIENTS)
-		return;
-	pl->extra_legend = fmtdup("each of the %zu clients", c->ncl);
-	if (pl->extra_legend == NULL)
-		return;
-	pl->extra_st.color = GREY;
-	pl->extra_st.dash = SOLID;
-	pl->extra_st.width = 1;
-	pl->extra_st.legend = 1;
-}
-
-/* The legend's entry for the clients' lines of style_client_kind(). */
-static void
-plot_kinds_legend(const struct ctx *c, struct plot *pl, const char *kind)
-{
-	if (c->ncl == 0)
-		return;
-	if (c->ncl > HTML_LEGEND_CLIENTS) {
-		plot_client_legend(c, pl);
-		return;
-	}
-	pl->extra_legend = fmtdup("thin: each client (%zu), in its %s's "
-	    "colour", c->ncl, kind);
-	if (pl->extra_legend == NULL)
-		return;
-	pl->extra_st.color = "#555555";
-	pl->extra_st.dash = SOLID;
-	pl->extra_st.width = 1.2;
-	pl->extra_st.legend = 1;
-}
-
-/* The label of client i, owned by the caller: a copy. */
-static char *
-client_label(const struct ctx *c, size_t i, const char *suffix)
-{
-	const char *l = c->cl[i].label;
-
-	if (l != NULL)
-		return fmtdup("%s%s", l, suffix);
-	return fmtdup("client %zu%s", i, suffix);
-}
-
-/* The count of a histogram object, 0 when there is none. */
-static uint64_t
-hist_count(const struct jv *hist)
-{
-	uint64_t n;
-
-	return jv_u64(jv_get(hist, "count"), &n) == 0 ? n : 0;
-}
-
-/* Decades of a percentile axis fit for a histogram of count values. */
-static int
-pct_decades(uint64_t maxcount)
-{
-	int d;
-
-	if (maxcount <= 100000)
-		return 4;
-	/* The last whole decade the count reaches: a tail beyond it ends
-	   at the axis' edge, at the maximum. */
-	d = (int)floor(log10((double)maxcount));
-	return d < 5 ? 5 : d > 9 ? 9 : d;
-}
-
-/*
- * A percentile series from histogram object `hist' (its "hdr" decoded):
- * HTML_PCT_POINTS points spaced evenly on the axis from 0% to the
- * largest percentile the count tells apart (1 - 1/count), the last the
- * maximum.  Nothing when the histogram is missing, undecodable or empty.
- */
-static void
-pct_series(struct ctx *c, struct plot *pl, const struct jv *hist,
-    char *name, const struct style *st)
-{
-	struct series *s;
-	struct hdr *h = NULL;
-	const char *enc;
-	size_t len, n, i;
-	uint64_t count;
-	double xend, x, p;
-
-	enc = jv_str(jv_get(hist, "hdr"), &len);
-	if (enc == NULL || hdr_decode_ns(enc, len, &h) != 0 ||
-	    (count = hdr_count(h)) == 0) {
-		hdr_free(h);
-		free(name);
-		return;
-	}
-	n = count > 1 ? HTML_PCT_POINTS : 1;
-	xend = log10((double)count);
-	if (xend > pl->decades)
-		xend = pl->decades;
-	if ((s = plot_add(c, pl, name, n, st)) == NULL) {
-		hdr_free(h);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		x = n > 1 ? xend * (double)i / (double)(n - 1) : 0;
-		p = i == n - 1 ? 100 : 100 * (1 - pow(10, -x));
-		s->x[i] = x;
-		s->y[i] = (double)hdr_value_at_percentile(h, p) / 1e6;
-	}
-	s->n = n;
-	/* On hover: the figures of the percentile table. */
-	s->tip = fmtdup("%s: %llu values, p50 %.3f ms, p90 %.3f ms, "
-	    "p99 %.3f ms, p99.9 %.3f ms, max %.3f ms", s->name,
-	    (unsigned long long)count,
-	    (double)hdr_value_at_percentile(h, 50) / 1e6,
-	    (double)hdr_value_at_percentile(h, 90) / 1e6,
-	    (double)hdr_value_at_percentile(h, 99) / 1e6,
-	    (double)hdr_value_at_percentile(h, 99.9) / 1e6,
-	    (double)hdr_max(h) / 1e6);
-	hdr_free(h);
-}
-
-/* The largest count of the histograms at `path' in doc and the clients. */
-static uint64_t
-max_count(const struct ctx *c, const char *const *paths, size_t npaths)
-{
-	uint64_t m = 0, n;
-	size_t i, k;
-
-	for (k = 0; k < npaths; k++) {
-		if ((n = hist_count(jv_path(c->doc, paths[k]))) > m)
-			m = n;
-		for (i = 0; i < c->ncl; i++)
-			if ((n = hist_count(jv_path(c->cl[i].doc,
-			    paths[k]))) > m)
-				m = n;
-	}
-	return m;
-}
-
-static void
-plot_pct_reply(struct ctx *c)
-{
-	static const char *const paths[] = { "stats.basic.histograms.reply",
-		"stats.basic.histograms.reply_corrected" };
-	struct plot pl;
-	struct style st;
-	size_t i;
-
-	plot_init(&pl, "pct-reply", "Reply time by percentile", "ms", X_PCT);
-	pl.decades = pct_decades(max_count(c, paths, 2));
-	for (i = 0; i < c->ncl; i++) {
-		st = style_client(c, i);
-		pct_series(c, &pl, jv_path(c->cl[i].doc, paths[0]),
-		    client_label(c, i, ""), &st);
-	}
-	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
-	pct_series(c, &pl, jv_path(c->doc, paths[0]), fmtdup(c->ncl > 0 ?
-	    "Total" : "Reply time"), &st);
-	st = style_n(1, DASHED, c->ncl > 0 ? 2.8 : 2.2);
-	pct_series(c, &pl, jv_path(c->doc, paths[1]), fmtdup(c->ncl > 0 ?
-	    "Total (corrected)" : "Reply time (corrected)"), &st);
-	if (pl.ns == 0)
-		pl.note = "no replies";
-	plot_write(c, &pl);
-	plot_free(&pl);
-}
-
-static void
-plot_pct_phases(struct ctx *c)
-{
-	static const char *const keys[] = { "connection", "connect",
-		"tls_handshake", "first_byte", "transfer", "session" };
-	static const char *const names[] = { "Connection", "Connect",
-		"TLS handshake", "First byte", "Transfer", "Session lifetime" };
-	static const enum dash dashes[] = { SOLID, DASHED, SOLID, SOLID,
-		DOTTED, DASHED };
-	const struct jv *hs = jv_path(c->doc, "stats.basic.histograms");
-	char paths[6][64], *suffix;
-	const char *pp[6];
-	struct plot pl;
-	struct style st;
-	size_t i, k;
-
-	for (i = 0; i < 6; i++) {
-		snprintf(paths[i], sizeof(paths[i]),
-		    "stats.basic.histograms.%s", keys[i]);
-		pp[i] = paths[i];
-	}
-	plot_init(&pl, "pct-phases", "Phases by percentile", "ms", X_PCT);
-	pl.decades = pct_decades(max_count(c, pp, 6));
-	pl.maybe_ylog = 1;
-	/* Each client's phases, thin, under the totals. */
-	for (k = 0; k < c->ncl; k++)
-		for (i = 0; i < 6; i++) {
-			st = style_n(i, dashes[i], 2);
-			st = style_client_kind(c, &st);
-			suffix = fmtdup(" %s", names[i]);
-			if (suffix == NULL) {
-				c->oom = 1;
-				continue;
-			}
-			pct_series(c, &pl, jv_path(c->cl[k].doc, paths[i]),
-			    client_label(c, k, suffix), &st);
-			free(suffix);
-		}
-	plot_kinds_legend(c, &pl, "phase");
-	for (i = 0; i < 6; i++) {
-		st = style_n(i, dashes[i], c->ncl > 0 ? 2.6 : 2);
-		pct_series(c, &pl, jv_get(hs, keys[i]), fmtdup("%s%s",
-		    c->ncl > 0 ? "Total " : "", names[i]), &st);
-	}
-	if (pl.ns == 0)
-		pl.note = "no phase was measured";
-	plot_write(c, &pl);
-	plot_free(&pl);
-}
-
-static void
-plot_pct_lateness(struct ctx *c)
-{
-	static const char *const paths[] = { "stats.sched.lateness" };
-	struct plot pl;
-	struct style st;
-	size_t i;
-
-	fputs("<h2 id=\"lateness\">Lateness</h2>\n<div class=\"grid\">\n",
-	    c->f);
-	if (jv_type(jv_path(c->doc, paths[0])) != JV_OBJ) {
-		fputs("<figure class=\"plot\" id=\"plot-pct-lateness\">"
-		    "<figcaption>Lateness by percentile</figcaption>\n"
-		    "<p class=\"note\">No schedule in this run (no --rate, "
-		    "--call-rate or --wsess rate): nothing was late.</p>"
-		    "</figure>\n</div>\n", c->f);
-		return;
-	}
-	plot_init(&pl, "pct-lateness", "Lateness by percentile", "ms", X_PCT);
-	pl.decades = pct_decades(max_count(c, paths, 1));
-	for (i = 0; i < c->ncl; i++) {
-		st = style_client(c, i);
-		pct_series(c, &pl, jv_path(c->cl[i].doc, paths[0]),
-		    client_label(c, i, ""), &st);
-	}
-	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
-	pct_series(c, &pl, jv_path(c->doc, paths[0]),
-	    fmtdup(c->ncl > 0 ? "Total" : "Lateness"), &st);
-	if (pl.ns == 0)
-		pl.note = "no arrivals";
-	plot_write(c, &pl);
-	plot_free(&pl);
-	fputs("</div>\n", c->f);
-}
-
-/* ---- per-interval series ---- */
-
-/* A document's intervals, placed on the plotted document's clock. */
-struct ivs {
-	const struct jv	*arr;		/* stats.interval.intervals */
-	size_t		 n;
-	double		 offset;	/* s from the plotted start */
-	double		 target;	/* target_rate_per_s, 0 for none */
-	double		 period;	/* period_ns, s (0: unknown) */
-};
-
-static int
-ivs_get(const struct ctx *c, const struct jv *doc, struct ivs *iv)
-{
-	double s0, s1;
-	const struct jv *in = jv_path(doc, "stats.interval");
-
-	memset(iv, 0, sizeof(*iv));
-	iv->arr = jv_get(in, "intervals");
-	if (jv_type(iv->arr) != JV_ARR)
-		return -1;
-	iv->n = jv_len(iv->arr);
-	if (num(in, "target_rate_per_s", &iv->target) != 0 ||
-	    iv->target < 0)
-		iv->target = 0;
-	if (num(in, "period_ns", &iv->period) != 0 || !(iv->period > 0))
-		iv->period = 0;
-	iv->period /= 1e9;
-	/* Start epochs as doubles: ns since 1970 lose under 1 us here. */
-	if (doc != c->doc && num(doc, "start.epoch_ns", &s1) == 0 &&
-	    num(c->doc, "start.epoch_ns", &s0) == 0)
-		iv->offset = (s1 - s0) / 1e9;
-	return 0;
-}
-
-/*
- * Interval i's place on the x axis (its middle, in s) and length in s;
- * -1 when it has no usable start and length.
- */
-static int
-iv_at(const struct ivs *iv, size_t i, const struct jv **rec, double *x,
-    double *len)
-{
-	double start, l;
-
-	*rec = jv_at(iv->arr, i);
-	if (num(*rec, "start_ns", &start) != 0 ||
-	    num(*rec, "length_ns", &l) != 0 || !(l > 0) || start < 0)
-		return -1;
-	*len = l / 1e9;
-	*x = iv->offset + start / 1e9 + *len / 2;
-	return 0;
-}
-
-/* The sum of an interval's members `names' of object `obj'. */
-static double
-iv_sum(const struct jv *rec, const char *obj, const char *const *names,
-    size_t n)
-{
-	const struct jv *o = jv_get(rec, obj);
-	double s = 0, v;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (jv_num(jv_get(o, names[i]), &v) == 0 && v > 0)
-			s += v;
-	return s;
-}
-
-/* Kinds of per-interval series. */
-enum ivk { IV_REPLIES, IV_ARRIVALS, IV_CLASS, IV_P50, IV_P99, IV_P99C };
-
-/*
- * One per-interval series: the value `kind' (per second for counts, ms
- * for times) of every interval that has it.  `what' names the class for
- * IV_CLASS ("replies.2xx"...).  Dropped when no interval has it.
- */
-static void
-iv_series(struct ctx *c, struct plot *pl, const struct ivs *iv,
-    enum ivk kind, const char *what, char *name, const struct style *st)
-{
-	const struct jv *rec;
-	struct series *s;
-	double x, len, v;
-	size_t i;
-	const char *p = NULL;
-
-	if ((s = plot_add(c, pl, name, iv->n, st)) == NULL)
-		return;
-	for (i = 0; i < iv->n; i++) {
-		if (iv_at(iv, i, &rec, &x, &len) != 0)
-			continue;
-		/* A last interval under a quarter of a period (older
-		   versions wrote one; it is joined to the one before
-		   now): its rates mean nothing, and would draw a cliff
-		   at the end. */
-		if (i > 0 && i + 1 == iv->n && len < iv->period / 4 &&
-		    (kind == IV_REPLIES || kind == IV_ARRIVALS ||
-		    kind == IV_CLASS))
-			continue;
-		switch (kind) {
-		case IV_REPLIES:
-			v = iv_sum(rec, "replies", status_class, 5) / len;
-			break;
-		case IV_ARRIVALS:
-			if (num(rec, "arrivals", &v) != 0)
-				continue;
-			v /= len;
-			break;
-		case IV_CLASS:
-			if (num(rec, what, &v) != 0)
-				continue;
-			v /= len;
-			break;
-		case IV_P50:
-		case IV_P99:
-		case IV_P99C:
-			p = kind == IV_P50 ? "reply.p50_ns" : kind == IV_P99 ?
-			    "reply.p99_ns" : "reply_corrected.p99_ns";
-			/* No replies in it, no time to show. */
-			if (hist_count(jv_path(rec, kind == IV_P99C ?
-			    "reply_corrected" : "reply")) == 0 ||
-			    num(rec, p, &v) != 0)
-				continue;
-			v /= 1e6;
-			break;
-		}
-		if (v < 0 || !isfinite(v))
-			continue;
-		s->x[s->n] = x;
-		s->y[s->n] = v;
-		s->n++;
-	}
-	if (s->n == 0)
-		plot_drop_last(pl);
-}
-
-/* The end of the last interval, s: where the target line stops. */
-static double
-ivs_end(const struct ivs *iv)
-{
-	const struct jv *rec;
-	double x, len, end = 0;
-	size_t i;
-
-	for (i = 0; i < iv->n; i++)
-		if (iv_at(iv, i, &rec, &x, &len) == 0 && x + len / 2 > end)
-			end = x + len / 2;
-	return end;
-}
-
-/* Does any interval have a nonzero `what' ("errors.connreset")? */
-static int
-iv_any(const struct ivs *iv, const char *what)
-{
-	double v;
-	size_t i;
-
-	for (i = 0; i < iv->n; i++)
-		if (num(jv_at(iv->arr, i), what, &v) == 0 && v > 0)
-			return 1;
-	return 0;
-}
-
-static void
-plot_iv_rate(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
-{
-	struct plot pl;
-	struct style st;
-	struct series *s;
-	double end;
-	size_t i;
-
-	plot_init(&pl, "iv-rate", "Rate", "replies/s", X_SECONDS);
-	pl.xext = c->iv_end;
-	for (i = 0; i < c->ncl; i++) {
-		if (civ[i].arr == NULL)
-			continue;
-		st = style_client(c, i);
-		iv_series(c, &pl, &civ[i], IV_REPLIES, NULL,
-		    client_label(c, i, ""), &st);
-	}
-	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
-	iv_series(c, &pl, iv, IV_REPLIES, NULL, fmtdup(c->ncl > 0 ?
-	    "Total achieved" : "Achieved"), &st);
-	if (iv->target > 0) {
-		st = style_n(2, DOTTED, 2);
-		iv_series(c, &pl, iv, IV_ARRIVALS, NULL, fmtdup("Arrivals"),
-		    &st);
-		end = ivs_end(iv);
-		st = style_n(1, DASHED, 1.8);
-		if (end > 0 && (s = plot_add(c, &pl, fmtdup("Target"), 2,
-		    &st)) != NULL) {
-			s->x[0] = 0;
-			s->x[1] = end;
-			s->y[0] = s->y[1] = iv->target;
-			s->n = 2;
-		}
-	}
-	if (pl.ns == 0)
-		pl.note = "no intervals";
-	plot_write(c, &pl);
-	plot_free(&pl);
-}
-
-/*
- * A plot of the classes `names' of object `obj' of every interval
- * ("replies": 1xx..., "errors": connreset...): a line per class that
- * happened, and in a merge each client's classes that happened to it,
- * thin, in the class's colour.
- */
-static void
-plot_iv_classes(struct ctx *c, const struct ivs *iv, const struct ivs *civ,
-    const char *id, const char *title, const char *ylabel, const char *obj,
-    const char *const *names, size_t n, const char *none)
-{
-	struct plot pl;
-	struct style st, *kst;
-	char what[64], *suffix;
-	size_t i, k, ncol = 0;
-	int any;
-
-	/* A colour per class that any of them has, in the classes' order,
-	   so a class keeps its colour across the total and the clients. */
-	if ((kst = calloc(n, sizeof(*kst))) == NULL) {
-		c->oom = 1;
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		snprintf(what, sizeof(what), "%s.%s", obj, names[i]);
-		any = iv_any(iv, what);
-		for (k = 0; k < c->ncl && !any; k++)
-			any = civ[k].arr != NULL && iv_any(&civ[k], what);
-		if (any)
-			kst[i] = style_n(ncol++, SOLID, c->ncl > 0 ? 2.6 : 2);
-	}
-	plot_init(&pl, id, title, ylabel, X_SECONDS);
-	pl.xext = c->iv_end;
-	for (k = 0; k < c->ncl; k++) {
-		if (civ[k].arr == NULL)
-			continue;
-		for (i = 0; i < n; i++) {
-			snprintf(what, sizeof(what), "%s.%s", obj, names[i]);
-			if (kst[i].color == NULL || !iv_any(&civ[k], what))
-				continue;
-			st = style_client_kind(c, &kst[i]);
-			if ((suffix = fmtdup(" %s", names[i])) == NULL) {
-				c->oom = 1;
-				continue;
-			}
-			iv_series(c, &pl, &civ[k], IV_CLASS, what,
-			    client_label(c, k, suffix), &st);
-			free(suffix);
-		}
-	}
-	plot_kinds_legend(c, &pl, "class");
-	for (i = 0; i < n; i++) {
-		snprintf(what, sizeof(what), "%s.%s", obj, names[i]);
-		if (!iv_any(iv, what))
-			continue;
-		iv_series(c, &pl, iv, IV_CLASS, what, fmtdup("%s%s",
-		    c->ncl > 0 ? "Total " : "", names[i]), &kst[i]);
-	}
-	if (pl.ns == 0)
-		pl.note = none;
-	plot_write(c, &pl);
-	plot_free(&pl);
-	free(kst);
-}
-
-static void
-plot_iv_latency(struct ctx *c, const struct ivs *iv, const struct ivs *civ)
-{
-	struct plot pl;
-	struct style st;
-	size_t i;
-
-	plot_init(&pl, "iv-latency", "Reply time p50 / p99 per interval",
-	    "ms", X_SECONDS);
-	pl.xext = c->iv_end;
-	pl.keepmax = 1;
-	for (i = 0; i < c->ncl; i++) {
-		if (civ[i].arr == NULL)
-			continue;
-		st = style_client(c, i);
-		iv_series(c, &pl, &civ[i], IV_P99, NULL,
-		    client_label(c, i, " p99"), &st);
-	}
-	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SOLID, c->ncl > 0 ? 2.8 : 2.2);
-	iv_series(c, &pl, iv, IV_P99, NULL, fmtdup(c->ncl > 0 ?
-	    "Total p99" : "p99"), &st);
-	st = style_n(2, DASHED, c->ncl > 0 ? 2.4 : 2);
-	iv_series(c, &pl, iv, IV_P50, NULL, fmtdup(c->ncl > 0 ?
-	    "Total p50" : "p50"), &st);
-	if (iv->target > 0) {
-		st = style_n(1, DOTTED, 2.2);
-		iv_series(c, &pl, iv, IV_P99C, NULL, fmtdup(c->ncl > 0 ?
-		    "Total p99 (corrected)" : "p99 (corrected)"), &st);
-	}
-	if (pl.ns == 0)
-		pl.note = "no replies";
-	plot_write(c, &pl);
-	plot_free(&pl);
-}
-
-static void
-plots_interval(struct ctx *c)
-{
-	struct ivs iv, *civ = NULL;
-	double p, jn = 1, mx;
-	size_t i;
-
-	fputs("<h2 id=\"intervals\">Over time", c->f);
-	if (num(c->doc, "stats.interval.period_ns", &p) == 0 && p > 0) {
-		/* Kept intervals joined (stats.interval.joined). */
-		if (num(c->doc, "stats.interval.joined", &jn) != 0 || jn < 1)
-			jn = 1;
-		fprintf(c->f, " <span class=\"dim\">(per %g s interval)</span>",
-		    p * jn / 1e9);
-	}
-	fputs("</h2>\n", c->f);
-	if (jn > 1) {
-		if (num(c->doc, "stats.interval.max_intervals", &mx) != 0)
-			mx = 0;
-		fprintf(c->f, "<p class=\"note\" id=\"joined\">The run's "
-		    "%g s intervals are joined %g by %g here, to keep at most "
-		    "%g of them; the --hlog file has every one.</p>\n",
-		    p / 1e9, jn, jn, mx);
-	}
-	if (ivs_get(c, c->doc, &iv) != 0) {
-		fputs("<p class=\"note\" id=\"no-interval\">No per-interval "
-		    "data in this result (it predates stats.interval).</p>\n",
-		    c->f);
-		return;
-	}
-	if (c->ncl > 0 && (civ = calloc(c->ncl, sizeof(*civ))) == NULL) {
-		c->oom = 1;
-		return;
-	}
-	c->iv_end = ivs_end(&iv);
-	for (i = 0; i < c->ncl; i++) {
-		if (ivs_get(c, c->cl[i].doc, &civ[i]) != 0)
-			civ[i].arr = NULL;
-		else if (ivs_end(&civ[i]) > c->iv_end)
-			c->iv_end = ivs_end(&civ[i]);
-	}
-	fputs("<div class=\"grid\">\n", c->f);
-	plot_iv_rate(c, &iv, civ);
-	plot_iv_classes(c, &iv, civ, "iv-status", "Replies by status class",
-	    "replies/s", "replies", status_class, 5, "no replies");
-	plot_iv_classes(c, &iv, civ, "iv-errors", "Errors by class",
-	    "errors/s", "errors", error_class, 8, "no errors");
-	plot_iv_latency(c, &iv, civ);
-	fputs("</div>\n", c->f);
-	free(civ);
-}
 
 /* ---- the page's text parts ---- */
 
@@ -1473,8 +107,69 @@ static const char css[] =
 "table{break-inside:avoid;font-size:9pt}th,td{padding:2px 5px}"
 ".wrap{overflow:visible}}\n";
 
+/*
+ * A piece of a row of the totals: text, then the value at path (a
+ * number times scale with dec decimals (-1: %g) and unit, or the string
+ * when dec is STR), or what put writes of the row's object.
+ */
+struct cell {
+	const char	*text;
+	const char	*path;
+	int		 dec;
+	const char	*unit;
+	double		 scale;
+	void		(*put)(FILE *f, const struct jv *v);
+};
+#define STR			-2
+#define TXT(t)			{ t, NULL, 0, NULL, 0, NULL }
+#define NUM(t, p, d, u)		{ t, p, d, u, 1, NULL }
+#define NUMS(t, p, d, u, k)	{ t, p, d, u, k, NULL }
+#define STRING(t, p)		{ t, p, STR, NULL, 0, NULL }
+#define PUT(fn)			{ NULL, NULL, 0, NULL, 0, fn }
+#define CELLS_END		{ NULL, NULL, 0, NULL, 0, NULL }
+
+/* A row of the totals: its name, its number (the value at path, as a
+   cell's), its details. */
+struct row {
+	const char	*name;
+	const char	*path;
+	int		 dec;
+	const char	*unit;
+	struct cell	 details[10];
+};
+
+/* The totals' rows of an object of the document, when it is one. */
+struct rows {
+	const char		*path;
+	const struct row	*row;
+	size_t			 n;
+};
+
+/* Writes the cells up to CELLS_END, of v. */
 static void
-write_head(struct ctx *c)
+put_cells(FILE *f, const struct jv *v, const struct cell *cl)
+{
+	for (; cl->text != NULL || cl->path != NULL || cl->put != NULL;
+	    cl++) {
+		if (cl->text != NULL)
+			fputs(cl->text, f);
+		if (cl->put != NULL)
+			cl->put(f, v);
+		else if (cl->path != NULL && cl->dec == STR)
+			html_put_str(f, v, cl->path);
+		else if (cl->path != NULL)
+			html_put_num(f, v, cl->path, cl->dec, cl->unit,
+			    cl->scale);
+	}
+}
+
+/* The tool that wrote the document: "httperf 1.0.0". */
+static const struct cell tool_cells[] = {
+	STRING("", "tool.name"), STRING(" ", "tool.version"), CELLS_END
+};
+
+static void
+write_head(struct html_ctx *c)
 {
 	FILE *f = c->f;
 
@@ -1486,15 +181,13 @@ write_head(struct ctx *c)
 	    "<meta name=\"viewport\" content=\"width=device-width, "
 	    "initial-scale=1\">\n"
 	    "<meta name=\"generator\" content=\"", f);
-	put_str(f, c->doc, "tool.name");
-	fputc(' ', f);
-	put_str(f, c->doc, "tool.version");
+	put_cells(f, c->doc, tool_cells);
 	fputs("\">\n<title>httperf report", f);
 	if (c->ncl > 0)
 		fprintf(f, " (a merge of %zu)", c->ncl);
-	if (str(c->doc, "start.time") != NULL) {
+	if (html_str(c->doc, "start.time") != NULL) {
 		fputs(" \xe2\x80\x94 ", f);
-		put_str(f, c->doc, "start.time");
+		html_put_str(f, c->doc, "start.time");
 	}
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n",
 	    css);
@@ -1543,9 +236,9 @@ words_split(const char *s, struct words *ws)
 }
 
 static void
-put_client_label(struct ctx *c, size_t i)
+put_client_label(struct html_ctx *c, size_t i)
 {
-	char *l = client_label(c, i, "");
+	char *l = html_client_label(c, i, "");
 
 	if (l == NULL) {
 		c->oom = 1;
@@ -1553,6 +246,116 @@ put_client_label(struct ctx *c, size_t i)
 	}
 	html_escape(c->f, l);
 	free(l);
+}
+
+/* The merged clients' command lines, compared word by word. */
+struct cmds {
+	struct words	*ws;		/* each client's words */
+	size_t		 n;
+	int		 same;		/* as many words each */
+	char		*diff;		/* same: word j differs */
+	size_t		*pre;		/* same: word j's shared "--option=" */
+	size_t		 ndiff;		/* same: the words that differ */
+};
+
+/* Splits the command lines and compares them (cm->same, diff, pre...). */
+static void
+cmds_compare(struct html_ctx *c, struct cmds *cm)
+{
+	struct words *ws = cm->ws;
+	size_t i, j, k, n = cm->n;
+
+	for (i = 0; i < n; i++)
+		if (words_split(html_str(c->cl[i].doc, "command_line"),
+		    &ws[i]) != 0)
+			c->oom = 1;
+	cm->same = 1;
+	for (i = 0; i < n; i++)
+		if (ws[i].n == 0 || ws[i].n != ws[0].n)
+			cm->same = 0;
+	if (cm->same && ((cm->diff = calloc(ws[0].n, 1)) == NULL ||
+	    (cm->pre = calloc(ws[0].n, sizeof(*cm->pre))) == NULL)) {
+		c->oom = 1;
+		cm->same = 0;
+	}
+	for (j = 0; cm->same && j < ws[0].n; j++) {
+		for (i = 1; i < n; i++)
+			if (strcmp(ws[i].w[j], ws[0].w[j]) != 0)
+				cm->diff[j] = 1;
+		if (!cm->diff[j])
+			continue;
+		cm->ndiff++;
+		/* "--client=0/2" and "--client=1/2": "--client=" is shared. */
+		for (k = 0; ws[0].w[j][k] != '\0'; k++) {
+			for (i = 1; i < n; i++)
+				if (ws[i].w[j][k] != ws[0].w[j][k])
+					break;
+			if (i < n)
+				break;
+			if (ws[0].w[j][k] == '=')
+				cm->pre[j] = k + 1;
+		}
+	}
+}
+
+/* The words they share, a mark where they differ. */
+static void
+cmds_common(FILE *f, const struct cmds *cm)
+{
+	const struct words *w0 = &cm->ws[0];
+	size_t j;
+
+	fprintf(f, "<p class=\"merged\">The command line of the %zu "
+	    "clients, <mark>&#8230;</mark> where they differ:</p>\n"
+	    "<pre class=\"cmd\" id=\"cmd-common\">", cm->n);
+	for (j = 0; j < w0->n; j++) {
+		if (j > 0)
+			fputc(' ', f);
+		if (cm->diff[j]) {
+			html_escape_n(f, w0->w[j], cm->pre[j]);
+			fputs("<mark>&#8230;</mark>", f);
+		} else
+			html_escape(f, w0->w[j]);
+	}
+	fputs("</pre>\n", f);
+}
+
+/* Client i's row: its command line, or what it had where they differ
+   (with the option before it). */
+static void
+cmds_row(struct html_ctx *c, const struct cmds *cm, size_t i)
+{
+	FILE *f = c->f;
+	const struct words *w = &cm->ws[i];
+	const char *sep = "";
+	size_t j;
+
+	fputs("<tr><th scope=\"row\">", f);
+	put_client_label(c, i);
+	fputs("</th><td class=\"cmd\">", f);
+	if (!cm->same) {
+		html_put_str(f, c->cl[i].doc, "command_line");
+		fputs("</td></tr>\n", f);
+		return;
+	}
+	for (j = 0; j < w->n; j++) {
+		if (!cm->diff[j])
+			continue;
+		fputs(sep, f);
+		/* The option the value belongs to, if it is shared and not
+		   one of "--option=value". */
+		if (cm->pre[j] == 0 && j > 0 && !cm->diff[j - 1] &&
+		    w->w[j - 1][0] == '-' && strchr(w->w[j - 1], '=') == NULL) {
+			html_escape(f, w->w[j - 1]);
+			fputc(' ', f);
+		}
+		html_escape_n(f, w->w[j], cm->pre[j]);
+		fputs("<mark>", f);
+		html_escape(f, w->w[j] + cm->pre[j]);
+		fputs("</mark>", f);
+		sep = " &#160; ";
+	}
+	fputs("</td></tr>\n", f);
 }
 
 /*
@@ -1563,128 +366,109 @@ put_client_label(struct ctx *c, size_t i)
  * most HTML_CMD_ROWS clients are listed.
  */
 static void
-write_commands(struct ctx *c)
+write_commands(struct html_ctx *c)
 {
 	FILE *f = c->f;
-	struct words *ws;
-	size_t i, j, k, n = c->ncl, ndiff = 0, *pre = NULL;
-	char *diff = NULL;
-	int same = 1;
-	const char *sep;
+	struct cmds cm;
+	size_t i;
 
-	if ((ws = calloc(n, sizeof(*ws))) == NULL) {
+	memset(&cm, 0, sizeof(cm));
+	cm.n = c->ncl;
+	if ((cm.ws = calloc(cm.n, sizeof(*cm.ws))) == NULL) {
 		c->oom = 1;
 		return;
 	}
-	for (i = 0; i < n; i++)
-		if (words_split(str(c->cl[i].doc, "command_line"), &ws[i]) != 0)
-			c->oom = 1;
-	for (i = 0; i < n; i++)
-		if (ws[i].n == 0 || ws[i].n != ws[0].n)
-			same = 0;
-	if (same && ((diff = calloc(ws[0].n, 1)) == NULL ||
-	    (pre = calloc(ws[0].n, sizeof(*pre))) == NULL)) {
-		c->oom = 1;
-		same = 0;
-	}
-	for (j = 0; same && j < ws[0].n; j++) {
-		for (i = 1; i < n; i++)
-			if (strcmp(ws[i].w[j], ws[0].w[j]) != 0)
-				diff[j] = 1;
-		if (!diff[j])
-			continue;
-		ndiff++;
-		/* "--client=0/2" and "--client=1/2": "--client=" is shared. */
-		for (k = 0; ws[0].w[j][k] != '\0'; k++) {
-			for (i = 1; i < n; i++)
-				if (ws[i].w[j][k] != ws[0].w[j][k])
-					break;
-			if (i < n)
-				break;
-			if (ws[0].w[j][k] == '=')
-				pre[j] = k + 1;
-		}
-	}
-	if (same && ndiff == 0) {
+	cmds_compare(c, &cm);
+	if (cm.same && cm.ndiff == 0) {
 		fprintf(f, "<p class=\"merged\">All %zu clients ran the same "
 		    "command line:</p>\n<pre class=\"cmd\" id=\"cmd-common\">",
-		    n);
-		put_str(f, c->cl[0].doc, "command_line");
+		    cm.n);
+		html_put_str(f, c->cl[0].doc, "command_line");
 		fputs("</pre>\n", f);
-		goto out;
+	} else {
+		if (cm.same)
+			cmds_common(f, &cm);
+		else
+			fprintf(f, "<p class=\"merged\">The command lines of "
+			    "the %zu clients:</p>\n", cm.n);
+		fprintf(f, "<div class=\"wrap\"><table class=\"clients\" "
+		    "id=\"clients\">\n<thead><tr><th>Client</th><th>%s</th>"
+		    "</tr></thead>\n<tbody>\n", cm.same ? "Where it differs" :
+		    "Command line");
+		for (i = 0; i < cm.n && i < HTML_CMD_ROWS; i++)
+			cmds_row(c, &cm, i);
+		if (cm.n > HTML_CMD_ROWS)
+			fprintf(f, "<tr><td colspan=\"2\" class=\"note\">"
+			    "&#8230; and %zu more clients</td></tr>\n",
+			    cm.n - HTML_CMD_ROWS);
+		fputs("</tbody>\n</table></div>\n", f);
 	}
-	if (same) {
-		fprintf(f, "<p class=\"merged\">The command line of the %zu "
-		    "clients, <mark>&#8230;</mark> where they differ:</p>\n"
-		    "<pre class=\"cmd\" id=\"cmd-common\">", n);
-		for (j = 0; j < ws[0].n; j++) {
-			if (j > 0)
-				fputc(' ', f);
-			if (diff[j]) {
-				html_escape_n(f, ws[0].w[j], pre[j]);
-				fputs("<mark>&#8230;</mark>", f);
-			} else
-				html_escape(f, ws[0].w[j]);
-		}
-		fputs("</pre>\n", f);
-	} else
-		fprintf(f, "<p class=\"merged\">The command lines of the %zu "
-		    "clients:</p>\n", n);
-	fprintf(f, "<div class=\"wrap\"><table class=\"clients\" "
-	    "id=\"clients\">\n<thead><tr><th>Client</th><th>%s</th></tr>"
-	    "</thead>\n<tbody>\n", same ? "Where it differs" :
-	    "Command line");
-	for (i = 0; i < n && i < HTML_CMD_ROWS; i++) {
-		fputs("<tr><th scope=\"row\">", f);
-		put_client_label(c, i);
-		fputs("</th><td class=\"cmd\">", f);
-		if (!same) {
-			put_str(f, c->cl[i].doc, "command_line");
-			fputs("</td></tr>\n", f);
-			continue;
-		}
-		sep = "";
-		for (j = 0; j < ws[i].n; j++) {
-			if (!diff[j])
-				continue;
-			fputs(sep, f);
-			/* The option the value belongs to, if it is shared
-			   and not one of "--option=value". */
-			if (pre[j] == 0 && j > 0 && !diff[j - 1] &&
-			    ws[i].w[j - 1][0] == '-' &&
-			    strchr(ws[i].w[j - 1], '=') == NULL) {
-				html_escape(f, ws[i].w[j - 1]);
-				fputc(' ', f);
-			}
-			html_escape_n(f, ws[i].w[j], pre[j]);
-			fputs("<mark>", f);
-			html_escape(f, ws[i].w[j] + pre[j]);
-			fputs("</mark>", f);
-			sep = " &#160; ";
-		}
-		fputs("</td></tr>\n", f);
+	for (i = 0; i < cm.n; i++) {
+		free(cm.ws[i].w);
+		free(cm.ws[i].buf);
 	}
-	if (n > HTML_CMD_ROWS)
-		fprintf(f, "<tr><td colspan=\"2\" class=\"note\">&#8230; and "
-		    "%zu more clients</td></tr>\n", n - HTML_CMD_ROWS);
-	fputs("</tbody>\n</table></div>\n", f);
-out:
-	for (i = 0; i < n; i++) {
-		free(ws[i].w);
-		free(ws[i].buf);
-	}
-	free(ws);
-	free(diff);
-	free(pre);
+	free(cm.ws);
+	free(cm.diff);
+	free(cm.pre);
 }
 
+/* A fact of the header: its name (in a merge), its value. */
+struct meta {
+	const char	*name;
+	const char	*merged;
+	struct cell	 value[3];
+};
+
+static const struct meta meta_run[] = {
+	{ "Start", "Start", { STRING("", "start.time"), CELLS_END } },
+	{ "End", "End", { STRING("", "end.time"), CELLS_END } },
+	{ "Duration", "Duration", { NUM("", "duration_s", 3, " s"),
+		CELLS_END } },
+	{ "Host", "Hosts", { STRING("", "host"), CELLS_END } },
+};
+
 static void
-write_summary(struct ctx *c)
+write_meta(struct html_ctx *c, const struct meta *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		meta_open(c->f, c->ncl > 0 ? m[i].merged : m[i].name);
+		put_cells(c->f, c->doc, m[i].value);
+		fputs("</dd></div>\n", c->f);
+	}
+}
+
+/* The clients a merge (or a run of --client I/N) was made of. */
+static void
+write_clients(struct html_ctx *c)
 {
 	FILE *f = c->f;
 	const struct jv *ids = jv_path(c->doc, "client.ids");
 	double d;
 	size_t i;
+
+	if (c->ncl > 0 || jv_len(ids) > 1) {
+		meta_open(f, "Clients");
+		fprintf(f, "%zu (ids", c->ncl > 0 ? c->ncl : jv_len(ids));
+		for (i = 0; i < jv_len(ids) && i < 64; i++) {
+			fputs(i ? ", " : " ", f);
+			html_put_num(f, jv_at(ids, i), "", 0, "", 1);
+		}
+		if (jv_len(ids) > 64)
+			fputs(", \xe2\x80\xa6", f);
+		fputs(")</dd></div>\n", f);
+	} else if (html_num(c->doc, "client.count", &d) == 0 && d > 1) {
+		meta_open(f, "Client");
+		html_put_num(f, c->doc, "client.id", 0, "", 1);
+		fprintf(f, " of %.0f</dd></div>\n", d);
+	}
+}
+
+static void
+write_summary(struct html_ctx *c)
+{
+	FILE *f = c->f;
 
 	fputs("<header>\n<h1>httperf report", f);
 	if (c->ncl > 0) {
@@ -1692,56 +476,19 @@ write_summary(struct ctx *c)
 		write_commands(c);
 	} else {
 		fputs("</h1>\n<pre class=\"cmd\">", f);
-		put_str(f, c->doc, "command_line");
+		html_put_str(f, c->doc, "command_line");
 		fputs("</pre>\n", f);
 	}
 	fputs("<dl class=\"meta\">\n", f);
-	meta_open(f, "Start");
-	put_str(f, c->doc, "start.time");
-	fputs("</dd></div>\n", f);
-	meta_open(f, "End");
-	put_str(f, c->doc, "end.time");
-	fputs("</dd></div>\n", f);
-	meta_open(f, "Duration");
-	put_num(f, c->doc, "duration_s", 3, " s", 1);
-	fputs("</dd></div>\n", f);
-	meta_open(f, c->ncl > 0 ? "Hosts" : "Host");
-	put_str(f, c->doc, "host");
-	fputs("</dd></div>\n", f);
-	if (c->ncl > 0 || jv_len(ids) > 1) {
-		meta_open(f, "Clients");
-		fprintf(f, "%zu (ids", c->ncl > 0 ? c->ncl : jv_len(ids));
-		for (i = 0; i < jv_len(ids) && i < 64; i++) {
-			fputs(i ? ", " : " ", f);
-			put_num(f, jv_at(ids, i), "", 0, "", 1);
-		}
-		if (jv_len(ids) > 64)
-			fputs(", \xe2\x80\xa6", f);
-		fputs(")</dd></div>\n", f);
-	} else if (num(c->doc, "client.count", &d) == 0 && d > 1) {
-		meta_open(f, "Client");
-		put_num(f, c->doc, "client.id", 0, "", 1);
-		fprintf(f, " of %.0f</dd></div>\n", d);
-	}
+	write_meta(c, meta_run, nitems(meta_run));
+	write_clients(c);
 	meta_open(f, "Tool");
-	put_str(f, c->doc, "tool.name");
-	fputc(' ', f);
-	put_str(f, c->doc, "tool.version");
+	put_cells(f, c->doc, tool_cells);
 	fputs("</dd></div>\n</dl>\n</header>\n", f);
 }
 
-/* A row of the totals table: name, number (fmt of the value at path). */
 static void
-row_open(FILE *f, const char *name, const struct jv *v, const char *path,
-    int dec, const char *unit)
-{
-	fprintf(f, "<tr><th scope=\"row\">%s</th><td class=\"n\">", name);
-	put_num(f, v, path, dec, unit, 1);
-	fputs("</td><td class=\"d\">", f);
-}
-
-static void
-write_warning(struct ctx *c, const struct jv *sc)
+write_warning(struct html_ctx *c, const struct jv *sc)
 {
 	FILE *f = c->f;
 	const char *sep = "";
@@ -1753,65 +500,55 @@ write_warning(struct ctx *c, const struct jv *sc)
 	    "Warning: the client was the bottleneck:</strong>", f);
 	if (jv_bool(jv_path(sc, "warning.late"), &b) == 0 && b) {
 		fputc(' ', f);
-		put_num(f, sc, "late_pct", 1, "", 1);
+		html_put_num(f, sc, "late_pct", 1, "", 1);
 		fputs("% of arrivals late over ", f);
-		put_num(f, sc, "threshold_ns", -1, "", 1e-6);
+		html_put_num(f, sc, "threshold_ns", -1, "", 1e-6);
 		fprintf(f, " ms (more than %g%%)", SCHED_LATE_MAX_PCT);
 		sep = ";";
 	}
 	if (jv_bool(jv_path(sc, "warning.rate"), &b) == 0 && b) {
 		fprintf(f, "%s achieved arrival rate ", sep);
-		put_num(f, sc, "achieved_rate_per_s", 1, "/s", 1);
+		html_put_num(f, sc, "achieved_rate_per_s", 1, "/s", 1);
 		fputs(" is ", f);
-		put_num(f, sc, "rate_pct", 1, "%", 1);
+		html_put_num(f, sc, "rate_pct", 1, "%", 1);
 		fputs(" of the scheduled ", f);
-		put_num(f, sc, "scheduled_rate_per_s", 1, "/s", 1);
+		html_put_num(f, sc, "scheduled_rate_per_s", 1, "/s", 1);
 		fprintf(f, " (below %g%%)", SCHED_RATE_MIN_PCT);
 		sep = ";";
 	}
 	if (jv_bool(jv_path(sc, "warning.cpu"), &b) == 0 && b) {
 		fprintf(f, "%s client CPU ", sep);
-		put_num(f, sc, "cpu_pct", 1, "%", 1);
+		html_put_num(f, sc, "cpu_pct", 1, "%", 1);
 		fprintf(f, " (over %g%%)", SCHED_CPU_MAX_PCT);
 	}
 	fputs(". The achieved load is below the one asked for: the numbers "
 	    "describe the client as much as the server.</div>\n", f);
 }
 
+/* Replies: "1xx N · 2xx N..." */
 static void
-write_totals(struct ctx *c, const struct jv *b)
+put_status(FILE *f, const struct jv *b)
 {
-	FILE *f = c->f;
-	const struct jv *e = jv_get(b, "errors"), *ss, *tl, *sc;
+	size_t i;
+
+	for (i = 0; i < BASIC_NSTATUS; i++) {
+		fprintf(f, "%s%s ", i ? " \xc2\xb7 " : "",
+		    basic_status_name[i]);
+		html_put_num(f, jv_path(b, "replies.status"),
+		    basic_status_name[i], 0, "", 1);
+	}
+}
+
+/* Errors: the classes that happened, under the document's names (so a
+   class a later version adds is there too), or "none". */
+static void
+put_errors(FILE *f, const struct jv *b)
+{
+	const struct jv *e = jv_get(b, "errors");
 	const char *k, *sep = "";
 	double v, t;
 	size_t i;
 
-	fputs("<section>\n<h2 id=\"totals\">Totals</h2>\n<div class=\"wrap\">"
-	    "<table class=\"totals\">\n<thead><tr><th></th><th class=\"n\">Total"
-	    "</th><th>Details</th></tr></thead>\n<tbody>\n", f);
-	row_open(f, "Connections", b, "connections.total", 0, "");
-	put_num(f, b, "connections.rate_per_s", 1, " conn/s", 1);
-	fputs(", at most ", f);
-	put_num(f, b, "connections.max_concurrent", 0, "", 1);
-	fputs(" concurrent, connect ", f);
-	put_num(f, b, "connections.connect.avg_ms", 3, " ms", 1);
-	fputs(" avg</td></tr>\n", f);
-	row_open(f, "Requests", b, "requests.total", 0, "");
-	put_num(f, b, "requests.rate_per_s", 1, " req/s", 1);
-	fputs(", ", f);
-	put_num(f, b, "requests.size_b", 1, " B", 1);
-	fputs(" each</td></tr>\n", f);
-	row_open(f, "Replies", b, "replies.total", 0, "");
-	for (i = 0; i < 5; i++) {
-		fprintf(f, "%s%s ", i ? " \xc2\xb7 " : "", status_class[i]);
-		put_num(f, jv_path(b, "replies.status"), status_class[i],
-		    0, "", 1);
-	}
-	fputs("; ", f);
-	put_num(f, b, "replies.size_b", 1, " B", 1);
-	fputs(" each</td></tr>\n", f);
-	row_open(f, "Errors", b, "errors.total", 0, "");
 	for (i = 0; i < jv_len(e); i++) {
 		k = jv_key_at(e, i);
 		if (k == NULL || strcmp(k, "total") == 0 ||
@@ -1823,65 +560,104 @@ write_totals(struct ctx *c, const struct jv *b)
 		sep = ", ";
 	}
 	if (*sep == '\0')
-		fputs(num(b, "errors.total", &t) == 0 && t == 0 ? "none" :
-		    "", f);
-	fputs("</td></tr>\n", f);
-	row_open(f, "Net I/O", b, "net.kb_per_s", 1, " KB/s");
-	put_num(f, b, "net.mbps", 1, "&#8239;Mbit/s", 1);
-	fputs(", ", f);
-	put_num(f, b, "net.bytes", 0, " bytes", 1);
-	fputs("</td></tr>\n", f);
-	row_open(f, "CPU", b, "cpu.total_pct", 1, "%");
-	fputs("user ", f);
-	put_num(f, b, "cpu.user_s", 2, " s", 1);
-	fputs(", system ", f);
-	put_num(f, b, "cpu.system_s", 2, " s", 1);
-	fputs("</td></tr>\n", f);
-	ss = jv_path(c->doc, "stats.sess_stat");
-	if (jv_type(ss) == JV_OBJ) {
-		row_open(f, "Sessions", ss, "completed", 0, "");
-		fputs("completed, ", f);
-		put_num(f, ss, "failed", 0, "", 1);
-		fputs(" failed, ", f);
-		put_num(f, ss, "rate_per_s.avg", 1, " sess/s", 1);
-		fputs(", ", f);
-		put_num(f, ss, "conns_per_session", 2, "", 1);
-		fputs(" conns/session</td></tr>\n", f);
-	}
-	tl = jv_path(c->doc, "stats.tls_stat");
-	if (jv_type(tl) == JV_OBJ) {
-		row_open(f, "TLS", tl, "handshakes", 0, "");
-		fputs("handshakes, ", f);
-		put_num(f, tl, "resumed", 0, "", 1);
-		fputs(" resumed (", f);
-		put_num(f, tl, "resumed_pct", 1, "%", 1);
-		fputs("), ", f);
-		put_num(f, tl, "failed", 0, "", 1);
-		fputs(" failed; ", f);
-		put_str(f, tl, "protocol");
-		fputc(' ', f);
-		put_str(f, tl, "cipher");
-		fputs("</td></tr>\n", f);
-	}
-	sc = jv_path(c->doc, "stats.sched");
-	if (jv_type(sc) == JV_OBJ) {
-		row_open(f, "Arrivals", sc, "scheduled", 0, "");
-		fputs("scheduled; ", f);
-		put_num(f, sc, "late", 0, "", 1);
-		fputs(" late over ", f);
-		put_num(f, sc, "threshold_ns", -1, " ms", 1e-6);
-		fputs(" (", f);
-		put_num(f, sc, "late_pct", 1, "%", 1);
-		fputs("), ", f);
-		put_num(f, sc, "never_sent", 0, "", 1);
-		fputs(" never sent; rate", f);
-		if (num(sc, "target_rate_per_s", &t) == 0 && t > 0)
-			fprintf(f, " target %.1f/s,", t);
-		fputs(" scheduled ", f);
-		put_num(f, sc, "scheduled_rate_per_s", 1, "/s", 1);
-		fputs(", achieved ", f);
-		put_num(f, sc, "achieved_rate_per_s", 1, "/s", 1);
-		fputs("</td></tr>\n", f);
+		fputs(html_num(b, "errors.total", &t) == 0 && t == 0 ?
+		    "none" : "", f);
+}
+
+/* Arrivals: the target rate, when there is one. */
+static void
+put_target(FILE *f, const struct jv *sc)
+{
+	double t;
+
+	if (html_num(sc, "target_rate_per_s", &t) == 0 && t > 0)
+		fprintf(f, " target %.1f/s,", t);
+}
+
+static const struct row basic_rows[] = {
+	{ "Connections", "connections.total", 0, "", {
+		NUM("", "connections.rate_per_s", 1, " conn/s"),
+		NUM(", at most ", "connections.max_concurrent", 0, ""),
+		NUM(" concurrent, connect ", "connections.connect.avg_ms", 3,
+		    " ms"),
+		TXT(" avg"), CELLS_END } },
+	{ "Requests", "requests.total", 0, "", {
+		NUM("", "requests.rate_per_s", 1, " req/s"),
+		NUM(", ", "requests.size_b", 1, " B"),
+		TXT(" each"), CELLS_END } },
+	{ "Replies", "replies.total", 0, "", {
+		PUT(put_status),
+		NUM("; ", "replies.size_b", 1, " B"),
+		TXT(" each"), CELLS_END } },
+	{ "Errors", "errors.total", 0, "", { PUT(put_errors), CELLS_END } },
+	{ "Net I/O", "net.kb_per_s", 1, " KB/s", {
+		NUM("", "net.mbps", 1, "&#8239;Mbit/s"),
+		NUM(", ", "net.bytes", 0, " bytes"), CELLS_END } },
+	{ "CPU", "cpu.total_pct", 1, "%", {
+		NUM("user ", "cpu.user_s", 2, " s"),
+		NUM(", system ", "cpu.system_s", 2, " s"), CELLS_END } },
+};
+
+static const struct row sess_rows[] = {
+	{ "Sessions", "completed", 0, "", {
+		NUM("completed, ", "failed", 0, ""),
+		NUM(" failed, ", "rate_per_s.avg", 1, " sess/s"),
+		NUM(", ", "conns_per_session", 2, ""),
+		TXT(" conns/session"), CELLS_END } },
+};
+
+static const struct row tls_rows[] = {
+	{ "TLS", "handshakes", 0, "", {
+		NUM("handshakes, ", "resumed", 0, ""),
+		NUM(" resumed (", "resumed_pct", 1, "%"),
+		NUM("), ", "failed", 0, ""),
+		STRING(" failed; ", "protocol"),
+		STRING(" ", "cipher"), CELLS_END } },
+};
+
+static const struct row sched_rows[] = {
+	{ "Arrivals", "scheduled", 0, "", {
+		NUM("scheduled; ", "late", 0, ""),
+		NUMS(" late over ", "threshold_ns", -1, " ms", 1e-6),
+		NUM(" (", "late_pct", 1, "%"),
+		NUM("), ", "never_sent", 0, ""),
+		TXT(" never sent; rate"), PUT(put_target),
+		NUM(" scheduled ", "scheduled_rate_per_s", 1, "/s"),
+		NUM(", achieved ", "achieved_rate_per_s", 1, "/s"),
+		CELLS_END } },
+};
+
+/* The totals table's rows, in its order. */
+static const struct rows totals[] = {
+	{ "stats.basic", basic_rows, nitems(basic_rows) },
+	{ "stats.sess_stat", sess_rows, nitems(sess_rows) },
+	{ "stats.tls_stat", tls_rows, nitems(tls_rows) },
+	{ "stats.sched", sched_rows, nitems(sched_rows) },
+};
+
+static void
+write_totals(struct html_ctx *c)
+{
+	FILE *f = c->f;
+	const struct row *r;
+	const struct jv *v;
+	size_t i, j;
+
+	fputs("<section>\n<h2 id=\"totals\">Totals</h2>\n<div class=\"wrap\">"
+	    "<table class=\"totals\">\n<thead><tr><th></th><th class=\"n\">Total"
+	    "</th><th>Details</th></tr></thead>\n<tbody>\n", f);
+	for (i = 0; i < nitems(totals); i++) {
+		if (jv_type(v = jv_path(c->doc, totals[i].path)) != JV_OBJ)
+			continue;
+		for (j = 0; j < totals[i].n; j++) {
+			r = &totals[i].row[j];
+			fprintf(f, "<tr><th scope=\"row\">%s</th>"
+			    "<td class=\"n\">", r->name);
+			html_put_num(f, v, r->path, r->dec, r->unit, 1);
+			fputs("</td><td class=\"d\">", f);
+			put_cells(f, v, r->details);
+			fputs("</td></tr>\n", f);
+		}
 	}
 	fputs("</tbody>\n</table></div>\n</section>\n", f);
 }
@@ -1889,30 +665,29 @@ write_totals(struct ctx *c, const struct jv *b)
 static void
 pct_row(FILE *f, const char *label, const struct jv *h)
 {
-	static const char *const p[] = { "p50", "p90", "p99", "p99.9",
-		"p99.99" };
 	const struct jv *ps = jv_get(h, "percentiles_ns");
 	size_t i;
 
 	fputs("<tr><th scope=\"row\">", f);
 	html_escape(f, label);
 	fputs("</th><td class=\"n\">", f);
-	put_num(f, h, "count", 0, "", 1);
-	for (i = 0; i < 5; i++) {
+	html_put_num(f, h, "count", 0, "", 1);
+	for (i = 0; i < STAT_NPCT; i++) {
 		fputs("</td><td class=\"n\">", f);
 		/* jv_get: "p99.9" has a dot, so no jv_path. */
-		if (jv_type(jv_get(ps, p[i])) == JV_NUM)
-			put_num(f, jv_get(ps, p[i]), "", 3, "", 1e-6);
+		if (jv_type(jv_get(ps, stat_pct_name[i])) == JV_NUM)
+			html_put_num(f, jv_get(ps, stat_pct_name[i]), "", 3, "",
+			    1e-6);
 		else
 			fputs("n/a", f);
 	}
 	fputs("</td><td class=\"n\">", f);
-	put_num(f, h, "max_ns", 3, "", 1e-6);
+	html_put_num(f, h, "max_ns", 3, "", 1e-6);
 	fputs("</td></tr>\n", f);
 }
 
 static void
-write_percentiles(struct ctx *c, const struct jv *b)
+write_percentiles(struct html_ctx *c, const struct jv *b)
 {
 	FILE *f = c->f;
 	const struct jv *hs = jv_get(b, "histograms"), *h;
@@ -1922,22 +697,22 @@ write_percentiles(struct ctx *c, const struct jv *b)
 	fputs("<section>\n<h2 id=\"percentiles\">Percentiles <span "
 	    "class=\"dim\">[ms]</span></h2>\n<div class=\"wrap\">"
 	    "<table class=\"pct\">\n"
-	    "<thead><tr><th></th><th class=\"n\">count</th><th class=\"n\">"
-	    "p50</th><th class=\"n\">p90</th><th class=\"n\">p99</th>"
-	    "<th class=\"n\">p99.9</th><th class=\"n\">p99.99</th>"
-	    "<th class=\"n\">max</th></tr></thead>\n<tbody>\n", f);
-	for (i = 0; i < NPHASE; i++)
-		if (jv_type(h = jv_get(hs, phase[i].key)) == JV_OBJ)
-			pct_row(f, phase[i].label, h);
+	    "<thead><tr><th></th><th class=\"n\">count</th>", f);
+	for (i = 0; i < STAT_NPCT; i++)
+		fprintf(f, "<th class=\"n\">%s</th>", stat_pct_name[i]);
+	fputs("<th class=\"n\">max</th></tr></thead>\n<tbody>\n", f);
+	for (i = 0; i < BASIC_NPHASES; i++)
+		if (jv_type(h = jv_get(hs, basic_phase_json[i])) == JV_OBJ)
+			pct_row(f, phase_label[i], h);
 	/* Histograms a later version may add: under their own names. */
 	for (i = 0; i < jv_len(hs); i++) {
 		k = jv_key_at(hs, i);
 		if (k == NULL || jv_type(jv_at(hs, i)) != JV_OBJ)
 			continue;
-		for (j = 0; j < NPHASE; j++)
-			if (strcmp(k, phase[j].key) == 0)
+		for (j = 0; j < BASIC_NPHASES; j++)
+			if (strcmp(k, basic_phase_json[j]) == 0)
 				break;
-		if (j == NPHASE)
+		if (j == BASIC_NPHASES)
 			pct_row(f, k, jv_at(hs, i));
 	}
 	if (jv_type(h = jv_path(c->doc, "stats.tls_stat.time")) == JV_OBJ)
@@ -1951,7 +726,7 @@ int
 html_write(FILE *f, const struct jv *doc, const struct html_client *clients,
     size_t nclients, char *err, size_t errlen)
 {
-	struct ctx c;
+	struct html_ctx c;
 	const struct jv *b = jv_path(doc, "stats.basic");
 
 	if (err != NULL && errlen > 0)
@@ -1970,20 +745,18 @@ html_write(FILE *f, const struct jv *doc, const struct html_client *clients,
 
 	write_head(&c);
 	write_summary(&c);
-	write_totals(&c, b);
+	write_totals(&c);
 	write_percentiles(&c, b);
 	write_warning(&c, jv_path(doc, "stats.sched"));
 	fputs("<h2 id=\"distribution\">Latency distribution</h2>\n"
 	    "<div class=\"grid\">\n", f);
-	plot_pct_reply(&c);
-	plot_pct_phases(&c);
+	html_plot_pct_reply(&c);
+	html_plot_pct_phases(&c);
 	fputs("</div>\n", f);
-	plots_interval(&c);
-	plot_pct_lateness(&c);
+	html_plots_interval(&c);
+	html_plot_pct_lateness(&c);
 	fputs("<footer>Written by ", f);
-	put_str(f, doc, "tool.name");
-	fputc(' ', f);
-	put_str(f, doc, "tool.version");
+	put_cells(f, doc, tool_cells);
 	fputs(" from its result document. Percentile axes are log-scaled in "
 	    "1/(1&#8722;p), as HdrHistogram plots them; hover over a line or "
 	    "a dot for its values.</footer>\n</main>\n</body>\n</html>\n",

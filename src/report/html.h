@@ -19,6 +19,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lib/html_esc.h"
+#include "report/svg.h"
+
 struct jv;
 
 struct html_client {
@@ -40,38 +43,14 @@ int	html_write(FILE *f, const struct jv *doc, const struct html_client *clients,
 /* The pieces below are html_write()'s own, declared for the unit tests. */
 
 /* Points a series holds at most (more are decimated). */
-#define HTML_MAX_POINTS		2000
+#define HTML_MAX_POINTS		SVG_MAX_POINTS
 /* Points of a percentile series (one when the histogram holds one value). */
 #define HTML_PCT_POINTS		100
 
-/* Writes s with & < > " ' as entities and control characters as U+FFFD. */
-void	html_escape(FILE *f, const char *s);
-
-/*
- * "Nice" ticks covering lo..hi: multiples of a step of 1, 2 or 5 times a
- * power of ten, at most `target' steps, from the largest multiple at or
- * below lo to the smallest at or above hi (hi <= lo is widened to lo + 1).
- * Writes at most `max' ticks; returns their number; *step is the step.
- */
-size_t	html_nice_ticks(double lo, double hi, size_t target, double *ticks,
-	    size_t max, double *step);
-
-/*
- * Where percentile pct (0..100) lies on the percentile axis: log10 of
- * 1 / (1 - pct / 100), so 0% is 0, 50% log10(2), 90% 1, 99% 2, 99.9% 3,
- * 99.99% 4.
- * 100 and above give 12 (a percentile axis never goes that far).
- */
-double	html_pct_pos(double pct);
-
-/*
- * Reduces the n points (x[i], y[i]) in place to at most cap: the points
- * are cut into cap runs of consecutive points (of n / cap points, give or
- * take one) and each run becomes one point: the one with the largest y
- * when keepmax (so no peak of a latency series is lost), else the mean of
- * the run's x and y.  Returns the number of points left (n if n <= cap).
- */
-size_t	html_decimate(double *x, double *y, size_t n, size_t cap,
-	    int keepmax);
+/* The SVG engine's scales (report/svg.h), under the names the unit tests
+   know them by. */
+#define html_nice_ticks		svg_nice_ticks
+#define html_pct_pos		svg_pct_pos
+#define html_decimate		svg_decimate
 
 #endif /* HTTPERF_REPORT_HTML_H */
