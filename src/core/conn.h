@@ -30,6 +30,7 @@
 #include "net/transport.h"
 
 struct call;
+struct conn_proto_ops;
 struct h2_conn;
 struct sess;
 
@@ -93,6 +94,8 @@ struct conn {
 	int		 hs_failed;	/* the handshake failed */
 	uint64_t	 nreplies;	/* replies completed */
 
+	const struct conn_proto_ops *proto; /* its engine (conn_int.h):
+					   HTTP/1.1, or HTTP/2 once started */
 	struct h2_conn	*h2;		/* HTTP/2 state (conn_h2.h), NULL:
 					   HTTP/1.x */
 

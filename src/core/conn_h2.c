@@ -1,8 +1,10 @@
 /*
- * HTTP/2 with libnghttp2 (see conn_h2.h).  The nghttp2 session is the
- * client's; its bytes come from the connection's read path (h2_input())
- * and go out through the connection's transport (h2_flush()), so there
- * is no I/O and no event loop here.  nghttp2 callbacks may run handlers
+ * HTTP/2 with libnghttp2 (see conn_h2.h), the connection's second engine
+ * (conn_h2_ops, conn_int.h), built only when configure found the
+ * library.  The nghttp2 session is the client's; its bytes come from
+ * the connection's read path (h2_input()) and go out through the
+ * connection's transport (h2_flush()), so there is no I/O and no event
+ * loop here.  nghttp2 callbacks may run handlers
  * that close the connection: every callback first checks that it is
  * still open and stops the session's processing otherwise, and the work
  * that writes or closes (submitting queued calls, flushing, ending a
@@ -16,6 +18,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <nghttp2/nghttp2.h>
+
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
@@ -24,91 +28,6 @@
 #include "core/loop.h"
 #include "lib/util.h"
 
-#ifndef HAVE_NGHTTP2
-
-int
-h2_built(void)
-{
-	return 0;
-}
-
-int
-h2_conn_start(struct conn *c, int tls)
-{
-	errno = ENOPROTOOPT;
-	return -1;
-}
-
-void
-h2_conn_free(struct conn *c)
-{
-}
-
-const struct h2_stats *
-h2_conn_stats(const struct conn *c)
-{
-	return NULL;
-}
-
-int
-h2_conn_tls(const struct conn *c)
-{
-	return 0;
-}
-
-unsigned
-h2_conn_streams(const struct conn *c)
-{
-	return 0;
-}
-
-void
-h2_send(struct conn *c, uint64_t now)
-{
-}
-
-void
-h2_flush(struct conn *c, uint64_t now)
-{
-}
-
-int
-h2_input(struct conn *c, const char *data, size_t len, uint64_t now)
-{
-	return 0;
-}
-
-uint64_t
-h2_deadline(const struct conn *c)
-{
-	return 0;
-}
-
-int
-h2_expire(struct conn *c, uint64_t now)
-{
-	return 1;
-}
-
-void
-h2_eof(struct conn *c, uint64_t now)
-{
-}
-
-void
-h2_fail_streams(struct conn *c, int err, uint64_t now)
-{
-}
-
-void
-h2_closing(struct conn *c, uint64_t now)
-{
-}
-
-#else /* HAVE_NGHTTP2 */
-
-#include <nghttp2/nghttp2.h>
-
 #define H2_OBUF_FILL	65536		/* frames gathered per write */
 #define H2_WINDOW	((1U << 30) - 1) /* our receive windows, as h2load */
 #define H2_MAX_CONT	1024		/* CONTINUATION frames per block */
@@ -116,6 +35,9 @@ h2_closing(struct conn *c, uint64_t now)
 #define H2_DATA_MAX	16384		/* nghttp2's largest DATA payload */
 
 static const union bus_arg h2_noarg = { .i = 0 };
+
+static void	h2_conn_free(struct conn *);
+static void	h2_send(struct conn *, uint64_t);
 
 /*
  * One stream: its call and what the connection needs to know of it.  The
@@ -213,12 +135,6 @@ struct h2_conn {
 	struct h2_stream *all_streams;	/* free or not: freed at the end */
 	struct h2_stats	 st;
 };
-
-int
-h2_built(void)
-{
-	return 1;
-}
 
 /* Returns a stream record, from the connection's free list. */
 static struct h2_stream *
@@ -636,7 +552,11 @@ h2_inflight(const struct conn *c)
 	return n;
 }
 
-void
+/*
+ * The connection fails with cause `err': signals BUS_CALL_FAILED for each
+ * stream in flight but one (BUS_CONN_FAILED counts that one).
+ */
+static void
 h2_fail_streams(struct conn *c, int err, uint64_t now)
 {
 	struct call *call;
@@ -682,7 +602,13 @@ h2_stream_deadline(const struct conn *c, const struct h2_stream *s)
 	return d;
 }
 
-uint64_t
+/*
+ * Returns when the connection times out, or 0 for never: the earliest
+ * deadline of its streams in flight, each on its own progress (see
+ * h2_stream_deadline()); with none in flight, --timeout after the
+ * connection's last progress.
+ */
+static uint64_t
 h2_deadline(const struct conn *c)
 {
 	const struct h2_stream *s;
@@ -720,7 +646,15 @@ h2_stream_timeout(struct conn *c, struct h2_stream *s, uint64_t now)
 	call_unref(call, now);
 }
 
-int
+/*
+ * The watchdog found the deadline come: the streams whose deadline came
+ * time out (RST_STREAM CANCEL, BUS_CALL_FAILED with H2_ERR_TIMEOUT) and
+ * the connection goes on: returns 0.  Returns 1 if the connection itself
+ * times out (no stream in flight, or a session's connection, whose
+ * streams in flight but one are then counted with H2_ERR_TIMEOUT; the
+ * caller's BUS_CONN_TIMEOUT counts that one).  May close.
+ */
+static int
 h2_expire(struct conn *c, uint64_t now)
 {
 	struct h2_conn *h = c->h2;
@@ -1317,7 +1251,12 @@ h2_session_new(struct h2_conn *h)
 	return 0;
 }
 
-int
+/*
+ * Makes `c' an HTTP/2 connection (c->h2) and queues the client preface
+ * and SETTINGS.  `tls': over TLS (scheme https).  Returns 0, or -1
+ * (errno) if nghttp2 could not allocate.
+ */
+static int
 h2_conn_start(struct conn *c, int tls)
 {
 	struct h2_conn *h = xcalloc(1, sizeof(*h));
@@ -1334,7 +1273,8 @@ h2_conn_start(struct conn *c, int tls)
 	return 0;
 }
 
-void
+/* Frees c->h2 (the connection is being destroyed). */
+static void
 h2_conn_free(struct conn *c)
 {
 	struct h2_conn *h = c->h2;
@@ -1358,25 +1298,28 @@ h2_conn_free(struct conn *c)
 	free(h);
 }
 
-const struct h2_stats *
-h2_conn_stats(const struct conn *c)
+/* The queries of other layers (conn_h2.h). */
+
+static const struct h2_stats *
+h2_conn_stats_of(const struct conn *c)
 {
 	return c->h2 != NULL ? &c->h2->st : NULL;
 }
 
-int
-h2_conn_tls(const struct conn *c)
+static int
+h2_conn_tls_of(const struct conn *c)
 {
 	return c->h2 != NULL && c->h2->tls;
 }
 
-unsigned
-h2_conn_streams(const struct conn *c)
+static unsigned
+h2_conn_streams_of(const struct conn *c)
 {
 	return c->h2 != NULL && c->h2->settings ? h2_limit(c->h2) : 0;
 }
 
-void
+/* The connection is closing: drops what h2 holds of its calls. */
+static void
 h2_closing(struct conn *c, uint64_t now)
 {
 	struct h2_conn *h = c->h2;
@@ -1483,7 +1426,8 @@ h2_over(struct conn *c, uint64_t now)
 		conn_close(c, now);
 }
 
-void
+/* Writes what nghttp2 has ready.  May close. */
+static void
 h2_flush(struct conn *c, uint64_t now)
 {
 	struct h2_conn *h = c->h2;
@@ -1533,7 +1477,12 @@ h2_flush(struct conn *c, uint64_t now)
 		conn_close(c, now);	/* GOAWAY: all answered */
 }
 
-void
+/*
+ * A call was queued on the HTTP/2 connection (or the connection just
+ * became HTTP/2 with calls queued): submits what the stream limit
+ * allows and writes.  May close.
+ */
+static void
 h2_send(struct conn *c, uint64_t now)
 {
 	h2_pump(c, now);
@@ -1542,7 +1491,8 @@ h2_send(struct conn *c, uint64_t now)
 		h2_flush(c, now);
 }
 
-int
+/* Feeds `len' bytes read from the server.  Returns -1 if it closed. */
+static int
 h2_input(struct conn *c, const char *data, size_t len, uint64_t now)
 {
 	struct h2_conn *h = c->h2;
@@ -1567,7 +1517,8 @@ h2_input(struct conn *c, const char *data, size_t len, uint64_t now)
 	return c->state == CONN_CONNECTED ? 0 : -1;
 }
 
-void
+/* The server closed its side.  Closes. */
+static void
 h2_eof(struct conn *c, uint64_t now)
 {
 	struct h2_conn *h = c->h2;
@@ -1584,4 +1535,32 @@ h2_eof(struct conn *c, uint64_t now)
 	    H2_ERR_GOAWAY : ECONNRESET, now);
 }
 
-#endif /* HAVE_NGHTTP2 */
+/* A call was queued: a stream now, or when one closes. */
+static void
+h2_queued(struct conn *c, struct call *call, uint64_t now)
+{
+	if (c->unsent == NULL)
+		c->unsent = call;
+	conn_ref(c);
+	h2_send(c, now);
+	if (c->state == CONN_CONNECTED)
+		conn_watch(c);
+	conn_unref(c, now);
+}
+
+const struct conn_proto_ops conn_h2_ops = {
+	.attach = h2_conn_start,
+	.start = h2_send,		/* the preface and SETTINGS too */
+	.send = h2_queued,
+	.flush = h2_flush,
+	.input = h2_input,
+	.eof = h2_eof,
+	.deadline = h2_deadline,
+	.expire = h2_expire,
+	.fail = h2_fail_streams,
+	.closing = h2_closing,
+	.free = h2_conn_free,
+	.h2_stats = h2_conn_stats_of,
+	.h2_streams = h2_conn_streams_of,
+	.h2_tls = h2_conn_tls_of,
+};
