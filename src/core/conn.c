@@ -402,6 +402,25 @@ conn_close(struct conn *c, uint64_t now)
 	conn_unref(c, now);		/* the creator's */
 }
 
+/*
+ * The call's reply is complete, its status and counts set: the one place
+ * where a reply ends, on HTTP/1.1 (conn_read.c) and HTTP/2 (a stream,
+ * conn_h2_stream.c).  Marks the call replied and the end of its reply,
+ * counts it on the connection, signals BUS_CALL_RECV_STOP and drops the
+ * connection's reference to the call.  May close.
+ */
+void
+conn_reply_complete(struct conn *c, struct call *call, uint64_t now)
+{
+	call->replied = 1;
+	call->t_recv_stop = now;
+	if (call->t_recv_start == 0)
+		call->t_recv_start = now;
+	c->nreplies++;
+	bus_signal(c->core->bus, BUS_CALL_RECV_STOP, call, conn_noarg, now);
+	call_unref(call, now);
+}
+
 /* Reports a failure (an errno-style cause) and closes the connection. */
 void
 conn_fail(struct conn *c, int err, uint64_t now)

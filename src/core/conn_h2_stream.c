@@ -26,8 +26,6 @@
 #define H2_NPSEUDO	4		/* :method :scheme :authority :path */
 #define H2_DATA_MAX	16384		/* nghttp2's largest DATA payload */
 
-static const union bus_arg h2_noarg = { .i = 0 };
-
 /* Returns a stream record, from the connection's free list. */
 static struct h2_stream *
 h2_stream_get(struct h2_conn *h)
@@ -637,19 +635,13 @@ h2_reply_done(struct conn *c, struct h2_stream *s, uint64_t now)
 	}
 	h2_unlink(c, s);
 	s->call = NULL;
-	call->replied = 1;
 	call->reply_bytes = call->hdr_bytes + call->body_bytes +
 	    call->footer_bytes;
-	call->t_recv_stop = now;
-	if (call->t_recv_start == 0)
-		call->t_recv_start = now;
-	c->nreplies++;
 	core_debug(c->core, 3, "conn %llu: call %llu: stream %d: status %d, "
 	    "%llu bytes", (unsigned long long)c->id,
 	    (unsigned long long)call->id, (int)s->id, call->status,
 	    (unsigned long long)call->reply_bytes);
-	bus_signal(c->core->bus, BUS_CALL_RECV_STOP, call, h2_noarg, now);
-	call_unref(call, now);
+	conn_reply_complete(c, call, now);
 }
 
 /* Returns the cause a stream closed with `code' before its reply had. */

@@ -84,6 +84,13 @@ void	conn_head_clock(struct conn *c, uint64_t now);
 /* Removes the head call from the queue and returns it. */
 struct call *conn_pop(struct conn *c);
 
+/*
+ * The call's reply is complete (status and counts set): marks it, counts
+ * it, signals BUS_CALL_RECV_STOP and drops the connection's reference to
+ * the call.  For HTTP/1.1 and HTTP/2 alike.  May close.
+ */
+void	conn_reply_complete(struct conn *c, struct call *call, uint64_t now);
+
 /* Reports a failure (an errno-style cause) and closes the connection. */
 void	conn_fail(struct conn *c, int err, uint64_t now);
 

@@ -29,8 +29,6 @@ struct conn_parse_ctx {
 	uint64_t	 now;
 };
 
-static const union bus_arg conn_noarg = { .i = 0 };
-
 static void
 conn_parse_status(void *ctx, int status, int interim)
 {
@@ -152,23 +150,17 @@ conn_reply_done(struct conn *c, uint64_t now)
 	else
 		conn_pop(c);
 	c->resp_active = 0;
-	call->replied = 1;
 	call->status = r->status;
 	call->hdr_bytes = r->header_bytes;
 	call->body_bytes = r->body_bytes;
 	call->footer_bytes = r->footer_bytes;
 	call->reply_bytes = r->total_bytes;
-	call->t_recv_stop = now;
-	if (call->t_recv_start == 0)
-		call->t_recv_start = now;
-	c->nreplies++;
 	if (!r->keep_alive)
 		c->draining = 1;
 	core_debug(c->core, 3, "conn %llu: call %llu: status %d, %llu bytes",
 	    (unsigned long long)c->id, (unsigned long long)call->id,
 	    call->status, (unsigned long long)call->reply_bytes);
-	bus_signal(c->core->bus, BUS_CALL_RECV_STOP, call, conn_noarg, now);
-	call_unref(call, now);
+	conn_reply_complete(c, call, now);
 	if (c->state == CONN_CLOSED)
 		return;
 	if (c->draining)
