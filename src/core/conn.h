@@ -12,7 +12,9 @@
  *
  * The code: conn.c is the state machine (connect, handshake, close,
  * failures, the watchdog), conn_write.c writes requests, conn_read.c
- * reads and parses replies; conn_int.h is what they share.
+ * reads and parses replies; conn_int.h is what they share, with the
+ * table of protocol operations through which a connection runs its
+ * engine: HTTP/1.1 (those files) or HTTP/2 (conn_h2*.c, conn_h2.h).
  */
 #ifndef HTTPERF_CORE_CONN_H
 #define HTTPERF_CORE_CONN_H

@@ -315,7 +315,8 @@ conn_consume(struct conn *c, size_t n, uint64_t now)
 
 	arg.i = (long)n;
 	bus_signal(c->core->bus, BUS_CONN_BYTES_IN, c, arg, now);
-	/* HTTP/2: only its streams' own bytes are progress (conn_h2.c). */
+	/* The engine says what is progress: for HTTP/1.1 every byte, for
+	   HTTP/2 only its streams' own (conn_h2.c). */
 	return c->proto->input(c, c->core->rbuf, n, now);
 }
 
