@@ -16,10 +16,10 @@ struct h2_stats;
 
 /*
  * A connection's protocol engine: HTTP/1.1 (conn_write.c, conn_read.c)
- * or HTTP/2 (conn_h2.c, built only with libnghttp2).  A connection is
+ * or HTTP/2 (conn_h2*.c, built only with libnghttp2).  A connection is
  * HTTP/1.1 from conn_new() on, HTTP/2 once conn_choose_http() started
- * it (c->proto, c->h2), and calls through its table only.  Every
- * function may close the connection but deadline().
+ * it (c->proto, c->h2), and calls through its table only.  start, send,
+ * flush, input, eof, expire and fail may close the connection.
  */
 struct conn_proto_ops {
 	/* Starts the engine on an established connection (`tls': over
