@@ -31,6 +31,23 @@ static void	conn_timer_fired(struct timer *, uint64_t);
 
 static const union bus_arg conn_noarg = { .i = 0 };
 
+/* HTTP/1.1, every connection's engine until HTTP/2 starts on it. */
+const struct conn_proto_ops conn_http1_ops = {
+	.start = conn_http1_start,
+	.send = conn_http1_send,
+	.flush = conn_http1_flush,
+	.input = conn_http1_input,
+	.eof = conn_http1_eof,
+	.read_on_write_error = 1,
+};
+
+/* HTTP/2 (--http2), when libnghttp2 is built in; NULL: it is not. */
+#ifdef HAVE_NGHTTP2
+static const struct conn_proto_ops *const conn_h2_proto = &conn_h2_ops;
+#else
+static const struct conn_proto_ops *const conn_h2_proto = NULL;
+#endif
+
 struct conn *
 conn_new(struct core *core, uint64_t now)
 {
@@ -44,6 +61,7 @@ conn_new(struct core *core, uint64_t now)
 	c->xp.ops = core->xops;
 	c->xp.ctx = core->xctx;
 	c->xp.fd = -1;
+	c->proto = &conn_http1_ops;
 	c->state = CONN_NEW;
 	timer_init(&c->timer, conn_timer_fired);
 	if (core->cfg.tls != NULL && core->cfg.tls_reuse)
@@ -77,7 +95,8 @@ conn_unref(struct conn *c, uint64_t now)
 	if (c->live_next != NULL)
 		c->live_next->live_prev = c->live_prev;
 	bus_signal(core->bus, BUS_CONN_DESTROYED, c, conn_noarg, now);
-	h2_conn_free(c);
+	if (c->proto->free != NULL)
+		c->proto->free(c);
 	free(c->keep);
 	c->keep = NULL;
 	core_pool_put(&core->conns, c);
@@ -146,8 +165,8 @@ conn_deadline(const struct conn *c)
 	uint64_t limit, deadline, head;
 
 	/* HTTP/2: each stream in flight on its own clocks. */
-	if (c->h2 != NULL && c->state == CONN_CONNECTED)
-		return h2_deadline(c);
+	if (c->proto->deadline != NULL && c->state == CONN_CONNECTED)
+		return c->proto->deadline(c);
 	if ((limit = conn_limit(c)) == 0)
 		return 0;
 	deadline = c->last_progress + limit;
@@ -214,8 +233,8 @@ conn_timer_fired(struct timer *t, uint64_t now)
 		return;
 	}
 	conn_ref(c);
-	if (c->h2 != NULL && c->state == CONN_CONNECTED &&
-	    h2_expire(c, now) == 0) {
+	if (c->proto->expire != NULL && c->state == CONN_CONNECTED &&
+	    c->proto->expire(c, now) == 0) {
 		/* HTTP/2 streams timed out alone; the connection goes on. */
 		if (c->state == CONN_CONNECTED)
 			conn_watch(c);
@@ -370,7 +389,8 @@ conn_close(struct conn *c, uint64_t now)
 	c->state = CONN_CLOSED;
 	timer_cancel(&c->timer);
 	conn_ref(c);
-	h2_closing(c, now);
+	if (c->proto->closing != NULL)
+		c->proto->closing(c, now);
 	conn_drop_calls(c, now, NULL);
 	bus_signal(core->bus, BUS_CONN_CLOSED, c, conn_noarg, now);
 	if (c->xp.fd >= 0)
@@ -380,6 +400,25 @@ conn_close(struct conn *c, uint64_t now)
 	c->keep_len = 0;
 	conn_unref(c, now);		/* ours */
 	conn_unref(c, now);		/* the creator's */
+}
+
+/*
+ * The call's reply is complete, its status and counts set: the one place
+ * where a reply ends, on HTTP/1.1 (conn_read.c) and HTTP/2 (a stream,
+ * conn_h2_stream.c).  Marks the call replied and the end of its reply,
+ * counts it on the connection, signals BUS_CALL_RECV_STOP and drops the
+ * connection's reference to the call.  May close.
+ */
+void
+conn_reply_complete(struct conn *c, struct call *call, uint64_t now)
+{
+	call->replied = 1;
+	call->t_recv_stop = now;
+	if (call->t_recv_start == 0)
+		call->t_recv_start = now;
+	c->nreplies++;
+	bus_signal(c->core->bus, BUS_CALL_RECV_STOP, call, conn_noarg, now);
+	call_unref(call, now);
 }
 
 /* Reports a failure (an errno-style cause) and closes the connection. */
@@ -394,7 +433,8 @@ conn_fail(struct conn *c, int err, uint64_t now)
 	    (unsigned long long)c->id, strerror(err));
 	conn_ref(c);
 	/* HTTP/2: each stream in flight counts, this event the last. */
-	h2_fail_streams(c, err, now);
+	if (c->proto->fail != NULL)
+		c->proto->fail(c, err, now);
 	arg.i = err;
 	if (c->state != CONN_CLOSED)
 		bus_signal(c->core->bus, BUS_CONN_FAILED, c, arg, now);
@@ -453,10 +493,15 @@ conn_choose_http(struct conn *c, uint64_t now)
 			return -1;
 		}
 	}
-	if (h2_conn_start(c, tc != NULL) == -1) {
+	if (conn_h2_proto == NULL) {
+		conn_fail(c, ENOPROTOOPT, now);
+		return -1;
+	}
+	if (conn_h2_proto->attach(c, tc != NULL) == -1) {
 		conn_fail(c, errno, now);
 		return -1;
 	}
+	c->proto = conn_h2_proto;
 	return 0;
 }
 
@@ -481,14 +526,7 @@ conn_established(struct conn *c, uint64_t now)
 	if (c->state != CONN_CONNECTED)
 		return;
 	/* Calls queued while connecting go out now. */
-	if (c->h2 != NULL)
-		h2_send(c, now);	/* the preface and SETTINGS too */
-	else if (c->unsent != NULL) {
-		if (c->unsent->t_send_start == 0)
-			conn_send_start(c, c->unsent, now);
-		if (c->state == CONN_CONNECTED)
-			conn_flush(c, now);
-	}
+	c->proto->start(c, now);
 	if (c->state == CONN_CONNECTED)
 		conn_watch(c);
 }
@@ -700,4 +738,30 @@ conn_io(struct loop *l, int fd, int events, void *arg, uint64_t now)
 			conn_watch(c);
 	}
 	conn_unref(c, now);
+}
+
+/* HTTP/2's queries (conn_h2.h), answered by the connection's engine. */
+
+int
+h2_built(void)
+{
+	return conn_h2_proto != NULL;
+}
+
+const struct h2_stats *
+h2_conn_stats(const struct conn *c)
+{
+	return c->proto->h2_stats != NULL ? c->proto->h2_stats(c) : NULL;
+}
+
+int
+h2_conn_tls(const struct conn *c)
+{
+	return c->proto->h2_tls != NULL && c->proto->h2_tls(c);
+}
+
+unsigned
+h2_conn_streams(const struct conn *c)
+{
+	return c->proto->h2_streams != NULL ? c->proto->h2_streams(c) : 0;
 }

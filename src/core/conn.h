@@ -12,7 +12,9 @@
  *
  * The code: conn.c is the state machine (connect, handshake, close,
  * failures, the watchdog), conn_write.c writes requests, conn_read.c
- * reads and parses replies; conn_int.h is what they share.
+ * reads and parses replies; conn_int.h is what they share, with the
+ * table of protocol operations through which a connection runs its
+ * engine: HTTP/1.1 (those files) or HTTP/2 (conn_h2*.c, conn_h2.h).
  */
 #ifndef HTTPERF_CORE_CONN_H
 #define HTTPERF_CORE_CONN_H
@@ -30,6 +32,7 @@
 #include "net/transport.h"
 
 struct call;
+struct conn_proto_ops;
 struct h2_conn;
 struct sess;
 
@@ -93,6 +96,8 @@ struct conn {
 	int		 hs_failed;	/* the handshake failed */
 	uint64_t	 nreplies;	/* replies completed */
 
+	const struct conn_proto_ops *proto; /* its engine (conn_int.h):
+					   HTTP/1.1, or HTTP/2 once started */
 	struct h2_conn	*h2;		/* HTTP/2 state (conn_h2.h), NULL:
 					   HTTP/1.x */
 

@@ -15,7 +15,6 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
-#include "core/conn_h2.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
 #include "lib/util.h"
@@ -29,8 +28,6 @@ struct conn_parse_ctx {
 	struct call	*call;
 	uint64_t	 now;
 };
-
-static const union bus_arg conn_noarg = { .i = 0 };
 
 static void
 conn_parse_status(void *ctx, int status, int interim)
@@ -153,23 +150,17 @@ conn_reply_done(struct conn *c, uint64_t now)
 	else
 		conn_pop(c);
 	c->resp_active = 0;
-	call->replied = 1;
 	call->status = r->status;
 	call->hdr_bytes = r->header_bytes;
 	call->body_bytes = r->body_bytes;
 	call->footer_bytes = r->footer_bytes;
 	call->reply_bytes = r->total_bytes;
-	call->t_recv_stop = now;
-	if (call->t_recv_start == 0)
-		call->t_recv_start = now;
-	c->nreplies++;
 	if (!r->keep_alive)
 		c->draining = 1;
 	core_debug(c->core, 3, "conn %llu: call %llu: status %d, %llu bytes",
 	    (unsigned long long)c->id, (unsigned long long)call->id,
 	    call->status, (unsigned long long)call->reply_bytes);
-	bus_signal(c->core->bus, BUS_CALL_RECV_STOP, call, conn_noarg, now);
-	call_unref(call, now);
+	conn_reply_complete(c, call, now);
 	if (c->state == CONN_CLOSED)
 		return;
 	if (c->draining)
@@ -254,14 +245,10 @@ conn_keep(struct conn *c, const char *data, size_t left)
 	c->keep_len = left;
 }
 
-/* The server closed its side. */
-static void
-conn_eof(struct conn *c, uint64_t now)
+/* HTTP/1.1: the server closed its side. */
+void
+conn_http1_eof(struct conn *c, uint64_t now)
 {
-	if (c->h2 != NULL) {
-		h2_eof(c, now);
-		return;
-	}
 	if (c->head == NULL) {
 		core_debug(c->core, 2, "conn %llu: closed by the server",
 		    (unsigned long long)c->id);
@@ -282,24 +269,16 @@ conn_eof(struct conn *c, uint64_t now)
 }
 
 /*
- * Parses `n' reply bytes just read into the shared buffer, after the
- * bytes of a line cut by the previous read.  Returns -1 if the
- * connection was closed.
+ * HTTP/1.1: parses `n' reply bytes just read, after the bytes of a line
+ * cut by the previous read.  Returns -1 if the connection was closed.
  */
-static int
-conn_consume(struct conn *c, size_t n, uint64_t now)
+int
+conn_http1_input(struct conn *c, const char *rbuf, size_t n, uint64_t now)
 {
-	struct core *core = c->core;
 	const char *data;
-	union bus_arg arg;
 	size_t len;
 	ssize_t left;
 
-	arg.i = (long)n;
-	bus_signal(core->bus, BUS_CONN_BYTES_IN, c, arg, now);
-	/* HTTP/2: only its streams' own bytes are progress (conn_h2.c). */
-	if (c->h2 != NULL)
-		return h2_input(c, core->rbuf, n, now);
 	c->last_progress = now;
 	if (c->keep_len > 0) {
 		/* Complete the line that the previous read cut. */
@@ -308,12 +287,12 @@ conn_consume(struct conn *c, size_t n, uint64_t now)
 				c->keep_cap *= 2;
 			c->keep = xrealloc(c->keep, c->keep_cap);
 		}
-		memcpy(c->keep + c->keep_len, core->rbuf, n);
+		memcpy(c->keep + c->keep_len, rbuf, n);
 		c->keep_len += n;
 		data = c->keep;
 		len = c->keep_len;
 	} else {
-		data = core->rbuf;
+		data = rbuf;
 		len = n;
 	}
 	left = conn_parse(c, data, len, now);
@@ -323,6 +302,22 @@ conn_consume(struct conn *c, size_t n, uint64_t now)
 	conn_keep(c, data == c->keep ? c->keep : data + (len - (size_t)left),
 	    (size_t)left);
 	return 0;
+}
+
+/*
+ * `n' bytes were just read into the shared buffer: counted, and fed to
+ * the connection's engine.  Returns -1 if the connection was closed.
+ */
+static int
+conn_consume(struct conn *c, size_t n, uint64_t now)
+{
+	union bus_arg arg;
+
+	arg.i = (long)n;
+	bus_signal(c->core->bus, BUS_CONN_BYTES_IN, c, arg, now);
+	/* The engine says what is progress: for HTTP/1.1 every byte, for
+	   HTTP/2 only its streams' own (conn_h2.c). */
+	return c->proto->input(c, c->core->rbuf, n, now);
 }
 
 /*
@@ -410,7 +405,7 @@ conn_read(struct conn *c, uint64_t now)
 		conn_set_mask(c, LOOP_READ | LOOP_WRITE);
 		break;
 	case TRANSPORT_EOF:
-		conn_eof(c, loop_clock(core->loop));
+		c->proto->eof(c, loop_clock(core->loop));
 		return;
 	case TRANSPORT_ERROR:
 		conn_xp_error(c, now);

@@ -14,7 +14,6 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
-#include "core/conn_h2.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
 
@@ -79,17 +78,17 @@ conn_send(struct conn *c, struct call *call, uint64_t now)
 	else
 		c->head = call;
 	c->tail = call;
-	if (c->h2 != NULL) {
-		/* HTTP/2: a stream now or when one closes. */
-		if (c->unsent == NULL)
-			c->unsent = call;
-		conn_ref(c);
-		h2_send(c, now);
-		if (c->state == CONN_CONNECTED)
-			conn_watch(c);
-		conn_unref(c, now);
-		return 0;
-	}
+	c->proto->send(c, call, now);
+	return 0;
+}
+
+/*
+ * HTTP/1.1: the call is written after those before it (pipelined), at
+ * once if the writer does not wait for writability.
+ */
+void
+conn_http1_send(struct conn *c, struct call *call, uint64_t now)
+{
 	if (c->unsent != NULL && c->unsent->early)
 		c->unsent->next = c->head;
 	if (c->unsent == NULL) {
@@ -106,7 +105,18 @@ conn_send(struct conn *c, struct call *call, uint64_t now)
 		if (c->state == CONN_CONNECTED)
 			conn_watch(c);
 	}
-	return 0;
+}
+
+/* HTTP/1.1: the calls queued while connecting go out. */
+void
+conn_http1_start(struct conn *c, uint64_t now)
+{
+	if (c->unsent == NULL)
+		return;
+	if (c->unsent->t_send_start == 0)
+		conn_send_start(c, c->unsent, now);
+	if (c->state == CONN_CONNECTED)
+		conn_flush(c, now);
 }
 
 /*
@@ -194,14 +204,15 @@ conn_readable(const struct conn *c)
  * the writes): what it sent is read and parsed before anything fails,
  * over TLS too, so that reply counts and the call is cut short, as when
  * the reply is read before the write.  Only then, if the connection is
- * still open, the write's error fails it.  HTTP/2 fails at once.
+ * still open, the write's error fails it.  HTTP/2 fails at once (its
+ * table's read_on_write_error).
  */
 static void
 conn_write_failed(struct conn *c, enum transport_io io, uint64_t now)
 {
 	int n = 0;
 
-	if (c->h2 == NULL) {
+	if (c->proto->read_on_write_error) {
 		/* The writer waits for writability: conn_read() writes
 		   nothing (it would fail again and come back here).  A
 		   bounded number of reads: a server that keeps sending
@@ -280,23 +291,25 @@ conn_write_unsent(struct conn *c, uint64_t now)
 	return c->state == CONN_CONNECTED ? 0 : -1;
 }
 
+void
+conn_flush(struct conn *c, uint64_t now)
+{
+	c->proto->flush(c, now);
+}
+
 /*
- * Writes as much of the unsent requests as the transport takes, in one
- * writev per CONN_WRITE_IOV iovecs.  When all is written, the owner's
+ * HTTP/1.1: writes as much of the unsent requests as the transport
+ * takes, in one writev per CONN_WRITE_IOV iovecs.  When all is written, the owner's
  * refill() may queue more, which go out in the same way: up to
  * CONN_REFILLS times, then the loop's next turn goes on, so that a long
  * burst neither holds the loop nor is made all at once.  Watches for
  * writability only when the transport takes no more (or for that turn).
  */
 void
-conn_flush(struct conn *c, uint64_t now)
+conn_http1_flush(struct conn *c, uint64_t now)
 {
 	unsigned refills = 0;
 
-	if (c->h2 != NULL) {
-		h2_flush(c, now);
-		return;
-	}
 	for (;;) {
 		if (conn_write_unsent(c, now) == -1)
 			return;
