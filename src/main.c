@@ -498,6 +498,16 @@ static const struct run_stat {
 	{ &progress_collector, run_want_progress, run_cfg_progress },
 };
 
+/* The collectors of run_stats[], in its order (--merge, --json). */
+static void
+run_cols(const struct collector **cols)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(run_stats); i++)
+		cols[i] = run_stats[i].col;
+}
+
 /*
  * The generators, subscribed after the collectors in this order: the URI
  * sources (at most one per run), then the workloads (exactly one).
@@ -832,8 +842,9 @@ static int
 run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 {
 	const struct options *o = r->o;
-	struct result_head h;
-	struct jsonw w;
+	const struct collector *cols[nitems(run_stats)];
+	void *states[nitems(run_stats)];
+	struct result_doc d;
 	char host[HOST_NAME_MAX + 1], *echo = NULL;
 	size_t i, len = 0;
 	unsigned id = o->client_id;
@@ -849,29 +860,23 @@ run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 	}
 	if (echo != NULL && len > 0 && echo[len - 1] == '\n')
 		echo[--len] = '\0';
-	memset(&h, 0, sizeof(h));
-	h.start_ns = r->wall_start;
-	h.duration_ns = cr->duration;
-	h.num_clients = o->num_clients;
-	h.ids = &id;
-	h.nids = 1;
-	h.host = host;
-	h.echo = echo != NULL ? echo : "";
-	jsonw_init(&w, f);
-	jsonw_obj_begin(&w);
-	result_write_head(&w, &h);
-	jsonw_key(&w, "options");
-	options_json(o, &w);
-	jsonw_key(&w, "stats");
-	jsonw_obj_begin(&w);
+	memset(&d, 0, sizeof(d));
+	d.head.start_ns = r->wall_start;
+	d.head.duration_ns = cr->duration;
+	d.head.num_clients = o->num_clients;
+	d.head.ids = &id;
+	d.head.nids = 1;
+	d.head.host = host;
+	d.head.echo = echo != NULL ? echo : "";
+	d.o = o;
+	run_cols(cols);
 	for (i = 0; i < nitems(run_stats); i++)
-		if (r->stats[i].on && run_stats[i].col->json != NULL) {
-			jsonw_key(&w, run_stats[i].col->name);
-			run_stats[i].col->json(r->stats[i].state, &w, cr);
-		}
-	jsonw_obj_end(&w);
-	jsonw_obj_end(&w);
-	rv = jsonw_finish(&w);
+		states[i] = r->stats[i].on ? r->stats[i].state : NULL;
+	d.cols = cols;
+	d.states = states;
+	d.ncols = nitems(run_stats);
+	d.run = cr;
+	rv = result_write(f, &d);
 	free(echo);
 	return rv;
 }
@@ -1101,7 +1106,10 @@ main(int argc, char **argv)
 	}
 
 	if (o.merge) {
-		status = merge_main(&o);
+		const struct collector *cols[nitems(run_stats)];
+
+		run_cols(cols);
+		status = merge_main(&o, cols, nitems(run_stats));
 		options_free(&o);
 		return status;
 	}

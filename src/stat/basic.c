@@ -15,8 +15,10 @@
 #include "lib/hdr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
+#include "lib/jsonr.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
+#include "stat/stat_merge.h"
 
 #define BASIC_BIN_NS	UINT64_C(1000000)	/* -v -v bins: 1 ms */
 #define BASIC_NBINS	100000			/* up to 100 s, then last */
@@ -388,9 +390,10 @@ static int
 basic_col_init(void **state, const struct collector_env *env, char *err,
     size_t errlen)
 {
-	struct basic *b = xmalloc(sizeof(*b));
+	struct basic *b = xcalloc(1, sizeof(*b));
 
-	basic_init(b, env->core, env->verbose, env->out, env->cfg);
+	if (env->core != NULL)
+		basic_init(b, env->core, env->verbose, env->out, env->cfg);
 	*state = b;
 	return 0;
 }
@@ -416,15 +419,131 @@ basic_col_json(void *state, struct jsonw *w, const struct collector_run *run)
 static void
 basic_col_fini(void *state)
 {
-	basic_fini(state);
-	free(state);
+	struct basic *b = state;
+
+	stat_samples_free(&b->rr_merge);
+	basic_fini(b);
+	free(b);
+}
+
+/* --merge: the connections' members of stats.basic. */
+static void
+basic_merge_conns(struct basic *b, struct collector_merge *mg)
+{
+	struct basic_totals *t = &b->t;
+
+	stat_merge_add(mg, "connections.total", &t->conns_issued);
+	stat_merge_max(mg, "connections.max_burst", &b->burst_max);
+	stat_merge_add(mg, "connections.max_concurrent", &t->max_concurrent);
+	stat_merge_min_max(mg, stat_merge_u64(mg, "connections.lifetime.n"),
+	    t->lifetime_n, "connections.lifetime.min_ns", &t->lifetime_min,
+	    "connections.lifetime.max_ns", &t->lifetime_max);
+	stat_merge_add(mg, "connections.lifetime.n", &t->lifetime_n);
+	stat_merge_add(mg, "connections.lifetime.sum_ns", &t->lifetime_sum);
+	t->lifetime_sum2 += stat_merge_num(mg, "connections.lifetime.sum2_s2");
+	stat_merge_add(mg, "connections.connect.n", &t->connects_n);
+	stat_merge_add(mg, "connections.connect.sum_ns", &t->connect_sum);
+}
+
+/* --merge: the requests' and replies' members of stats.basic. */
+static void
+basic_merge_calls(struct basic *b, struct collector_merge *mg)
+{
+	struct basic_totals *t = &b->t;
+	char field[160];
+	size_t i;
+
+	stat_merge_add(mg, "requests.total", &t->reqs_sent);
+	stat_merge_add(mg, "requests.bytes", &t->req_bytes);
+	stat_merge_add(mg, "requests.early", &t->early);
+	stat_merge_add(mg, "requests.cut", &t->cut);
+	stat_merge_add(mg, "requests.unsent_bytes", &t->unsent_bytes);
+	for (i = 0; i < BASIC_NSTATUS; i++) {
+		snprintf(field, sizeof(field), "replies.status.%s",
+		    basic_status_name[i]);
+		stat_merge_add(mg, field, &t->replies[i + 1]);
+	}
+	stat_merge_samples(mg, "replies.rate_per_s", &b->rr_merge);
+	stat_merge_add(mg, "replies.responses", &t->responses_n);
+	stat_merge_add(mg, "replies.response_sum_ns", &t->response_sum);
+	stat_merge_add(mg, "replies.transfer_sum_ns", &t->transfer_sum);
+	stat_merge_add(mg, "replies.header_bytes", &t->hdr_bytes);
+	stat_merge_add(mg, "replies.content_bytes", &t->content_bytes);
+	stat_merge_add(mg, "replies.footer_bytes", &t->footer_bytes);
+}
+
+/* --merge: the system's and the errors' members of stats.basic. */
+static void
+basic_merge_system(struct basic *b, struct collector_merge *mg)
+{
+	struct basic_totals *t = &b->t;
+	char field[160];
+	size_t i;
+
+	mg->run->cpu_user += stat_merge_num(mg, "cpu.user_s");
+	mg->run->cpu_sys += stat_merge_num(mg, "cpu.system_s");
+	stat_merge_add(mg, "net.bytes", &b->net_bytes);
+	for (i = 0; i < BASIC_ERR_COUNT; i++) {
+		snprintf(field, sizeof(field), "errors.%s",
+		    basic_err_name[i]);
+		stat_merge_add(mg, field, &t->errors[i]);
+	}
+	stat_merge_add(mg, "announced.connection_close",
+	    &t->announced_close);
+	stat_merge_add(mg, "announced.goaway", &t->announced_goaway);
+	stat_merge_add(mg, "announced.retried", &t->retried);
+}
+
+/* --merge: the histograms, exactly the phases the first file has. */
+static void
+basic_merge_hists(struct basic *b, struct collector_merge *mg)
+{
+	const struct jv *hs = stat_merge_get(mg, "histograms");
+	char field[160];
+	size_t i, k;
+
+	for (i = 0; i < jv_len(hs) && !mg->failed; i++) {
+		for (k = 0; k < BASIC_NPHASES; k++)
+			if (strcmp(jv_key_at(hs, i), basic_phase_json[k]) == 0)
+				break;
+		if (k == BASIC_NPHASES)
+			stat_merge_fail(mg, "histograms", "%s: a histogram "
+			    "this version cannot merge", jv_key_at(hs, i));
+	}
+	for (i = 0; i < BASIC_NPHASES; i++) {
+		snprintf(field, sizeof(field), "histograms.%s",
+		    basic_phase_json[i]);
+		stat_merge_hist(mg, field, &b->phase[i]);
+	}
+}
+
+static void
+basic_col_merge(void *state, struct collector_merge *mg)
+{
+	struct basic *b = state;
+
+	basic_merge_conns(b, mg);
+	basic_merge_calls(b, mg);
+	basic_merge_system(b, mg);
+	basic_merge_hists(b, mg);
+}
+
+static void
+basic_col_merge_end(void *state, uint64_t start_ns, uint64_t end_ns)
+{
+	struct basic *b = state;
+
+	stat_merge_samples_end(&b->rr_merge, &b->t.reply_rate, &b->rr);
 }
 
 const struct collector basic_collector = {
 	.name = "basic",
+	.always = 1,
 	.init = basic_col_init,
 	.report = basic_col_report,
 	.extra = basic_col_extra,
 	.json = basic_col_json,
+	.merge = basic_col_merge,
+	.merge_end = basic_col_merge_end,
 	.fini = basic_col_fini,
 };

@@ -20,6 +20,7 @@
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/h2_stat.h"
+#include "stat/stat_merge.h"
 
 struct h2_stat {
 	struct core	*core;
@@ -125,6 +126,8 @@ h2_stat_totals(const struct h2_stat *st, struct h2_totals *t)
 	const struct h2_stats *s;
 
 	*t = st->t;
+	if (st->core == NULL)		/* --merge */
+		return;
 	for (c = st->core->live; c != NULL; c = c->live_next)
 		if ((s = h2_conn_stats(c)) != NULL)
 			h2_stat_add(t, s);
@@ -217,10 +220,12 @@ h2_stat_col_init(void **state, const struct collector_env *env, char *err,
 	struct h2_stat *st = xcalloc(1, sizeof(*st));
 	size_t i;
 
+	*state = st;
+	if (env->core == NULL)
+		return 0;
 	st->core = env->core;
 	for (i = 0; i < nitems(evs); i++)
 		bus_subscribe(env->bus, evs[i], h2_stat_event, st);
-	*state = st;
 	return 0;
 }
 
@@ -249,10 +254,40 @@ h2_stat_col_fini(void *state)
 	free(state);
 }
 
+/* --merge: counts added, the per-connection maxima the largest. */
+static void
+h2_stat_col_merge(void *state, struct collector_merge *mg)
+{
+	struct h2_totals *t = &((struct h2_stat *)state)->t;
+	char path[64];
+	size_t i;
+
+	stat_merge_add(mg, "conns_h2", &t->conns_h2);
+	stat_merge_add(mg, "conns_h2c", &t->conns_h2c);
+	stat_merge_add(mg, "conns_http11", &t->conns_http11);
+	stat_merge_add(mg, "streams", &t->streams);
+	stat_merge_max(mg, "streams_max", &t->streams_max);
+	stat_merge_max(mg, "max_concurrent", &t->max_concurrent);
+	stat_merge_add(mg, "rst_stream_received", &t->rst_recv);
+	stat_merge_add(mg, "rst_stream_sent", &t->rst_sent);
+	stat_merge_add(mg, "goaway_received", &t->goaway_recv);
+	stat_merge_add(mg, "flow_control_stalls", &t->stalls);
+	stat_merge_add(mg, "header_sent_bytes", &t->hdr_sent_raw);
+	stat_merge_add(mg, "header_sent_encoded_bytes", &t->hdr_sent_enc);
+	stat_merge_add(mg, "header_received_bytes", &t->hdr_recv_raw);
+	stat_merge_add(mg, "header_received_encoded_bytes",
+	    &t->hdr_recv_enc);
+	for (i = 0; i < H2_STAT_NERR; i++) {
+		snprintf(path, sizeof(path), "errors.%s", h2_stat_err_name[i]);
+		stat_merge_add(mg, path, &t->errors[i]);
+	}
+}
+
 const struct collector h2_stat_collector = {
 	.name = "h2",
 	.init = h2_stat_col_init,
 	.extra = h2_stat_col_extra,
 	.json = h2_stat_col_json,
+	.merge = h2_stat_col_merge,
 	.fini = h2_stat_col_fini,
 };

@@ -12,12 +12,14 @@
 #include "core/bus.h"
 #include "core/conn.h"
 #include "lib/hdr.h"
+#include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/proxy_stat.h"
 #include "stat/stat_json.h"
+#include "stat/stat_merge.h"
 
 /* The tunnel got established: its setup time counts. */
 static void
@@ -109,6 +111,9 @@ proxy_col_init(void **state, const struct collector_env *env, char *err,
 	const struct proxy_stat_config *cfg = env->cfg;
 	struct proxy_stat *st = xcalloc(1, sizeof(*st));
 
+	*state = st;
+	if (env->core == NULL)
+		return 0;
 	/* NULL: --proxy-env, and the environment names no proxy to use. */
 	st->proxy = cfg->proxy != NULL ? xstrdup(cfg->proxy) : NULL;
 	st->tunnel = cfg->tunnel;
@@ -116,7 +121,6 @@ proxy_col_init(void **state, const struct collector_env *env, char *err,
 	bus_subscribe(env->bus, BUS_CONN_CONNECTED, proxy_stat_event, st);
 	bus_subscribe(env->bus, BUS_CONN_FAILED, proxy_stat_event, st);
 	bus_subscribe(env->bus, BUS_CONN_TIMEOUT, proxy_stat_event, st);
-	*state = st;
 	return 0;
 }
 
@@ -142,10 +146,69 @@ proxy_col_fini(void *state)
 	free(st);
 }
 
+/* --merge: the mode, the same in every file. */
+static void
+proxy_merge_mode(struct proxy_stat *st, struct collector_merge *mg)
+{
+	const char *mode = jv_str(stat_merge_get(mg, "mode"), NULL);
+
+	if (mode == NULL || (strcmp(mode, "connect") != 0 &&
+	    strcmp(mode, "absolute-form") != 0 && strcmp(mode, "none") != 0))
+		stat_merge_fail(mg, "mode", "missing or not connect, "
+		    "absolute-form or none");
+	else if (mg->first)
+		st->tunnel = strcmp(mode, "connect") == 0;
+	else if (st->tunnel != (strcmp(mode, "connect") == 0))
+		stat_merge_fail(mg, "mode", "differs from %s's",
+		    mg->first_path);
+}
+
+/*
+ * --merge: counts and the tunnel setup histogram added; the proxy's name
+ * and the last refusal's status are the last file's that has one.
+ */
+static void
+proxy_col_merge(void *state, struct collector_merge *mg)
+{
+	struct proxy_stat *st = state;
+	const char *s;
+	uint64_t status;
+	size_t len, i;
+
+	proxy_merge_mode(st, mg);
+	if (mg->failed)
+		return;
+	stat_merge_add(mg, "tunnels", &st->tunnels);
+	stat_merge_add(mg, "established", &st->established);
+	stat_merge_add(mg, "connect_refused", &st->refused);
+	status = stat_merge_u64(mg, "last_status");
+	if (status > 999)
+		stat_merge_fail(mg, "last_status", "not an HTTP status");
+	else if (status != 0)
+		st->last_status = (int)status;
+	stat_merge_hist(mg, "tunnel_setup", &st->setup);
+	if (!mg->failed && st->setup == NULL)
+		stat_merge_fail(mg, "tunnel_setup", "missing");
+	if ((s = jv_str(stat_merge_get(mg, "proxy"), &len)) == NULL ||
+	    mg->failed)
+		return;
+	/* It goes into the report: a name, not terminal controls. */
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < ' ' || s[i] == 0x7f || len > 300) {
+			stat_merge_fail(mg, "proxy", "not a host:port");
+			return;
+		}
+	free(st->proxy);
+	st->proxy = xmalloc(len + 1);
+	memcpy(st->proxy, s, len);
+	st->proxy[len] = '\0';
+}
+
 const struct collector proxy_stat_collector = {
 	.name = "proxy",
 	.init = proxy_col_init,
 	.extra = proxy_col_extra,
 	.json = proxy_col_json,
+	.merge = proxy_col_merge,
 	.fini = proxy_col_fini,
 };

@@ -11,12 +11,14 @@
 
 #include "core/bus.h"
 #include "lib/hdr.h"
+#include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/sched_stat.h"
 #include "stat/stat_json.h"
+#include "stat/stat_merge.h"
 
 #define NS_PER_SEC	1e9
 #define NS_PER_MSEC	1e6
@@ -208,10 +210,18 @@ sched_stat_print_warning(const struct sched_stat *st, FILE *out,
 	return 1;
 }
 
+/* The CPU share the warning and the JSON show. */
+static double
+sched_stat_cpu(const struct sched_stat *st, const struct collector_run *run)
+{
+	return st->merged ? st->merged_cpu_pct : sched_stat_cpu_pct(run);
+}
+
 int
 sched_stat_warn(void *state, FILE *out, const struct collector_run *run)
 {
-	return sched_stat_print_warning(state, out, sched_stat_cpu_pct(run));
+	return sched_stat_print_warning(state, out, sched_stat_cpu(state,
+	    run));
 }
 
 /* `t' in ns since the test's start (0 if before it). */
@@ -274,9 +284,10 @@ static int
 sched_col_init(void **state, const struct collector_env *env, char *err,
     size_t errlen)
 {
-	struct sched_stat *st = xmalloc(sizeof(*st));
+	struct sched_stat *st = xcalloc(1, sizeof(*st));
 
-	sched_stat_init(st, env->bus, env->cfg);
+	if (env->core != NULL)
+		sched_stat_init(st, env->bus, env->cfg);
 	*state = st;
 	return 0;
 }
@@ -298,7 +309,7 @@ sched_col_start(void *state, uint64_t now)
 static void
 sched_col_json(void *state, struct jsonw *w, const struct collector_run *run)
 {
-	sched_stat_json(state, w, sched_stat_cpu_pct(run));
+	sched_stat_json(state, w, sched_stat_cpu(state, run));
 }
 
 static void
@@ -308,11 +319,134 @@ sched_col_fini(void *state)
 	free(state);
 }
 
+/* The figures of one file's stats.sched, checked (--merge). */
+struct sched_file {
+	uint64_t	 thr, sched, made, never, queued, late, t[3];
+	double		 target, cpu;
+	int		 req;
+};
+
+/* Reads and checks them.  Returns 0, or -1 after a message. */
+static int
+sched_merge_read(struct collector_merge *mg, struct sched_file *f)
+{
+	uint64_t epoch = mg->start_ns;
+
+	f->req = stat_merge_bool(mg, "requests");
+	f->thr = stat_merge_u64(mg, "threshold_ns");
+	f->sched = stat_merge_u64(mg, "scheduled");
+	f->made = stat_merge_u64(mg, "made");
+	f->never = stat_merge_u64(mg, "never_sent");
+	f->queued = stat_merge_u64(mg, "never_sent_queued");
+	f->late = stat_merge_u64(mg, "late");
+	f->target = stat_merge_num(mg, "target_rate_per_s");
+	f->cpu = -1;
+	if (jv_type(stat_merge_get(mg, "cpu_pct")) != JV_NULL)
+		f->cpu = stat_merge_num(mg, "cpu_pct");
+	f->t[0] = stat_merge_u64(mg, "first_ns");
+	f->t[1] = stat_merge_u64(mg, "sched_last_ns");
+	f->t[2] = stat_merge_u64(mg, "actual_last_ns");
+	if (mg->failed)
+		return -1;
+	if (f->made > f->sched || f->never != f->sched - f->made ||
+	    f->queued > f->never || f->late > f->made + f->queued)
+		stat_merge_fail(mg, NULL, "the counts do not add up (scheduled "
+		    "= made + never_sent, never_sent_queued <= never_sent, "
+		    "late <= made + never_sent_queued)");
+	else if (f->t[0] > f->t[1] || f->t[1] > UINT64_MAX - epoch ||
+	    f->t[2] > UINT64_MAX - epoch)
+		stat_merge_fail(mg, NULL, "first_ns, sched_last_ns, "
+		    "actual_last_ns out of range");
+	return mg->failed ? -1 : 0;
+}
+
+/* The settings: the first file's, the same in the others. */
+static int
+sched_merge_cfg(struct sched_stat *st, struct collector_merge *mg,
+    const struct sched_file *f)
+{
+	if (mg->first) {
+		sched_stat_init(st, NULL, NULL);
+		hdr_free(st->late);	/* the first file's comes instead */
+		st->late = NULL;
+		st->cfg.threshold = f->thr;
+		st->cfg.requests = f->req;
+		st->merged = 1;
+		st->merged_cpu_pct = -1;
+	} else if (f->thr != st->cfg.threshold)
+		stat_merge_fail(mg, "threshold_ns", "%llu differs from %s's "
+		    "%llu (their late counts would not add up)",
+		    (unsigned long long)f->thr, mg->first_path,
+		    (unsigned long long)st->cfg.threshold);
+	else if (f->req != st->cfg.requests)
+		stat_merge_fail(mg, "requests", "differs from %s's",
+		    mg->first_path);
+	return mg->failed ? -1 : 0;
+}
+
+/*
+ * --merge: counts and histograms added, target rates added, the span the
+ * union of the files' on the wall clock (report/merge.h), the CPU share
+ * the largest file's.
+ */
+static void
+sched_col_merge(void *state, struct collector_merge *mg)
+{
+	struct sched_stat *st = state;
+	struct sched_file f;
+	uint64_t epoch = mg->start_ns;
+
+	if (sched_merge_read(mg, &f) == -1 || sched_merge_cfg(st, mg,
+	    &f) == -1)
+		return;
+	stat_merge_hist(mg, "lateness", &st->late);
+	if (!mg->failed && st->late == NULL)
+		stat_merge_fail(mg, "lateness", "missing");
+	if (mg->failed)
+		return;
+	/* made - queued, queued, never - queued: as the events counted. */
+	if (f.made + f.queued < f.made || st->made + f.made + f.queued <
+	    st->made || st->missed + (f.never - f.queued) < st->missed ||
+	    st->unsent + f.queued < st->unsent || st->nlate + f.late <
+	    st->nlate) {
+		stat_merge_fail(mg, NULL, "the sums overflow");
+		return;
+	}
+	st->made += f.made + f.queued;
+	st->unsent += f.queued;
+	st->missed += f.never - f.queued;
+	st->nlate += f.late;
+	st->cfg.rate += f.target;
+	if (f.cpu > st->merged_cpu_pct)
+		st->merged_cpu_pct = f.cpu;
+	if (f.sched == 0)
+		return;
+	/* Each file's times since its start, on the wall clock. */
+	if (!st->have_first || epoch + f.t[0] < st->first)
+		st->first = epoch + f.t[0];
+	if (!st->have_first || epoch + f.t[1] > st->sched_last)
+		st->sched_last = epoch + f.t[1];
+	if (epoch + f.t[2] > st->actual_last)
+		st->actual_last = epoch + f.t[2];
+	st->have_first = 1;
+}
+
+/* --merge: the document's times are since the merge's start. */
+static void
+sched_col_merge_end(void *state, uint64_t start_ns, uint64_t end_ns)
+{
+	struct sched_stat *st = state;
+
+	st->start = start_ns;
+}
+
 const struct collector sched_stat_collector = {
 	.name = "sched",
 	.init = sched_col_init,
 	.start = sched_col_start,
 	.extra = sched_col_extra,
 	.json = sched_col_json,
+	.merge = sched_col_merge,
+	.merge_end = sched_col_merge_end,
 	.fini = sched_col_fini,
 };

@@ -12,6 +12,7 @@
 #include "core/bus.h"
 #include "core/conn.h"
 #include "lib/hdr.h"
+#include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "net/tls.h"
@@ -19,6 +20,7 @@
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/stat_json.h"
+#include "stat/stat_merge.h"
 #include "stat/tls_stat.h"
 
 static void
@@ -125,9 +127,10 @@ static int
 tls_stat_col_init(void **state, const struct collector_env *env, char *err,
     size_t errlen)
 {
-	struct tls_stat *st = xmalloc(sizeof(*st));
+	struct tls_stat *st = xcalloc(1, sizeof(*st));
 
-	tls_stat_init(st, env->core);
+	if (env->core != NULL)
+		tls_stat_init(st, env->core);
 	*state = st;
 	return 0;
 }
@@ -152,10 +155,37 @@ tls_stat_col_fini(void *state)
 	free(state);
 }
 
+/*
+ * --merge: counts and the time histogram added; the protocol and the
+ * cipher are the last file's that has them, like the last handshake.
+ */
+static void
+tls_stat_col_merge(void *state, struct collector_merge *mg)
+{
+	struct tls_stat *st = state;
+	const char *s;
+
+	stat_merge_min_max(mg, stat_merge_u64(mg, "handshakes"),
+	    st->handshakes, "time_min_ns", &st->time_min, "time_max_ns",
+	    &st->time_max);
+	stat_merge_add(mg, "handshakes", &st->handshakes);
+	stat_merge_add(mg, "resumed", &st->resumed);
+	stat_merge_add(mg, "failed", &st->failed);
+	stat_merge_add(mg, "time_sum_ns", &st->time_sum);
+	stat_merge_hist(mg, "time", &st->time);
+	if (!mg->failed && st->time == NULL)
+		stat_merge_fail(mg, "time", "missing");
+	if ((s = jv_str(stat_merge_get(mg, "protocol"), NULL)) != NULL)
+		snprintf(st->version, sizeof(st->version), "%s", s);
+	if ((s = jv_str(stat_merge_get(mg, "cipher"), NULL)) != NULL)
+		snprintf(st->cipher, sizeof(st->cipher), "%s", s);
+}
+
 const struct collector tls_stat_collector = {
 	.name = "tls_stat",
 	.init = tls_stat_col_init,
 	.extra = tls_stat_col_extra,
 	.json = tls_stat_col_json,
+	.merge = tls_stat_col_merge,
 	.fini = tls_stat_col_fini,
 };
