@@ -18,6 +18,7 @@
 #include "lib/jsonr.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
+#include "stat/reply.h"
 #include "stat/stat_merge.h"
 
 #define BASIC_BIN_NS	UINT64_C(1000000)	/* -v -v bins: 1 ms */
@@ -83,7 +84,7 @@ basic_reply(struct basic *b, const struct call *call)
 {
 	struct basic_totals *t = &b->t;
 	int status = call->status;
-	uint64_t origin;
+	struct stat_reply m;
 
 	if (status >= 100 && status <= 599)
 		t->replies[status / 100]++;
@@ -113,16 +114,12 @@ basic_reply(struct basic *b, const struct call *call)
 	t->footer_bytes += call->footer_bytes;
 	hdr_record(b->phase[BASIC_PH_TRANSFER],
 	    call->t_recv_stop - call->t_recv_start);
-	hdr_record(b->phase[BASIC_PH_REPLY],
-	    call->t_recv_stop - call->t_send_start);
-	if (b->phase[BASIC_PH_REPLY_CORR] != NULL) {
-		/* From when the schedule meant the call to start. */
-		origin = call->intended != 0 ? call->intended :
-		    call->t_send_start;
-		hdr_record(b->phase[BASIC_PH_REPLY_CORR],
-		    call->t_recv_stop > origin ? call->t_recv_stop - origin :
-		    0);
-	}
+	stat_reply_measure(call, &m);
+	/* A reply read ahead of its request counts, as it always did here,
+	   at the top of the histogram (clamped); the intervals count 0. */
+	hdr_record(b->phase[BASIC_PH_REPLY], m.ahead ? UINT64_MAX : m.reply);
+	if (b->phase[BASIC_PH_REPLY_CORR] != NULL)
+		hdr_record(b->phase[BASIC_PH_REPLY_CORR], m.corrected);
 }
 
 /*

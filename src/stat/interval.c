@@ -23,6 +23,7 @@
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/interval.h"
+#include "stat/reply.h"
 
 #define NS_PER_SEC	UINT64_C(1000000000)
 #define NS_PER_MSEC	1e6
@@ -400,9 +401,8 @@ interval_periodic(struct timer *t, uint64_t now)
 static void
 interval_reply(struct interval *iv, const struct call *call)
 {
-	uint64_t from = call->intended != 0 ? call->intended :
-	    call->t_send_start;
 	int status = call->status;
+	struct stat_reply m;
 
 	if (status >= 100 && status <= 599)
 		iv->c.replies[status / 100]++;
@@ -413,10 +413,9 @@ interval_reply(struct interval *iv, const struct call *call)
 		iv->c.s302++;
 		iv->p302++;
 	}
-	hdr_record(iv->h[INTERVAL_H_REPLY], call->t_recv_stop >=
-	    call->t_send_start ? call->t_recv_stop - call->t_send_start : 0);
-	hdr_record(iv->h[INTERVAL_H_CORRECTED], call->t_recv_stop >= from ?
-	    call->t_recv_stop - from : 0);
+	stat_reply_measure(call, &m);
+	hdr_record(iv->h[INTERVAL_H_REPLY], m.reply);
+	hdr_record(iv->h[INTERVAL_H_CORRECTED], m.corrected);
 }
 
 static void
