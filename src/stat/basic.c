@@ -21,6 +21,9 @@
 #include "stat/reply.h"
 #include "stat/stat_merge.h"
 
+/* The member of its --json part with the histograms (basic_json()). */
+#define BASIC_K_HISTOGRAMS	"histograms"
+
 #define BASIC_BIN_NS	UINT64_C(1000000)	/* -v -v bins: 1 ms */
 #define BASIC_NBINS	100000			/* up to 100 s, then last */
 
@@ -329,7 +332,7 @@ basic_json(struct basic *b, struct jsonw *w, uint64_t duration,
 	basic_totals_fill(b, duration, cpu_user, cpu_sys);
 	jsonw_obj_begin(w);
 	basic_report_json(w, &b->t, &b->rr, b->burst_max);
-	jsonw_key(w, "histograms");
+	jsonw_key(w, BASIC_K_HISTOGRAMS);
 	jsonw_obj_begin(w);
 	for (i = 0; i < BASIC_NPHASES; i++) {
 		if (b->phase[i] == NULL)
@@ -423,79 +426,11 @@ basic_col_fini(void *state)
 	free(b);
 }
 
-/* --merge: the connections' members of stats.basic. */
-static void
-basic_merge_conns(struct basic *b, struct collector_merge *mg)
-{
-	struct basic_totals *t = &b->t;
-
-	stat_merge_add(mg, "connections.total", &t->conns_issued);
-	stat_merge_max(mg, "connections.max_burst", &b->burst_max);
-	stat_merge_add(mg, "connections.max_concurrent", &t->max_concurrent);
-	stat_merge_min_max(mg, stat_merge_u64(mg, "connections.lifetime.n"),
-	    t->lifetime_n, "connections.lifetime.min_ns", &t->lifetime_min,
-	    "connections.lifetime.max_ns", &t->lifetime_max);
-	stat_merge_add(mg, "connections.lifetime.n", &t->lifetime_n);
-	stat_merge_add(mg, "connections.lifetime.sum_ns", &t->lifetime_sum);
-	t->lifetime_sum2 += stat_merge_num(mg, "connections.lifetime.sum2_s2");
-	stat_merge_add(mg, "connections.connect.n", &t->connects_n);
-	stat_merge_add(mg, "connections.connect.sum_ns", &t->connect_sum);
-}
-
-/* --merge: the requests' and replies' members of stats.basic. */
-static void
-basic_merge_calls(struct basic *b, struct collector_merge *mg)
-{
-	struct basic_totals *t = &b->t;
-	char field[160];
-	size_t i;
-
-	stat_merge_add(mg, "requests.total", &t->reqs_sent);
-	stat_merge_add(mg, "requests.bytes", &t->req_bytes);
-	stat_merge_add(mg, "requests.early", &t->early);
-	stat_merge_add(mg, "requests.cut", &t->cut);
-	stat_merge_add(mg, "requests.unsent_bytes", &t->unsent_bytes);
-	for (i = 0; i < BASIC_NSTATUS; i++) {
-		snprintf(field, sizeof(field), "replies.status.%s",
-		    basic_status_name[i]);
-		stat_merge_add(mg, field, &t->replies[i + 1]);
-	}
-	stat_merge_samples(mg, "replies.rate_per_s", &b->rr_merge);
-	stat_merge_add(mg, "replies.responses", &t->responses_n);
-	stat_merge_add(mg, "replies.response_sum_ns", &t->response_sum);
-	stat_merge_add(mg, "replies.transfer_sum_ns", &t->transfer_sum);
-	stat_merge_add(mg, "replies.header_bytes", &t->hdr_bytes);
-	stat_merge_add(mg, "replies.content_bytes", &t->content_bytes);
-	stat_merge_add(mg, "replies.footer_bytes", &t->footer_bytes);
-}
-
-/* --merge: the system's and the errors' members of stats.basic. */
-static void
-basic_merge_system(struct basic *b, struct collector_merge *mg)
-{
-	struct basic_totals *t = &b->t;
-	char field[160];
-	size_t i;
-
-	mg->run->cpu_user += stat_merge_num(mg, "cpu.user_s");
-	mg->run->cpu_sys += stat_merge_num(mg, "cpu.system_s");
-	stat_merge_add(mg, "net.bytes", &b->net_bytes);
-	for (i = 0; i < BASIC_ERR_COUNT; i++) {
-		snprintf(field, sizeof(field), "errors.%s",
-		    basic_err_name[i]);
-		stat_merge_add(mg, field, &t->errors[i]);
-	}
-	stat_merge_add(mg, "announced.connection_close",
-	    &t->announced_close);
-	stat_merge_add(mg, "announced.goaway", &t->announced_goaway);
-	stat_merge_add(mg, "announced.retried", &t->retried);
-}
-
 /* --merge: the histograms, exactly the phases the first file has. */
 static void
 basic_merge_hists(struct basic *b, struct collector_merge *mg)
 {
-	const struct jv *hs = stat_merge_get(mg, "histograms");
+	const struct jv *hs = stat_merge_get(mg, BASIC_K_HISTOGRAMS);
 	char field[160];
 	size_t i, k;
 
@@ -504,11 +439,12 @@ basic_merge_hists(struct basic *b, struct collector_merge *mg)
 			if (strcmp(jv_key_at(hs, i), basic_phase_json[k]) == 0)
 				break;
 		if (k == BASIC_NPHASES)
-			stat_merge_fail(mg, "histograms", "%s: a histogram "
-			    "this version cannot merge", jv_key_at(hs, i));
+			stat_merge_fail(mg, BASIC_K_HISTOGRAMS, "%s: a "
+			    "histogram this version cannot merge",
+			    jv_key_at(hs, i));
 	}
 	for (i = 0; i < BASIC_NPHASES; i++) {
-		snprintf(field, sizeof(field), "histograms.%s",
+		snprintf(field, sizeof(field), BASIC_K_HISTOGRAMS ".%s",
 		    basic_phase_json[i]);
 		stat_merge_hist(mg, field, &b->phase[i]);
 	}
@@ -519,9 +455,8 @@ basic_col_merge(void *state, struct collector_merge *mg)
 {
 	struct basic *b = state;
 
-	basic_merge_conns(b, mg);
-	basic_merge_calls(b, mg);
-	basic_merge_system(b, mg);
+	basic_report_merge(mg, &b->t, &b->rr_merge, &b->burst_max,
+	    &b->net_bytes);
 	basic_merge_hists(b, mg);
 }
 

@@ -193,6 +193,16 @@ interval_recs_free(struct interval_recs *l)
 	l->n = l->cap = 0;
 }
 
+/* The members of stats.interval, written and read back (--merge). */
+#define IV_K_PERIOD		"period_ns"
+#define IV_K_TARGET		"target_rate_per_s"
+#define IV_K_JOINED		"joined"
+#define IV_K_INTERVALS		"intervals"
+#define IV_K_REPLIES		"replies"
+#define IV_K_ERRORS		"errors"
+#define IV_K_HDR		"hdr"
+#define IV_K_COUNT		"count"
+
 /* The histograms' member names, by enum interval_rec_hist. */
 static const char *const iv_rec_key[INTERVAL_NREC] = {
 	[INTERVAL_R_REPLY] = "reply",
@@ -224,12 +234,12 @@ interval_json_sum(struct jsonw *w, const char *key,
 {
 	jsonw_key(w, key);
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "count", s->count);
+	jsonw_ku64(w, IV_K_COUNT, s->count);
 	jsonw_ku64(w, "p50_ns", s->p50);
 	jsonw_ku64(w, "p90_ns", s->p90);
 	jsonw_ku64(w, "p99_ns", s->p99);
 	jsonw_ku64(w, "max_ns", s->max);
-	jsonw_kstr(w, "hdr", s->hdr);
+	jsonw_kstr(w, IV_K_HDR, s->hdr);
 	jsonw_obj_end(w);
 }
 
@@ -242,14 +252,14 @@ interval_json_rec(struct jsonw *w, double target,
 
 	jsonw_obj_begin(w);
 	for (k = 0; k < nitems(iv_count); k++)
-		jsonw_ku64(w, iv_count[k].key,
-		    *iv_count_of((struct interval_rec *)r, k));
-	jsonw_key(w, "replies");
+		jsonw_ku64(w, iv_count[k].key, *(const uint64_t *)(const void *)
+		    ((const char *)r + iv_count[k].off));
+	jsonw_key(w, IV_K_REPLIES);
 	jsonw_obj_begin(w);
 	for (k = 0; k < BASIC_NSTATUS; k++)
 		jsonw_ku64(w, basic_status_name[k], r->c.replies[k + 1]);
 	jsonw_obj_end(w);
-	jsonw_key(w, "errors");
+	jsonw_key(w, IV_K_ERRORS);
 	jsonw_obj_begin(w);
 	for (k = 0; k < BASIC_ERR_COUNT; k++)
 		jsonw_ku64(w, basic_err_name[k], r->c.errors[k]);
@@ -267,11 +277,11 @@ interval_json_recs(struct jsonw *w, double target,
 	size_t i;
 
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "period_ns", l->period);
-	jsonw_kdouble(w, "target_rate_per_s", target);
+	jsonw_ku64(w, IV_K_PERIOD, l->period);
+	jsonw_kdouble(w, IV_K_TARGET, target);
 	jsonw_ku64(w, "max_intervals", l->max);
-	jsonw_ku64(w, "joined", l->join);
-	jsonw_key(w, "intervals");
+	jsonw_ku64(w, IV_K_JOINED, l->join);
+	jsonw_key(w, IV_K_INTERVALS);
 	jsonw_arr_begin(w);
 	for (i = 0; i < l->n; i++)
 		interval_json_rec(w, target, &l->v[i]);
@@ -307,9 +317,10 @@ merge_check_hist(struct interval *st, struct collector_merge *mg,
 	size_t len;
 	int e;
 
-	snprintf(field, sizeof(field), "intervals[%zu].%s", i, iv_rec_key[k]);
-	if ((enc = jv_str(jv_get(o, "hdr"), &len)) == NULL ||
-	    jv_u64(jv_get(o, "count"), &count) == -1) {
+	snprintf(field, sizeof(field), IV_K_INTERVALS "[%zu].%s", i,
+	    iv_rec_key[k]);
+	if ((enc = jv_str(jv_get(o, IV_K_HDR), &len)) == NULL ||
+	    jv_u64(jv_get(o, IV_K_COUNT), &count) == -1) {
 		stat_merge_fail(mg, field, "missing, or no count and hdr");
 		return;
 	}
@@ -339,8 +350,8 @@ merge_check_names(struct collector_merge *mg, const struct jv *iv, size_t i,
 
 	for (k = 0; k < n && !mg->failed; k++)
 		if (jv_u64(jv_get(jv_get(iv, key), names[k]), &v) == -1) {
-			snprintf(field, sizeof(field), "intervals[%zu].%s.%s",
-			    i, key, names[k]);
+			snprintf(field, sizeof(field),
+			    IV_K_INTERVALS "[%zu].%s.%s", i, key, names[k]);
 			stat_merge_fail(mg, field, "missing or not an unsigned "
 			    "integer");
 		}
@@ -359,7 +370,7 @@ merge_check_iv(struct interval *st, struct collector_merge *mg,
 	size_t k;
 
 	for (k = 0; k < nitems(iv_count) && !mg->failed; k++) {
-		snprintf(field, sizeof(field), "intervals[%zu].%s", i,
+		snprintf(field, sizeof(field), IV_K_INTERVALS "[%zu].%s", i,
 		    iv_count[k].key);
 		if (jv_u64(jv_get(iv, iv_count[k].key), &v) == -1)
 			stat_merge_fail(mg, field, "missing or not an "
@@ -373,9 +384,9 @@ merge_check_iv(struct interval *st, struct collector_merge *mg,
 		else if (k == 0)
 			*prev = v;
 	}
-	merge_check_names(mg, iv, i, "replies", basic_status_name,
+	merge_check_names(mg, iv, i, IV_K_REPLIES, basic_status_name,
 	    BASIC_NSTATUS);
-	merge_check_names(mg, iv, i, "errors", basic_err_name,
+	merge_check_names(mg, iv, i, IV_K_ERRORS, basic_err_name,
 	    BASIC_ERR_COUNT);
 	for (k = 0; k < INTERVAL_NREC && !mg->failed; k++)
 		if (k == INTERVAL_R_REPLY || st->merge->sched)
@@ -390,31 +401,32 @@ static const struct jv *
 merge_head(struct interval *st, struct collector_merge *mg, uint64_t *join)
 {
 	struct interval_merge *m = st->merge;
-	uint64_t period = stat_merge_u64(mg, "period_ns");
-	double target = stat_merge_num(mg, "target_rate_per_s");
-	const struct jv *arr = stat_merge_get(mg, "intervals");
+	uint64_t period = stat_merge_u64(mg, IV_K_PERIOD);
+	double target = stat_merge_num(mg, IV_K_TARGET);
+	const struct jv *arr = stat_merge_get(mg, IV_K_INTERVALS);
 	int sched = target > 0;
 
 	*join = 1;
 	if (mg->failed)
 		return NULL;
 	if (period == 0)
-		stat_merge_fail(mg, "period_ns", "is 0");
+		stat_merge_fail(mg, IV_K_PERIOD, "is 0");
 	/* Written since the intervals kept are bounded; 1 before. */
-	else if (stat_merge_get(mg, "joined") != NULL && ((*join =
-	    stat_merge_u64(mg, "joined")) == 0 || *join > INT64_MAX / period))
-		stat_merge_fail(mg, "joined", "out of range");
+	else if (stat_merge_get(mg, IV_K_JOINED) != NULL &&
+	    ((*join = stat_merge_u64(mg, IV_K_JOINED)) == 0 ||
+	    *join > INT64_MAX / period))
+		stat_merge_fail(mg, IV_K_JOINED, "out of range");
 	else if (jv_type(arr) != JV_ARR)
-		stat_merge_fail(mg, "intervals", "missing or not an array");
+		stat_merge_fail(mg, IV_K_INTERVALS, "missing or not an array");
 	else if (mg->first) {
 		st->period = period;
 		m->sched = sched;
 	} else if (period != st->period)
-		stat_merge_fail(mg, "period_ns", "%llu differs from %s's %llu "
+		stat_merge_fail(mg, IV_K_PERIOD, "%llu differs from %s's %llu "
 		    "(--interval)", (unsigned long long)period,
 		    mg->first_path, (unsigned long long)st->period);
 	else if (sched != m->sched)
-		stat_merge_fail(mg, "target_rate_per_s", "a schedule in one of "
+		stat_merge_fail(mg, IV_K_TARGET, "a schedule in one of "
 		    "this file and %s only", mg->first_path);
 	if (!mg->failed)
 		st->target_rate += target;
@@ -456,7 +468,7 @@ merge_slot(const struct interval *st, uint64_t start_ns,
 {
 	uint64_t start = 0;
 
-	(void)jv_u64(jv_get(iv, "start_ns"), &start);
+	(void)jv_u64(jv_get(iv, iv_count[0].key), &start);
 	return (f->start_ns - start_ns + start) / (st->period *
 	    st->merge->join);
 }
@@ -472,18 +484,19 @@ merge_add_iv(struct interval *st, struct interval_rec *rec,
 	size_t k, len;
 
 	memset(&r, 0, sizeof(r));
+	/* The counts after start_ns and length_ns. */
 	for (k = 2; k < nitems(iv_count); k++)
 		(void)jv_u64(jv_get(iv, iv_count[k].key), iv_count_of(&r, k));
 	for (k = 0; k < BASIC_NSTATUS; k++)
-		(void)jv_u64(jv_get(jv_get(iv, "replies"),
+		(void)jv_u64(jv_get(jv_get(iv, IV_K_REPLIES),
 		    basic_status_name[k]), &r.c.replies[k + 1]);
 	for (k = 0; k < BASIC_ERR_COUNT; k++)
-		(void)jv_u64(jv_get(jv_get(iv, "errors"), basic_err_name[k]),
+		(void)jv_u64(jv_get(jv_get(iv, IV_K_ERRORS), basic_err_name[k]),
 		    &r.c.errors[k]);
 	interval_counts_add(&rec->c, &r.c);
 	for (k = 0; k < INTERVAL_NREC; k++) {
 		if (st->acc[k] == NULL || (enc = jv_str(jv_get(jv_get(iv,
-		    iv_rec_key[k]), "hdr"), &len)) == NULL ||
+		    iv_rec_key[k]), IV_K_HDR), &len)) == NULL ||
 		    hdr_decode_ns(enc, len, &h) != 0)
 			continue;
 		/* Checked by merge_check_hist(); an overflow past

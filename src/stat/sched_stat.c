@@ -20,6 +20,21 @@
 #include "stat/stat_json.h"
 #include "stat/stat_merge.h"
 
+/* The members of its --json part, written and read back (--merge) here. */
+#define SCHED_K_REQUESTS		"requests"
+#define SCHED_K_THRESHOLD_NS		"threshold_ns"
+#define SCHED_K_SCHEDULED		"scheduled"
+#define SCHED_K_MADE			"made"
+#define SCHED_K_NEVER_SENT		"never_sent"
+#define SCHED_K_NEVER_SENT_QUEUED	"never_sent_queued"
+#define SCHED_K_LATE			"late"
+#define SCHED_K_TARGET_RATE_PER_S	"target_rate_per_s"
+#define SCHED_K_CPU_PCT			"cpu_pct"
+#define SCHED_K_FIRST_NS		"first_ns"
+#define SCHED_K_SCHED_LAST_NS		"sched_last_ns"
+#define SCHED_K_ACTUAL_LAST_NS		"actual_last_ns"
+#define SCHED_K_LATENESS		"lateness"
+
 #define NS_PER_SEC	1e9
 #define NS_PER_MSEC	1e6
 
@@ -240,27 +255,28 @@ sched_stat_json(const struct sched_stat *st, struct jsonw *w,
 
 	sched_stat_verdict(st, cpu_pct, &v);
 	jsonw_obj_begin(w);
-	jsonw_kbool(w, "requests", st->cfg.requests);
-	jsonw_ku64(w, "threshold_ns", st->cfg.threshold);
-	jsonw_ku64(w, "scheduled", v.scheduled);
-	jsonw_ku64(w, "made", v.scheduled - v.never_sent);
-	jsonw_ku64(w, "never_sent", v.never_sent);
-	jsonw_ku64(w, "never_sent_queued", st->unsent);
-	jsonw_ku64(w, "late", st->nlate);
+	jsonw_kbool(w, SCHED_K_REQUESTS, st->cfg.requests);
+	jsonw_ku64(w, SCHED_K_THRESHOLD_NS, st->cfg.threshold);
+	jsonw_ku64(w, SCHED_K_SCHEDULED, v.scheduled);
+	jsonw_ku64(w, SCHED_K_MADE, v.scheduled - v.never_sent);
+	jsonw_ku64(w, SCHED_K_NEVER_SENT, v.never_sent);
+	jsonw_ku64(w, SCHED_K_NEVER_SENT_QUEUED, st->unsent);
+	jsonw_ku64(w, SCHED_K_LATE, st->nlate);
 	jsonw_kdouble(w, "late_pct", v.late_pct);
-	jsonw_kdouble(w, "target_rate_per_s", st->cfg.rate);
+	jsonw_kdouble(w, SCHED_K_TARGET_RATE_PER_S, st->cfg.rate);
 	jsonw_kdouble(w, "scheduled_rate_per_s", v.sched_rate);
 	jsonw_kdouble(w, "achieved_rate_per_s", v.achieved_rate);
 	jsonw_kdouble(w, "rate_pct", v.rate_pct);
 	if (cpu_pct >= 0)
-		jsonw_kdouble(w, "cpu_pct", cpu_pct);
+		jsonw_kdouble(w, SCHED_K_CPU_PCT, cpu_pct);
 	else {
-		jsonw_key(w, "cpu_pct");
+		jsonw_key(w, SCHED_K_CPU_PCT);
 		jsonw_null(w);
 	}
-	jsonw_ku64(w, "first_ns", sched_stat_since(st, st->first));
-	jsonw_ku64(w, "sched_last_ns", sched_stat_since(st, st->sched_last));
-	jsonw_ku64(w, "actual_last_ns", sched_stat_since(st,
+	jsonw_ku64(w, SCHED_K_FIRST_NS, sched_stat_since(st, st->first));
+	jsonw_ku64(w, SCHED_K_SCHED_LAST_NS, sched_stat_since(st,
+	    st->sched_last));
+	jsonw_ku64(w, SCHED_K_ACTUAL_LAST_NS, sched_stat_since(st,
 	    st->actual_last));
 	jsonw_key(w, "warning");
 	jsonw_obj_begin(w);
@@ -269,7 +285,7 @@ sched_stat_json(const struct sched_stat *st, struct jsonw *w,
 	jsonw_kbool(w, "rate", (v.why & SCHED_WHY_RATE) != 0);
 	jsonw_kbool(w, "cpu", (v.why & SCHED_WHY_CPU) != 0);
 	jsonw_obj_end(w);
-	jsonw_key(w, "lateness");
+	jsonw_key(w, SCHED_K_LATENESS);
 	if (stat_json_hdr(w, st->late) == -1) {
 		jsonw_null(w);
 		rv = -1;
@@ -332,20 +348,20 @@ sched_merge_read(struct collector_merge *mg, struct sched_file *f)
 {
 	uint64_t epoch = mg->start_ns;
 
-	f->req = stat_merge_bool(mg, "requests");
-	f->thr = stat_merge_u64(mg, "threshold_ns");
-	f->sched = stat_merge_u64(mg, "scheduled");
-	f->made = stat_merge_u64(mg, "made");
-	f->never = stat_merge_u64(mg, "never_sent");
-	f->queued = stat_merge_u64(mg, "never_sent_queued");
-	f->late = stat_merge_u64(mg, "late");
-	f->target = stat_merge_num(mg, "target_rate_per_s");
+	f->req = stat_merge_bool(mg, SCHED_K_REQUESTS);
+	f->thr = stat_merge_u64(mg, SCHED_K_THRESHOLD_NS);
+	f->sched = stat_merge_u64(mg, SCHED_K_SCHEDULED);
+	f->made = stat_merge_u64(mg, SCHED_K_MADE);
+	f->never = stat_merge_u64(mg, SCHED_K_NEVER_SENT);
+	f->queued = stat_merge_u64(mg, SCHED_K_NEVER_SENT_QUEUED);
+	f->late = stat_merge_u64(mg, SCHED_K_LATE);
+	f->target = stat_merge_num(mg, SCHED_K_TARGET_RATE_PER_S);
 	f->cpu = -1;
-	if (jv_type(stat_merge_get(mg, "cpu_pct")) != JV_NULL)
-		f->cpu = stat_merge_num(mg, "cpu_pct");
-	f->t[0] = stat_merge_u64(mg, "first_ns");
-	f->t[1] = stat_merge_u64(mg, "sched_last_ns");
-	f->t[2] = stat_merge_u64(mg, "actual_last_ns");
+	if (jv_type(stat_merge_get(mg, SCHED_K_CPU_PCT)) != JV_NULL)
+		f->cpu = stat_merge_num(mg, SCHED_K_CPU_PCT);
+	f->t[0] = stat_merge_u64(mg, SCHED_K_FIRST_NS);
+	f->t[1] = stat_merge_u64(mg, SCHED_K_SCHED_LAST_NS);
+	f->t[2] = stat_merge_u64(mg, SCHED_K_ACTUAL_LAST_NS);
 	if (mg->failed)
 		return -1;
 	if (f->made > f->sched || f->never != f->sched - f->made ||
@@ -374,12 +390,12 @@ sched_merge_cfg(struct sched_stat *st, struct collector_merge *mg,
 		st->merged = 1;
 		st->merged_cpu_pct = -1;
 	} else if (f->thr != st->cfg.threshold)
-		stat_merge_fail(mg, "threshold_ns", "%llu differs from %s's "
-		    "%llu (their late counts would not add up)",
+		stat_merge_fail(mg, SCHED_K_THRESHOLD_NS, "%llu differs from "
+		    "%s's %llu (their late counts would not add up)",
 		    (unsigned long long)f->thr, mg->first_path,
 		    (unsigned long long)st->cfg.threshold);
 	else if (f->req != st->cfg.requests)
-		stat_merge_fail(mg, "requests", "differs from %s's",
+		stat_merge_fail(mg, SCHED_K_REQUESTS, "differs from %s's",
 		    mg->first_path);
 	return mg->failed ? -1 : 0;
 }
@@ -399,9 +415,9 @@ sched_col_merge(void *state, struct collector_merge *mg)
 	if (sched_merge_read(mg, &f) == -1 || sched_merge_cfg(st, mg,
 	    &f) == -1)
 		return;
-	stat_merge_hist(mg, "lateness", &st->late);
+	stat_merge_hist(mg, SCHED_K_LATENESS, &st->late);
 	if (!mg->failed && st->late == NULL)
-		stat_merge_fail(mg, "lateness", "missing");
+		stat_merge_fail(mg, SCHED_K_LATENESS, "missing");
 	if (mg->failed)
 		return;
 	/* made - queued, queued, never - queued: as the events counted. */

@@ -32,6 +32,17 @@
 #define SS_CONNS	0	/* its connections that connected */
 #define SS_REPLIES	1	/* replies completed for it */
 
+/* The members of its --json part, written and read back (--merge) here. */
+#define SESS_K_LENGTH_HISTOGRAM		"length_histogram"
+#define SESS_K_COMPLETED		"completed"
+#define SESS_K_FAILED			"failed"
+#define SESS_K_CONNS			"conns"
+#define SESS_K_LIFETIME_SUM_NS		"lifetime_sum_ns"
+#define SESS_K_FAILTIME_SUM_NS		"failtime_sum_ns"
+#define SESS_K_COOKIES_IGNORED		"cookies_ignored"
+#define SESS_K_COOKIES			"cookies"
+#define SESS_K_RATE_PER_S		"rate_per_s"
+
 void
 sess_stat_add_len(struct sess_stat_totals *t, uint64_t nreplies)
 {
@@ -170,27 +181,27 @@ sess_stat_json(struct jsonw *w, const struct sess_stat_totals *t,
 	size_t i;
 
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "completed", t->completed);
-	jsonw_ku64(w, "failed", t->failed);
-	jsonw_key(w, "rate_per_s");
+	jsonw_ku64(w, SESS_K_COMPLETED, t->completed);
+	jsonw_ku64(w, SESS_K_FAILED, t->failed);
+	jsonw_key(w, SESS_K_RATE_PER_S);
 	stat_json_series(w, &t->rate, &t->rate_samples,
 	    basic_ratio((double)t->completed, d));
-	jsonw_ku64(w, "conns", t->conns);
+	jsonw_ku64(w, SESS_K_CONNS, t->conns);
 	jsonw_kdouble(w, "conns_per_session", basic_ratio((double)t->conns,
 	    (double)t->completed));
-	jsonw_ku64(w, "lifetime_sum_ns", t->lifetime_sum);
+	jsonw_ku64(w, SESS_K_LIFETIME_SUM_NS, t->lifetime_sum);
 	jsonw_kdouble(w, "lifetime_s", basic_ratio((double)t->lifetime_sum /
 	    NS_PER_SEC, (double)t->completed));
-	jsonw_ku64(w, "failtime_sum_ns", t->failtime_sum);
+	jsonw_ku64(w, SESS_K_FAILTIME_SUM_NS, t->failtime_sum);
 	jsonw_kdouble(w, "failtime_s", basic_ratio((double)t->failtime_sum /
 	    NS_PER_SEC, (double)t->failed));
-	jsonw_key(w, "length_histogram");
+	jsonw_key(w, SESS_K_LENGTH_HISTOGRAM);
 	jsonw_arr_begin(w);
 	for (i = 0; i < t->len_n; i++)
 		jsonw_u64(w, t->len_hist[i]);
 	jsonw_arr_end(w);
-	jsonw_kbool(w, "cookies", t->cookies);
-	jsonw_ku64(w, "cookies_ignored", t->cookies_ignored);
+	jsonw_kbool(w, SESS_K_COOKIES, t->cookies);
+	jsonw_ku64(w, SESS_K_COOKIES_IGNORED, t->cookies_ignored);
 	jsonw_obj_end(w);
 }
 
@@ -261,12 +272,12 @@ sess_stat_col_fini(void *state)
 static void
 sess_stat_merge_lens(struct sess_stat_totals *t, struct collector_merge *mg)
 {
-	const struct jv *len = stat_merge_get(mg, "length_histogram");
+	const struct jv *len = stat_merge_get(mg, SESS_K_LENGTH_HISTOGRAM);
 	uint64_t v;
 	size_t i, n;
 
 	if (jv_type(len) != JV_ARR) {
-		stat_merge_fail(mg, "length_histogram",
+		stat_merge_fail(mg, SESS_K_LENGTH_HISTOGRAM,
 		    "missing or not a list");
 		return;
 	}
@@ -283,8 +294,8 @@ sess_stat_merge_lens(struct sess_stat_totals *t, struct collector_merge *mg)
 	for (i = 0; i < n && !mg->failed; i++) {
 		if (jv_u64(jv_at(len, i), &v) == -1 ||
 		    v > UINT64_MAX - t->len_hist[i])
-			stat_merge_fail(mg, "length_histogram", "an entry is "
-			    "not an unsigned integer, or the sum overflows");
+			stat_merge_fail(mg, SESS_K_LENGTH_HISTOGRAM, "an entry "
+			    "is not an unsigned integer, or the sum overflows");
 		else
 			t->len_hist[i] += v;
 	}
@@ -296,14 +307,14 @@ sess_stat_col_merge(void *state, struct collector_merge *mg)
 	struct sess_stat_col *sc = state;
 	struct sess_stat_totals *t = &sc->st.t;
 
-	stat_merge_add(mg, "completed", &t->completed);
-	stat_merge_add(mg, "failed", &t->failed);
-	stat_merge_add(mg, "conns", &t->conns);
-	stat_merge_add(mg, "lifetime_sum_ns", &t->lifetime_sum);
-	stat_merge_add(mg, "failtime_sum_ns", &t->failtime_sum);
-	stat_merge_add(mg, "cookies_ignored", &t->cookies_ignored);
-	t->cookies |= stat_merge_bool(mg, "cookies");
-	stat_merge_samples(mg, "rate_per_s", &sc->rate_merge);
+	stat_merge_add(mg, SESS_K_COMPLETED, &t->completed);
+	stat_merge_add(mg, SESS_K_FAILED, &t->failed);
+	stat_merge_add(mg, SESS_K_CONNS, &t->conns);
+	stat_merge_add(mg, SESS_K_LIFETIME_SUM_NS, &t->lifetime_sum);
+	stat_merge_add(mg, SESS_K_FAILTIME_SUM_NS, &t->failtime_sum);
+	stat_merge_add(mg, SESS_K_COOKIES_IGNORED, &t->cookies_ignored);
+	t->cookies |= stat_merge_bool(mg, SESS_K_COOKIES);
+	stat_merge_samples(mg, SESS_K_RATE_PER_S, &sc->rate_merge);
 	sess_stat_merge_lens(t, mg);
 }
 
