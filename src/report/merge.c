@@ -45,8 +45,8 @@ merge_reads(const struct merge *m, size_t i, const char *name)
 
 /*
  * The collectors: each member of stats is one the table can merge, and
- * the files have the same ones.  The first file's turn the collectors
- * it has on, each with a state made for a merge.
+ * the files have the same ones.  The first file turns on the collectors
+ * it has, each with a state made for a merge.
  */
 static void
 rd_stats_same(struct mrd *r, const struct jv *st)
@@ -106,7 +106,7 @@ rd_stats(struct mrd *r)
 		memset(&mg, 0, sizeof(mg));
 		mg.obj = jv_get(st, m->cols[i]->name);
 		snprintf(field, sizeof(field), "stats.%s", m->cols[i]->name);
-		if (jv_type(mg.obj) != JV_OBJ) {
+		if (m->cols[i]->always && jv_type(mg.obj) != JV_OBJ) {
 			merge_fail(r, field, "missing or not an object");
 			return;
 		}

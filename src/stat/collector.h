@@ -59,8 +59,10 @@ struct collector_run {
  * stats.NAME.MEMBER: problem".
  */
 struct collector_merge {
-	const struct jv	*obj;		/* the file's stats.NAME (an object
-					   unless `always' says nothing) */
+	const struct jv	*obj;		/* the file's stats.NAME: present,
+					   an object if `always', else any
+					   value (the readers refuse what is
+					   not there) */
 	const char	*name;		/* NAME */
 	const char	*path;		/* the file, as named */
 	const char	*first_path;	/* the first file, for "differs from" */
