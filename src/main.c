@@ -74,9 +74,12 @@ main(int argc, char **argv)
 		options_free(&o);
 		return 1;
 	}
-	if (o.merge)
-		status = merge_main(&o);
-	else
+	if (o.merge) {
+		const struct collector *cols[MOD_NSTATS];
+
+		mod_cols(cols);
+		status = merge_main(&o, cols, MOD_NSTATS);
+	} else
 		status = run_main(&o, &sig);
 	options_free(&o);
 	return status;

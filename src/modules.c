@@ -291,7 +291,7 @@ mod_cfg_crate(const struct mod_ctx *r, union mod_cfg *u)
 	u->crate.num_clients = o->num_clients;
 }
 
-const struct mod_stat mod_stats[] = {
+const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &basic_collector, NULL, mod_cfg_basic },
 	{ &tls_stat_collector, mod_want_tls, NULL },
 	{ &h2_stat_collector, mod_want_h2, NULL },
@@ -316,4 +316,15 @@ const struct mod_gen mod_gens[] = {
 };
 
 const size_t mod_nstats = nitems(mod_stats);
+_Static_assert(sizeof(mod_stats) / sizeof(mod_stats[0]) == MOD_NSTATS,
+    "MOD_NSTATS is mod_stats[]'s size");
 const size_t mod_ngens = nitems(mod_gens);
+
+void
+mod_cols(const struct collector *cols[MOD_NSTATS])
+{
+	size_t i;
+
+	for (i = 0; i < MOD_NSTATS; i++)
+		cols[i] = mod_stats[i].col;
+}

@@ -93,10 +93,17 @@ struct mod_gen {
 	int		 escape;	/* init's message may quote a file */
 };
 
-extern const struct mod_stat mod_stats[];
+/* The number of collectors, mod_stats[]'s rows. */
+#define MOD_NSTATS	9
+
+extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;
 extern const struct mod_gen mod_gens[];
 extern const size_t mod_ngens;
+
+/* Fills cols with the collectors of mod_stats[], in its order (a run's
+   --json document and --merge walk them). */
+void	mod_cols(const struct collector *cols[MOD_NSTATS]);
 
 /* The run has a schedule: arrivals can be late (sched_stat). */
 int	mod_want_sched(const struct options *o);

@@ -437,8 +437,9 @@ static int
 run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 {
 	const struct options *o = r->o;
-	struct result_head h;
-	struct jsonw w;
+	const struct collector *cols[MOD_NSTATS];
+	void *states[MOD_NSTATS];
+	struct result_doc d;
 	char host[HOST_NAME_MAX + 1], *echo = NULL;
 	size_t i, len = 0;
 	unsigned id = o->client_id;
@@ -454,29 +455,23 @@ run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 	}
 	if (echo != NULL && len > 0 && echo[len - 1] == '\n')
 		echo[--len] = '\0';
-	memset(&h, 0, sizeof(h));
-	h.start_ns = r->wall_start;
-	h.duration_ns = cr->duration;
-	h.num_clients = o->num_clients;
-	h.ids = &id;
-	h.nids = 1;
-	h.host = host;
-	h.echo = echo != NULL ? echo : "";
-	jsonw_init(&w, f);
-	jsonw_obj_begin(&w);
-	result_write_head(&w, &h);
-	jsonw_key(&w, "options");
-	options_json(o, &w);
-	jsonw_key(&w, "stats");
-	jsonw_obj_begin(&w);
-	for (i = 0; i < mod_nstats; i++)
-		if (r->stats[i].on && mod_stats[i].col->json != NULL) {
-			jsonw_key(&w, mod_stats[i].col->name);
-			mod_stats[i].col->json(r->stats[i].state, &w, cr);
-		}
-	jsonw_obj_end(&w);
-	jsonw_obj_end(&w);
-	rv = jsonw_finish(&w);
+	memset(&d, 0, sizeof(d));
+	d.head.start_ns = r->wall_start;
+	d.head.duration_ns = cr->duration;
+	d.head.num_clients = o->num_clients;
+	d.head.ids = &id;
+	d.head.nids = 1;
+	d.head.host = host;
+	d.head.echo = echo != NULL ? echo : "";
+	d.o = o;
+	mod_cols(cols);
+	for (i = 0; i < MOD_NSTATS; i++)
+		states[i] = r->stats[i].on ? r->stats[i].state : NULL;
+	d.cols = cols;
+	d.states = states;
+	d.ncols = MOD_NSTATS;
+	d.run = cr;
+	rv = result_write(f, &d);
 	free(echo);
 	return rv;
 }

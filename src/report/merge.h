@@ -46,13 +46,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stat/basic.h"
-#include "stat/interval.h"
-#include "stat/proxy_stat.h"
-#include "stat/sched_stat.h"
-#include "stat/sess_stat.h"
-#include "stat/h2_stat.h"
-#include "stat/tls_stat.h"
+#include "stat/collector.h"
 
 /*
  * The longest wall-clock span (earliest start to latest end) a merge
@@ -61,11 +55,13 @@
  */
 #define MERGE_MAX_SPAN_NS	(UINT64_C(31) * 86400 * 1000000000)
 
-struct jsonw;
 struct jv;
 struct options;
 
-/* The combination of the files: the collectors' states, rebuilt. */
+/*
+ * The combination of the files: their head, and each collector's state
+ * (made by its init for a merge), by row of the module table.
+ */
 struct merge {
 	size_t		 nfiles;
 	uint64_t	 start_ns;	/* earliest start */
@@ -74,74 +70,67 @@ struct merge {
 	unsigned	*ids;		/* ascending */
 	size_t		 nids;
 	char		*hosts;		/* distinct, comma-separated */
-	double		 cpu_user, cpu_sys;
-	struct basic	 basic;
-	int		 have_sess;
-	struct sess_stat sess;
-	int		 have_tls;
-	struct tls_stat	 tls;
-	int		 have_h2;
-	struct h2_totals h2;
-	int		 have_proxy;
-	struct proxy_stat proxy;
-	int		 have_sched;
-	struct sched_stat sched;	/* its times on the wall clock */
-	double		 sched_cpu_pct;	/* the largest; < 0: unknown */
+	const char	**hostv;	/* distinct, into the documents */
+	size_t		 nhosts;
 	const struct jv	*options;	/* the first file's */
 	const char	*echo;		/* the first file's command line */
 	const char	*first;		/* the first file's path */
-	/* Sums of the files' k-th samples, until merge_finish(). */
-	struct stat_samples rr_sum, sess_sum;
-	const char	**hostv;	/* distinct, into the documents */
-	size_t		 nhosts;
-	/* stats.interval: each file's intervals, then (merge_finish())
-	   the merged ones. */
-	int		 have_interval;
-	uint64_t	 iv_period;	/* ns, the same in every file */
-	double		 iv_target;	/* the files' target rates added */
-	int		 iv_sched;	/* the files had a schedule */
-	uint64_t	 iv_join;	/* the largest of the files' joined */
-	struct merge_ivfile {
-		const struct jv	*arr;	/* its intervals */
-		uint64_t	 start_ns;	/* its start.epoch_ns */
-	}		*ivf;
-	size_t		 nivf;
-	struct hdr	*iv_acc[INTERVAL_NREC];	/* the first's settings */
-	struct interval_recs ivrecs;	/* at most INTERVAL_MAX_RECS */
+	const struct collector *const *cols;	/* the module table */
+	size_t		 ncols;
+	void		**states;	/* by cols[] row; NULL: not in the
+					   files */
+	struct collector_run run;	/* the span; the files' CPU times
+					   added (by the collector that
+					   writes them) */
 };
 
+/* Starts an empty merge over the collectors of `cols' (a run's table). */
+void	merge_init(struct merge *m, const struct collector *const *cols,
+	    size_t ncols);
+
 /*
- * Adds document `doc' (read from `path') to m; the first call (m->nfiles
- * 0) starts m, which must be zeroed.  Returns 0, or -1 after one line
- * "PROG: --merge: PATH: problem" on err, m then only good for
- * merge_free().  m points into the documents: they must outlive it.
+ * Adds document `doc' (read from `path') to m: its head checked against
+ * the first file's (the first call starts m), then each collector's part
+ * added by the collector.  Returns 0, or -1 after one line "PROG:
+ * --merge: PATH: problem" on err, m then only good for merge_free().  m
+ * points into the documents: they must outlive it.
  */
 int	merge_add(struct merge *m, const struct jv *doc, const char *path,
 	    const char *prog, FILE *err);
 
 /*
- * Completes m once every file is added: the duration, the summed rate
- * samples' series, the hosts.  Before merge_print() and merge_json().
+ * Completes m once every file is added: the duration, each collector's
+ * merge_end, the hosts.  Before merge_print() and merge_json().
  */
 void	merge_finish(struct merge *m);
 
+/* The state of collector `col' in m, or NULL (not in the files). */
+void	*merge_state(const struct merge *m, const struct collector *col);
+
 /*
- * Prints the classic report and the lines after it, then the bottleneck
- * warning if the merged schedule calls for it, as a run would.
+ * Prints the classic report and the lines after it, then the warnings,
+ * as a run would: every collector's report, every extra, the bottleneck
+ * warning if the merged schedule calls for it, the warning of a run that
+ * mostly failed.
  */
 void	merge_print(struct merge *m, FILE *out);
 
 /*
- * Writes the merged document (which validates against the schema and
- * can be merged again); paths, hosts and clients of the `nfiles' files in
- * the "merged" member.
+ * Writes the merged document to f (report/result.c's writer; it
+ * validates against the schema and can be merged again); paths, hosts
+ * and clients of the `nfiles' files in the "merged" member.  Returns
+ * jsonw_finish()'s answer.
  */
-void	merge_json(struct merge *m, struct jsonw *w,
-	    const struct jv *const *docs, char *const *paths, size_t nfiles);
+int	merge_json(struct merge *m, FILE *f, const struct jv *const *docs,
+	    char *const *paths, size_t nfiles);
 
 void	merge_free(struct merge *m);
 
-/* Runs the merge the options describe; returns the exit status. */
-int	merge_main(const struct options *o);
+/*
+ * Runs the merge the options describe over the collectors of `cols' (the
+ * table a run walks); returns the exit status.
+ */
+int	merge_main(const struct options *o, const struct collector *const *cols,
+	    size_t ncols);
 
 #endif

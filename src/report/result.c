@@ -1,13 +1,16 @@
 /*
- * The head of the --json document (see result.h).
+ * The --json document (see result.h).
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <time.h>
 
+#include "lib/jsonr.h"
 #include "lib/jsonw.h"
+#include "opt/options.h"
 #include "report/result.h"
+#include "stat/collector.h"
 
 char *
 result_time(char *buf, uint64_t epoch_ns)
@@ -64,4 +67,81 @@ result_write_head(struct jsonw *w, const struct result_head *h)
 	jsonw_obj_end(w);
 	jsonw_kstr(w, "host", h->host);
 	jsonw_kstr(w, "command_line", h->echo);
+}
+
+void
+result_copy(struct jsonw *w, const struct jv *v)
+{
+	const char *s;
+	size_t i, len;
+	uint64_t u;
+	int64_t n;
+	double d;
+	int b;
+
+	switch (jv_type(v)) {
+	case JV_NULL:
+		jsonw_null(w);
+		break;
+	case JV_BOOL:
+		jv_bool(v, &b);
+		jsonw_bool(w, b);
+		break;
+	case JV_NUM:
+		if (jv_u64(v, &u) == 0)
+			jsonw_u64(w, u);
+		else if (jv_i64(v, &n) == 0)
+			jsonw_i64(w, n);
+		else {
+			jv_num(v, &d);
+			jsonw_double(w, d);
+		}
+		break;
+	case JV_STR:
+		s = jv_str(v, &len);
+		jsonw_strn(w, s, len);
+		break;
+	case JV_ARR:
+		jsonw_arr_begin(w);
+		for (i = 0; i < jv_len(v); i++)
+			result_copy(w, jv_at(v, i));
+		jsonw_arr_end(w);
+		break;
+	case JV_OBJ:
+		jsonw_obj_begin(w);
+		for (i = 0; i < jv_len(v); i++) {
+			jsonw_key(w, jv_key_at(v, i));
+			result_copy(w, jv_at(v, i));
+		}
+		jsonw_obj_end(w);
+		break;
+	}
+}
+
+int
+result_write(FILE *f, const struct result_doc *d)
+{
+	struct jsonw w;
+	size_t i;
+
+	jsonw_init(&w, f);
+	jsonw_obj_begin(&w);
+	result_write_head(&w, &d->head);
+	jsonw_key(&w, "options");
+	if (d->o != NULL)
+		options_json(d->o, &w);
+	else
+		result_copy(&w, d->options);
+	jsonw_key(&w, "stats");
+	jsonw_obj_begin(&w);
+	for (i = 0; i < d->ncols; i++)
+		if (d->states[i] != NULL && d->cols[i]->json != NULL) {
+			jsonw_key(&w, d->cols[i]->name);
+			d->cols[i]->json(d->states[i], &w, d->run);
+		}
+	jsonw_obj_end(&w);
+	if (d->tail != NULL)
+		d->tail(&w, d->tail_arg);
+	jsonw_obj_end(&w);
+	return jsonw_finish(&w);
 }

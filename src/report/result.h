@@ -1,8 +1,10 @@
 /*
- * The head of the --json document, written the same way by a run and by
- * --merge: format and schema version, the tool, the start and end in UTC
- * (RFC 3339 with microseconds) and in ns since the epoch, the duration,
- * the client ids, the host and the echo line.  See
+ * The --json document, written by this one writer for a run and for
+ * --merge alike: the head (format and schema version, the tool, the
+ * start and end in UTC (RFC 3339 with microseconds) and in ns since the
+ * epoch, the duration, the client ids, the host and the echo line), the
+ * options, then under "stats" each collector's part, walking the module
+ * table the caller gives (the table a run walks).  See
  * doc/httperf-result.schema.json.
  */
 #ifndef HTTPERF_REPORT_RESULT_H
@@ -10,8 +12,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+struct collector;
+struct collector_run;
 struct jsonw;
+struct jv;
+struct options;
 
 /* The "format" member's value and the schema's version. */
 #define RESULT_FORMAT		"httperf-result"
@@ -31,6 +38,27 @@ struct result_head {
 
 /* Writes the head's members into the (open) top-level object. */
 void	result_write_head(struct jsonw *w, const struct result_head *h);
+
+/* A whole document. */
+struct result_doc {
+	struct result_head head;
+	const struct options *o;	/* a run's options, or NULL: */
+	const struct jv	*options;	/* the "options" value (merge: the
+					   first file's), copied */
+	const struct collector *const *cols;	/* the module table */
+	void *const	*states;	/* by cols[] row; NULL: not in it */
+	size_t		 ncols;
+	const struct collector_run *run;	/* for the collectors' json */
+	/* Writes members after "stats" (merge: "merged"), or NULL. */
+	void		(*tail)(struct jsonw *w, const void *arg);
+	const void	*tail_arg;
+};
+
+/* Writes the document to f.  Returns jsonw_finish()'s answer. */
+int	result_write(FILE *f, const struct result_doc *d);
+
+/* Writes value v of a parsed document as it is. */
+void	result_copy(struct jsonw *w, const struct jv *v);
 
 /*
  * Formats ns since the epoch as RFC 3339 UTC with microseconds

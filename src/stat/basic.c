@@ -15,8 +15,14 @@
 #include "lib/hdr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
+#include "lib/jsonr.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
+#include "stat/reply.h"
+#include "stat/stat_merge.h"
+
+/* The member of its --json part with the histograms (basic_json()). */
+#define BASIC_K_HISTOGRAMS	"histograms"
 
 #define BASIC_BIN_NS	UINT64_C(1000000)	/* -v -v bins: 1 ms */
 #define BASIC_NBINS	100000			/* up to 100 s, then last */
@@ -81,7 +87,7 @@ basic_reply(struct basic *b, const struct call *call)
 {
 	struct basic_totals *t = &b->t;
 	int status = call->status;
-	uint64_t origin;
+	struct stat_reply m;
 
 	if (status >= 100 && status <= 599)
 		t->replies[status / 100]++;
@@ -111,16 +117,12 @@ basic_reply(struct basic *b, const struct call *call)
 	t->footer_bytes += call->footer_bytes;
 	hdr_record(b->phase[BASIC_PH_TRANSFER],
 	    call->t_recv_stop - call->t_recv_start);
-	hdr_record(b->phase[BASIC_PH_REPLY],
-	    call->t_recv_stop - call->t_send_start);
-	if (b->phase[BASIC_PH_REPLY_CORR] != NULL) {
-		/* From when the schedule meant the call to start. */
-		origin = call->intended != 0 ? call->intended :
-		    call->t_send_start;
-		hdr_record(b->phase[BASIC_PH_REPLY_CORR],
-		    call->t_recv_stop > origin ? call->t_recv_stop - origin :
-		    0);
-	}
+	stat_reply_measure(call, &m);
+	/* A reply read ahead of its request counts, as it always did here,
+	   at the top of the histogram (clamped); the intervals count 0. */
+	hdr_record(b->phase[BASIC_PH_REPLY], m.ahead ? UINT64_MAX : m.reply);
+	if (b->phase[BASIC_PH_REPLY_CORR] != NULL)
+		hdr_record(b->phase[BASIC_PH_REPLY_CORR], m.corrected);
 }
 
 /*
@@ -330,7 +332,7 @@ basic_json(struct basic *b, struct jsonw *w, uint64_t duration,
 	basic_totals_fill(b, duration, cpu_user, cpu_sys);
 	jsonw_obj_begin(w);
 	basic_report_json(w, &b->t, &b->rr, b->burst_max);
-	jsonw_key(w, "histograms");
+	jsonw_key(w, BASIC_K_HISTOGRAMS);
 	jsonw_obj_begin(w);
 	for (i = 0; i < BASIC_NPHASES; i++) {
 		if (b->phase[i] == NULL)
@@ -388,9 +390,10 @@ static int
 basic_col_init(void **state, const struct collector_env *env, char *err,
     size_t errlen)
 {
-	struct basic *b = xmalloc(sizeof(*b));
+	struct basic *b = xcalloc(1, sizeof(*b));
 
-	basic_init(b, env->core, env->verbose, env->out, env->cfg);
+	if (env->core != NULL)
+		basic_init(b, env->core, env->verbose, env->out, env->cfg);
 	*state = b;
 	return 0;
 }
@@ -416,15 +419,63 @@ basic_col_json(void *state, struct jsonw *w, const struct collector_run *run)
 static void
 basic_col_fini(void *state)
 {
-	basic_fini(state);
-	free(state);
+	struct basic *b = state;
+
+	stat_samples_free(&b->rr_merge);
+	basic_fini(b);
+	free(b);
+}
+
+/* --merge: the histograms, exactly the phases the first file has. */
+static void
+basic_merge_hists(struct basic *b, struct collector_merge *mg)
+{
+	const struct jv *hs = stat_merge_get(mg, BASIC_K_HISTOGRAMS);
+	char field[160];
+	size_t i, k;
+
+	for (i = 0; i < jv_len(hs) && !mg->failed; i++) {
+		for (k = 0; k < BASIC_NPHASES; k++)
+			if (strcmp(jv_key_at(hs, i), basic_phase_json[k]) == 0)
+				break;
+		if (k == BASIC_NPHASES)
+			stat_merge_fail(mg, BASIC_K_HISTOGRAMS, "%s: a "
+			    "histogram this version cannot merge",
+			    jv_key_at(hs, i));
+	}
+	for (i = 0; i < BASIC_NPHASES; i++) {
+		snprintf(field, sizeof(field), BASIC_K_HISTOGRAMS ".%s",
+		    basic_phase_json[i]);
+		stat_merge_hist(mg, field, &b->phase[i]);
+	}
+}
+
+static void
+basic_col_merge(void *state, struct collector_merge *mg)
+{
+	struct basic *b = state;
+
+	basic_report_merge(mg, &b->t, &b->rr_merge, &b->burst_max,
+	    &b->net_bytes);
+	basic_merge_hists(b, mg);
+}
+
+static void
+basic_col_merge_end(void *state, uint64_t start_ns, uint64_t end_ns)
+{
+	struct basic *b = state;
+
+	stat_merge_samples_end(&b->rr_merge, &b->t.reply_rate, &b->rr);
 }
 
 const struct collector basic_collector = {
 	.name = "basic",
+	.always = 1,
 	.init = basic_col_init,
 	.report = basic_col_report,
 	.extra = basic_col_extra,
 	.json = basic_col_json,
+	.merge = basic_col_merge,
+	.merge_end = basic_col_merge_end,
 	.fini = basic_col_fini,
 };

@@ -67,6 +67,8 @@ struct basic {
 	struct hdr	*phase[BASIC_NPHASES];
 	uint32_t	*bins;		/* -v -v: 1 ms lifetime bins */
 	uint32_t	 nbins;
+	struct stat_samples rr_merge;	/* --merge: the files' k-th reply
+					   rate samples added */
 };
 
 /* Subscribes the collector to the core's events. */

@@ -15,8 +15,10 @@
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "stat/basic_report.h"
+#include "stat/collector.h"
 #include "stat/series.h"
 #include "stat/stat_json.h"
+#include "stat/stat_merge.h"
 
 #define NS_PER_SEC	1e9
 #define NS_PER_MSEC	1e6
@@ -222,6 +224,45 @@ basic_report_print(FILE *out, const struct basic_totals *t, int verbose)
 	print_system(out, t, d);
 }
 
+/*
+ * The members of stats.basic that --merge reads back: written by
+ * basic_report_json() and read by basic_report_merge(), both here.
+ */
+#define BK_CONNECTIONS		"connections"
+#define BK_TOTAL		"total"
+#define BK_MAX_BURST		"max_burst"
+#define BK_MAX_CONCURRENT	"max_concurrent"
+#define BK_LIFETIME		"lifetime"
+#define BK_N			"n"
+#define BK_MIN_NS		"min_ns"
+#define BK_MAX_NS		"max_ns"
+#define BK_SUM_NS		"sum_ns"
+#define BK_SUM2_S2		"sum2_s2"
+#define BK_CONNECT		"connect"
+#define BK_REQUESTS		"requests"
+#define BK_BYTES		"bytes"
+#define BK_EARLY		"early"
+#define BK_CUT			"cut"
+#define BK_UNSENT_BYTES		"unsent_bytes"
+#define BK_REPLIES		"replies"
+#define BK_STATUS		"status"
+#define BK_RATE_PER_S		"rate_per_s"
+#define BK_RESPONSES		"responses"
+#define BK_RESPONSE_SUM_NS	"response_sum_ns"
+#define BK_TRANSFER_SUM_NS	"transfer_sum_ns"
+#define BK_HEADER_BYTES		"header_bytes"
+#define BK_CONTENT_BYTES	"content_bytes"
+#define BK_FOOTER_BYTES		"footer_bytes"
+#define BK_CPU			"cpu"
+#define BK_USER_S		"user_s"
+#define BK_SYSTEM_S		"system_s"
+#define BK_NET			"net"
+#define BK_ERRORS		"errors"
+#define BK_ANNOUNCED		"announced"
+#define BK_CONNECTION_CLOSE	"connection_close"
+#define BK_GOAWAY		"goaway"
+#define BK_RETRIED		"retried"
+
 /* The Connection blocks' numbers (print_conns()). */
 static void
 json_conns(struct jsonw *w, const struct basic_totals *t, double d,
@@ -230,22 +271,22 @@ json_conns(struct jsonw *w, const struct basic_totals *t, double d,
 	double lsum = (double)t->lifetime_sum / NS_PER_SEC;
 	uint64_t n = t->lifetime_n;
 
-	jsonw_key(w, "connections");
+	jsonw_key(w, BK_CONNECTIONS);
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "total", t->conns_issued);
-	jsonw_ku64(w, "max_burst", burst_max);
-	jsonw_ku64(w, "max_concurrent", t->max_concurrent);
-	jsonw_kdouble(w, "rate_per_s", basic_ratio((double)t->conns_issued,
+	jsonw_ku64(w, BK_TOTAL, t->conns_issued);
+	jsonw_ku64(w, BK_MAX_BURST, burst_max);
+	jsonw_ku64(w, BK_MAX_CONCURRENT, t->max_concurrent);
+	jsonw_kdouble(w, BK_RATE_PER_S, basic_ratio((double)t->conns_issued,
 	    d));
 	jsonw_kdouble(w, "ms_per_conn",
 	    1e3 * basic_ratio(d, (double)t->conns_issued));
-	jsonw_key(w, "lifetime");
+	jsonw_key(w, BK_LIFETIME);
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "n", n);
-	jsonw_ku64(w, "min_ns", n > 0 ? t->lifetime_min : 0);
-	jsonw_ku64(w, "max_ns", n > 0 ? t->lifetime_max : 0);
-	jsonw_ku64(w, "sum_ns", t->lifetime_sum);
-	jsonw_kdouble(w, "sum2_s2", t->lifetime_sum2);
+	jsonw_ku64(w, BK_N, n);
+	jsonw_ku64(w, BK_MIN_NS, n > 0 ? t->lifetime_min : 0);
+	jsonw_ku64(w, BK_MAX_NS, n > 0 ? t->lifetime_max : 0);
+	jsonw_ku64(w, BK_SUM_NS, t->lifetime_sum);
+	jsonw_kdouble(w, BK_SUM2_S2, t->lifetime_sum2);
 	jsonw_kdouble(w, "min_ms", n > 0 ?
 	    (double)t->lifetime_min / NS_PER_MSEC : 0.0);
 	jsonw_kdouble(w, "max_ms", n > 0 ?
@@ -258,10 +299,10 @@ json_conns(struct jsonw *w, const struct basic_totals *t, double d,
 	jsonw_kdouble(w, "stddev_ms", n > 0 ?
 	    1e3 * basic_stddev(n, lsum, t->lifetime_sum2) : 0.0);
 	jsonw_obj_end(w);
-	jsonw_key(w, "connect");
+	jsonw_key(w, BK_CONNECT);
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "n", t->connects_n);
-	jsonw_ku64(w, "sum_ns", t->connect_sum);
+	jsonw_ku64(w, BK_N, t->connects_n);
+	jsonw_ku64(w, BK_SUM_NS, t->connect_sum);
 	jsonw_kdouble(w, "avg_ms", 1e3 * basic_ratio((double)t->connect_sum /
 	    NS_PER_SEC, (double)t->connects_n));
 	jsonw_obj_end(w);
@@ -277,43 +318,43 @@ json_calls(struct jsonw *w, const struct basic_totals *t, double d,
 {
 	size_t i;
 
-	jsonw_key(w, "requests");
+	jsonw_key(w, BK_REQUESTS);
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "total", t->reqs_sent);
-	jsonw_ku64(w, "bytes", t->req_bytes);
-	jsonw_kdouble(w, "rate_per_s", basic_ratio((double)t->reqs_sent, d));
+	jsonw_ku64(w, BK_TOTAL, t->reqs_sent);
+	jsonw_ku64(w, BK_BYTES, t->req_bytes);
+	jsonw_kdouble(w, BK_RATE_PER_S, basic_ratio((double)t->reqs_sent, d));
 	jsonw_kdouble(w, "ms_per_req",
 	    1e3 * basic_ratio(d, (double)t->reqs_sent));
 	jsonw_kdouble(w, "size_b", basic_ratio((double)t->req_bytes,
 	    (double)t->reqs_sent));
-	jsonw_ku64(w, "early", t->early);
-	jsonw_ku64(w, "cut", t->cut);
-	jsonw_ku64(w, "unsent_bytes", t->unsent_bytes);
+	jsonw_ku64(w, BK_EARLY, t->early);
+	jsonw_ku64(w, BK_CUT, t->cut);
+	jsonw_ku64(w, BK_UNSENT_BYTES, t->unsent_bytes);
 	jsonw_obj_end(w);
 
-	jsonw_key(w, "replies");
+	jsonw_key(w, BK_REPLIES);
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "total", replies);
-	jsonw_key(w, "status");
+	jsonw_ku64(w, BK_TOTAL, replies);
+	jsonw_key(w, BK_STATUS);
 	jsonw_obj_begin(w);
 	for (i = 0; i < BASIC_NSTATUS; i++)
 		jsonw_ku64(w, basic_status_name[i], t->replies[i + 1]);
 	jsonw_obj_end(w);
-	jsonw_key(w, "rate_per_s");
+	jsonw_key(w, BK_RATE_PER_S);
 	stat_json_series(w, &t->reply_rate, rr, basic_ratio(t->reply_rate.sum,
 	    (double)t->reply_rate.n));
-	jsonw_ku64(w, "responses", t->responses_n);
-	jsonw_ku64(w, "response_sum_ns", t->response_sum);
-	jsonw_ku64(w, "transfer_sum_ns", t->transfer_sum);
+	jsonw_ku64(w, BK_RESPONSES, t->responses_n);
+	jsonw_ku64(w, BK_RESPONSE_SUM_NS, t->response_sum);
+	jsonw_ku64(w, BK_TRANSFER_SUM_NS, t->transfer_sum);
 	jsonw_kdouble(w, "response_ms",
 	    1e3 * basic_ratio((double)t->response_sum / NS_PER_SEC,
 	    (double)t->responses_n));
 	jsonw_kdouble(w, "transfer_ms",
 	    1e3 * basic_ratio((double)t->transfer_sum / NS_PER_SEC,
 	    (double)replies));
-	jsonw_ku64(w, "header_bytes", t->hdr_bytes);
-	jsonw_ku64(w, "content_bytes", t->content_bytes);
-	jsonw_ku64(w, "footer_bytes", t->footer_bytes);
+	jsonw_ku64(w, BK_HEADER_BYTES, t->hdr_bytes);
+	jsonw_ku64(w, BK_CONTENT_BYTES, t->content_bytes);
+	jsonw_ku64(w, BK_FOOTER_BYTES, t->footer_bytes);
 	jsonw_kdouble(w, "header_size_b", basic_ratio((double)t->hdr_bytes,
 	    (double)replies));
 	jsonw_kdouble(w, "content_size_b",
@@ -347,35 +388,35 @@ json_system(struct jsonw *w, const struct basic_totals *t, double d)
 	uint64_t total = 0;
 	int i;
 
-	jsonw_key(w, "cpu");
+	jsonw_key(w, BK_CPU);
 	jsonw_obj_begin(w);
-	jsonw_kdouble(w, "user_s", t->cpu_user);
-	jsonw_kdouble(w, "system_s", t->cpu_sys);
+	jsonw_kdouble(w, BK_USER_S, t->cpu_user);
+	jsonw_kdouble(w, BK_SYSTEM_S, t->cpu_sys);
 	jsonw_kdouble(w, "user_pct", 100.0 * basic_ratio(t->cpu_user, d));
 	jsonw_kdouble(w, "system_pct", 100.0 * basic_ratio(t->cpu_sys, d));
 	jsonw_kdouble(w, "total_pct",
 	    100.0 * basic_ratio(t->cpu_user + t->cpu_sys, d));
 	jsonw_obj_end(w);
-	jsonw_key(w, "net");
+	jsonw_key(w, BK_NET);
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "bytes", t->net_bytes);
+	jsonw_ku64(w, BK_BYTES, t->net_bytes);
 	jsonw_kdouble(w, "kb_per_s", basic_ratio((double)t->net_bytes, d) /
 	    1024.0);
 	jsonw_kdouble(w, "mbps", 8e-6 * basic_ratio((double)t->net_bytes, d));
 	jsonw_obj_end(w);
-	jsonw_key(w, "errors");
+	jsonw_key(w, BK_ERRORS);
 	jsonw_obj_begin(w);
 	for (i = 0; i < BASIC_ERR_COUNT; i++)
 		total += t->errors[i];
-	jsonw_ku64(w, "total", total);
+	jsonw_ku64(w, BK_TOTAL, total);
 	for (i = 0; i < BASIC_ERR_COUNT; i++)
 		jsonw_ku64(w, basic_err_name[i], t->errors[i]);
 	jsonw_obj_end(w);
-	jsonw_key(w, "announced");
+	jsonw_key(w, BK_ANNOUNCED);
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "connection_close", t->announced_close);
-	jsonw_ku64(w, "goaway", t->announced_goaway);
-	jsonw_ku64(w, "retried", t->retried);
+	jsonw_ku64(w, BK_CONNECTION_CLOSE, t->announced_close);
+	jsonw_ku64(w, BK_GOAWAY, t->announced_goaway);
+	jsonw_ku64(w, BK_RETRIED, t->retried);
 	jsonw_obj_end(w);
 }
 
@@ -389,6 +430,89 @@ basic_report_json(struct jsonw *w, const struct basic_totals *t,
 	json_conns(w, t, d, replies, burst_max);
 	json_calls(w, t, d, replies, rr);
 	json_system(w, t, d);
+}
+
+/* --merge: the connections' members. */
+#define CO	BK_CONNECTIONS "."
+#define LT	BK_CONNECTIONS "." BK_LIFETIME "."
+#define CN	BK_CONNECTIONS "." BK_CONNECT "."
+static void
+merge_conns(struct collector_merge *mg, struct basic_totals *t,
+    uint64_t *burst_max)
+{
+	stat_merge_add(mg, CO BK_TOTAL, &t->conns_issued);
+	stat_merge_max(mg, CO BK_MAX_BURST, burst_max);
+	stat_merge_add(mg, CO BK_MAX_CONCURRENT, &t->max_concurrent);
+	stat_merge_min_max(mg, stat_merge_u64(mg, LT BK_N), t->lifetime_n,
+	    LT BK_MIN_NS, &t->lifetime_min, LT BK_MAX_NS, &t->lifetime_max);
+	stat_merge_add(mg, LT BK_N, &t->lifetime_n);
+	stat_merge_add(mg, LT BK_SUM_NS, &t->lifetime_sum);
+	t->lifetime_sum2 += stat_merge_num(mg, LT BK_SUM2_S2);
+	stat_merge_add(mg, CN BK_N, &t->connects_n);
+	stat_merge_add(mg, CN BK_SUM_NS, &t->connect_sum);
+}
+#undef CO
+#undef LT
+#undef CN
+
+/* --merge: the requests' and replies' members. */
+static void
+merge_calls(struct collector_merge *mg, struct basic_totals *t,
+    struct stat_samples *rr_sum)
+{
+	char field[160];
+	size_t i;
+
+	stat_merge_add(mg, BK_REQUESTS "." BK_TOTAL, &t->reqs_sent);
+	stat_merge_add(mg, BK_REQUESTS "." BK_BYTES, &t->req_bytes);
+	stat_merge_add(mg, BK_REQUESTS "." BK_EARLY, &t->early);
+	stat_merge_add(mg, BK_REQUESTS "." BK_CUT, &t->cut);
+	stat_merge_add(mg, BK_REQUESTS "." BK_UNSENT_BYTES, &t->unsent_bytes);
+	for (i = 0; i < BASIC_NSTATUS; i++) {
+		snprintf(field, sizeof(field), BK_REPLIES "." BK_STATUS ".%s",
+		    basic_status_name[i]);
+		stat_merge_add(mg, field, &t->replies[i + 1]);
+	}
+	stat_merge_samples(mg, BK_REPLIES "." BK_RATE_PER_S, rr_sum);
+	stat_merge_add(mg, BK_REPLIES "." BK_RESPONSES, &t->responses_n);
+	stat_merge_add(mg, BK_REPLIES "." BK_RESPONSE_SUM_NS,
+	    &t->response_sum);
+	stat_merge_add(mg, BK_REPLIES "." BK_TRANSFER_SUM_NS,
+	    &t->transfer_sum);
+	stat_merge_add(mg, BK_REPLIES "." BK_HEADER_BYTES, &t->hdr_bytes);
+	stat_merge_add(mg, BK_REPLIES "." BK_CONTENT_BYTES, &t->content_bytes);
+	stat_merge_add(mg, BK_REPLIES "." BK_FOOTER_BYTES, &t->footer_bytes);
+}
+
+/* --merge: the system's and the errors' members. */
+static void
+merge_system(struct collector_merge *mg, struct basic_totals *t,
+    uint64_t *net_bytes)
+{
+	char field[160];
+	size_t i;
+
+	mg->run->cpu_user += stat_merge_num(mg, BK_CPU "." BK_USER_S);
+	mg->run->cpu_sys += stat_merge_num(mg, BK_CPU "." BK_SYSTEM_S);
+	stat_merge_add(mg, BK_NET "." BK_BYTES, net_bytes);
+	for (i = 0; i < BASIC_ERR_COUNT; i++) {
+		snprintf(field, sizeof(field), BK_ERRORS ".%s",
+		    basic_err_name[i]);
+		stat_merge_add(mg, field, &t->errors[i]);
+	}
+	stat_merge_add(mg, BK_ANNOUNCED "." BK_CONNECTION_CLOSE,
+	    &t->announced_close);
+	stat_merge_add(mg, BK_ANNOUNCED "." BK_GOAWAY, &t->announced_goaway);
+	stat_merge_add(mg, BK_ANNOUNCED "." BK_RETRIED, &t->retried);
+}
+
+void
+basic_report_merge(struct collector_merge *mg, struct basic_totals *t,
+    struct stat_samples *rr_sum, uint64_t *burst_max, uint64_t *net_bytes)
+{
+	merge_conns(mg, t, burst_max);
+	merge_calls(mg, t, rr_sum);
+	merge_system(mg, t, net_bytes);
 }
 
 int

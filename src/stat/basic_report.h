@@ -111,6 +111,17 @@ void	basic_report_print(FILE *out, const struct basic_totals *t,
 	    int verbose);
 
 /*
+ * --merge: adds the members basic_report_json() writes of one file's
+ * stats.basic (mg->obj) into t, the reply-rate samples into rr_sum (by
+ * index), the burst into *burst_max (the largest), the bytes read and
+ * written into *net_bytes, the CPU times into mg->run.
+ */
+struct collector_merge;
+void	basic_report_merge(struct collector_merge *mg, struct basic_totals *t,
+	    struct stat_samples *rr_sum, uint64_t *burst_max,
+	    uint64_t *net_bytes);
+
+/*
  * Writes the classic report's numbers as members of the JSON object being
  * written: each block's raw totals (what --merge adds up exactly) next to
  * the values the report prints from them.  `rr' holds the reply-rate

@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/h2_stat.h"
+#include "stat/stat_merge.h"
 
 struct h2_stat {
 	struct core	*core;
@@ -125,6 +128,8 @@ h2_stat_totals(const struct h2_stat *st, struct h2_totals *t)
 	const struct h2_stats *s;
 
 	*t = st->t;
+	if (st->core == NULL)		/* --merge */
+		return;
 	for (c = st->core->live; c != NULL; c = c->live_next)
 		if ((s = h2_conn_stats(c)) != NULL)
 			h2_stat_add(t, s);
@@ -176,27 +181,52 @@ h2_stat_print(const struct h2_totals *t, FILE *out)
 	    (unsigned long long)t->errors[H2_STAT_PROTOCOL]);
 }
 
+/*
+ * The counts of stats.h2, in the order they are written; --merge adds
+ * them up, or takes the largest (`max', the per-connection maxima).
+ */
+static const struct {
+	const char	*key;
+	size_t		 off;		/* in struct h2_totals */
+	int		 max;
+} h2_count[] = {
+	{ "conns_h2", offsetof(struct h2_totals, conns_h2), 0 },
+	{ "conns_h2c", offsetof(struct h2_totals, conns_h2c), 0 },
+	{ "conns_http11", offsetof(struct h2_totals, conns_http11), 0 },
+	{ "streams", offsetof(struct h2_totals, streams), 0 },
+	{ "streams_max", offsetof(struct h2_totals, streams_max), 1 },
+	{ "max_concurrent", offsetof(struct h2_totals, max_concurrent), 1 },
+	{ "rst_stream_received", offsetof(struct h2_totals, rst_recv), 0 },
+	{ "rst_stream_sent", offsetof(struct h2_totals, rst_sent), 0 },
+	{ "goaway_received", offsetof(struct h2_totals, goaway_recv), 0 },
+	{ "flow_control_stalls", offsetof(struct h2_totals, stalls), 0 },
+	{ "header_sent_bytes", offsetof(struct h2_totals, hdr_sent_raw), 0 },
+	{ "header_sent_encoded_bytes",
+	    offsetof(struct h2_totals, hdr_sent_enc), 0 },
+	{ "header_received_bytes",
+	    offsetof(struct h2_totals, hdr_recv_raw), 0 },
+	{ "header_received_encoded_bytes",
+	    offsetof(struct h2_totals, hdr_recv_enc), 0 },
+};
+#define H2_K_ERRORS	"errors"
+
+/* Count i of t. */
+static uint64_t *
+h2_count_of(struct h2_totals *t, size_t i)
+{
+	return (uint64_t *)(void *)((char *)t + h2_count[i].off);
+}
+
 void
 h2_stat_json(const struct h2_totals *t, struct jsonw *w)
 {
 	size_t i;
 
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "conns_h2", t->conns_h2);
-	jsonw_ku64(w, "conns_h2c", t->conns_h2c);
-	jsonw_ku64(w, "conns_http11", t->conns_http11);
-	jsonw_ku64(w, "streams", t->streams);
-	jsonw_ku64(w, "streams_max", t->streams_max);
-	jsonw_ku64(w, "max_concurrent", t->max_concurrent);
-	jsonw_ku64(w, "rst_stream_received", t->rst_recv);
-	jsonw_ku64(w, "rst_stream_sent", t->rst_sent);
-	jsonw_ku64(w, "goaway_received", t->goaway_recv);
-	jsonw_ku64(w, "flow_control_stalls", t->stalls);
-	jsonw_ku64(w, "header_sent_bytes", t->hdr_sent_raw);
-	jsonw_ku64(w, "header_sent_encoded_bytes", t->hdr_sent_enc);
-	jsonw_ku64(w, "header_received_bytes", t->hdr_recv_raw);
-	jsonw_ku64(w, "header_received_encoded_bytes", t->hdr_recv_enc);
-	jsonw_key(w, "errors");
+	for (i = 0; i < nitems(h2_count); i++)
+		jsonw_ku64(w, h2_count[i].key, *(const uint64_t *)(const void *)
+		    ((const char *)t + h2_count[i].off));
+	jsonw_key(w, H2_K_ERRORS);
 	jsonw_obj_begin(w);
 	for (i = 0; i < H2_STAT_NERR; i++)
 		jsonw_ku64(w, h2_stat_err_name[i], t->errors[i]);
@@ -217,10 +247,12 @@ h2_stat_col_init(void **state, const struct collector_env *env, char *err,
 	struct h2_stat *st = xcalloc(1, sizeof(*st));
 	size_t i;
 
+	*state = st;
+	if (env->core == NULL)
+		return 0;
 	st->core = env->core;
 	for (i = 0; i < nitems(evs); i++)
 		bus_subscribe(env->bus, evs[i], h2_stat_event, st);
-	*state = st;
 	return 0;
 }
 
@@ -249,10 +281,31 @@ h2_stat_col_fini(void *state)
 	free(state);
 }
 
+/* --merge: counts added, the per-connection maxima the largest. */
+static void
+h2_stat_col_merge(void *state, struct collector_merge *mg)
+{
+	struct h2_totals *t = &((struct h2_stat *)state)->t;
+	char path[64];
+	size_t i;
+
+	for (i = 0; i < nitems(h2_count); i++)
+		if (h2_count[i].max)
+			stat_merge_max(mg, h2_count[i].key, h2_count_of(t, i));
+		else
+			stat_merge_add(mg, h2_count[i].key, h2_count_of(t, i));
+	for (i = 0; i < H2_STAT_NERR; i++) {
+		snprintf(path, sizeof(path), H2_K_ERRORS ".%s",
+		    h2_stat_err_name[i]);
+		stat_merge_add(mg, path, &t->errors[i]);
+	}
+}
+
 const struct collector h2_stat_collector = {
 	.name = "h2",
 	.init = h2_stat_col_init,
 	.extra = h2_stat_col_extra,
 	.json = h2_stat_col_json,
+	.merge = h2_stat_col_merge,
 	.fini = h2_stat_col_fini,
 };

@@ -23,6 +23,7 @@
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/interval.h"
+#include "stat/reply.h"
 
 #define NS_PER_SEC	UINT64_C(1000000000)
 #define NS_PER_MSEC	1e6
@@ -143,180 +144,6 @@ interval_flushes(const struct interval *iv)
 	    iv->record;
 }
 
-void
-interval_sum_of(struct interval_sum *s, const struct hdr *h)
-{
-	size_t len;
-
-	memset(s, 0, sizeof(*s));
-	s->count = hdr_count(h);
-	if (s->count > 0) {
-		s->p50 = hdr_value_at_percentile(h, 50.0);
-		s->p90 = hdr_value_at_percentile(h, 90.0);
-		s->p99 = hdr_value_at_percentile(h, 99.0);
-		s->max = hdr_max(h);
-	}
-	if (hdr_encode(h, &s->hdr, &len) != 0)
-		s->hdr = NULL;
-}
-
-void
-interval_rec_free(struct interval_rec *r)
-{
-	size_t i;
-
-	for (i = 0; i < INTERVAL_NREC; i++) {
-		free(r->h[i].hdr);
-		r->h[i].hdr = NULL;
-	}
-}
-
-/* a += b, stopping at the largest value. */
-static uint64_t
-sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static void
-counts_add(struct interval_counts *a, const struct interval_counts *b)
-{
-	size_t i;
-
-	a->arrivals = sat_add(a->arrivals, b->arrivals);
-	a->missed = sat_add(a->missed, b->missed);
-	a->conns = sat_add(a->conns, b->conns);
-	for (i = 0; i < nitems(a->replies); i++)
-		a->replies[i] = sat_add(a->replies[i], b->replies[i]);
-	for (i = 0; i < nitems(a->errors); i++)
-		a->errors[i] = sat_add(a->errors[i], b->errors[i]);
-	a->s200 = sat_add(a->s200, b->s200);
-	a->s302 = sat_add(a->s302, b->s302);
-}
-
-/*
- * b's summary added into a's: from their encodings added up when both
- * decode, else (an encoding could not be made) the count and the max
- * only, with no encoding.
- */
-static void
-sum_join(struct interval_sum *a, struct interval_sum *b)
-{
-	struct hdr *ha = NULL, *hb = NULL;
-
-	if (b->count == 0 && b->hdr != NULL)
-		;
-	else if (a->count == 0 && a->hdr != NULL) {
-		free(a->hdr);
-		*a = *b;
-		b->hdr = NULL;
-	} else if (a->hdr != NULL && b->hdr != NULL &&
-	    hdr_decode(a->hdr, strlen(a->hdr), &ha) == 0 &&
-	    hdr_decode(b->hdr, strlen(b->hdr), &hb) == 0 &&
-	    hdr_add(ha, hb) == 0) {
-		free(a->hdr);
-		interval_sum_of(a, ha);
-	} else {
-		free(a->hdr);
-		a->hdr = NULL;
-		a->count = sat_add(a->count, b->count);
-		if (b->max > a->max)
-			a->max = b->max;
-		a->p50 = a->p90 = a->p99 = 0;
-	}
-	hdr_free(ha);
-	hdr_free(hb);
-	free(b->hdr);
-	b->hdr = NULL;
-}
-
-void
-interval_rec_join(struct interval_rec *a, struct interval_rec *b)
-{
-	uint64_t end = sat_add(a->start, a->length),
-	    bend = sat_add(b->start, b->length);
-	size_t k;
-
-	if (bend > end)
-		end = bend;
-	a->length = end - a->start;
-	counts_add(&a->c, &b->c);
-	for (k = 0; k < INTERVAL_NREC; k++)
-		sum_join(&a->h[k], &b->h[k]);
-}
-
-void
-interval_recs_init(struct interval_recs *l, uint64_t period, uint64_t join,
-    size_t max)
-{
-	memset(l, 0, sizeof(*l));
-	l->period = period > 0 ? period : 1;
-	l->join = join > 0 ? join : 1;
-	l->max = max >= 2 ? max : 2;
-}
-
-/* The slot of the test (join periods long) an interval starts in. */
-static uint64_t
-recs_slot(const struct interval_recs *l, uint64_t start)
-{
-	if (l->join > UINT64_MAX / l->period)
-		return 0;
-	return start / (l->period * l->join);
-}
-
-/* Doubles the slots' length, joining the intervals now in one slot. */
-static void
-recs_halve(struct interval_recs *l)
-{
-	size_t i, o = 0;
-
-	if (l->join <= UINT64_MAX / 2)
-		l->join *= 2;
-	for (i = 0; i < l->n; i++) {
-		if (o > 0 && recs_slot(l, l->v[o - 1].start) ==
-		    recs_slot(l, l->v[i].start))
-			interval_rec_join(&l->v[o - 1], &l->v[i]);
-		else
-			l->v[o++] = l->v[i];
-	}
-	l->n = o;
-}
-
-void
-interval_recs_add(struct interval_recs *l, struct interval_rec *r)
-{
-	for (;;) {
-		if (l->n > 0 && recs_slot(l, l->v[l->n - 1].start) ==
-		    recs_slot(l, r->start)) {
-			interval_rec_join(&l->v[l->n - 1], r);
-			return;
-		}
-		if (l->n < l->max)
-			break;
-		recs_halve(l);
-	}
-	if (l->n == l->cap) {
-		l->cap = l->cap > 0 ? 2 * l->cap : 64;
-		if (l->cap > l->max)
-			l->cap = l->max;
-		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
-	}
-	l->v[l->n++] = *r;
-	memset(r, 0, sizeof(*r));
-}
-
-void
-interval_recs_free(struct interval_recs *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		interval_rec_free(&l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->n = l->cap = 0;
-}
-
 /*
  * Whether an interval of `len' ns that ends the test is a sliver: under
  * a quarter of a period, too short for its rates to mean much.
@@ -408,12 +235,13 @@ interval_keep(struct interval *iv, uint64_t end, int last)
 	size_t k;
 
 	o = l->n > 0 ? &l->v[l->n - 1] : NULL;
-	if (iv->open && (recs_slot(l, o->start) == recs_slot(l, start) ||
+	if (iv->open && (interval_recs_slot(l, o->start) ==
+	    interval_recs_slot(l, start) ||
 	    (last && interval_sliver(iv, len)))) {
 		/* Joins the open one: counts and histograms added. */
 		if (start + len > o->start + o->length)
 			o->length = start + len - o->start;
-		counts_add(&o->c, &iv->c);
+		interval_counts_add(&o->c, &iv->c);
 		for (k = 0; k < INTERVAL_NREC; k++)
 			if (interval_rec_kept(iv, k))
 				(void)hdr_add(iv->acc[k],
@@ -435,68 +263,6 @@ interval_keep(struct interval *iv, uint64_t end, int last)
 	interval_rec_free(&r);
 	if (l->join > 1 && !last)
 		interval_open(iv);
-}
-
-static void
-interval_json_sum(struct jsonw *w, const char *key,
-    const struct interval_sum *s)
-{
-	jsonw_key(w, key);
-	jsonw_obj_begin(w);
-	jsonw_ku64(w, "count", s->count);
-	jsonw_ku64(w, "p50_ns", s->p50);
-	jsonw_ku64(w, "p90_ns", s->p90);
-	jsonw_ku64(w, "p99_ns", s->p99);
-	jsonw_ku64(w, "max_ns", s->max);
-	jsonw_kstr(w, "hdr", s->hdr);
-	jsonw_obj_end(w);
-}
-
-void
-interval_json_recs(struct jsonw *w, double target,
-    const struct interval_recs *l)
-{
-	static const char *const sum_key[INTERVAL_NREC] = {
-		[INTERVAL_R_REPLY] = "reply",
-		[INTERVAL_R_CORRECTED] = "reply_corrected",
-		[INTERVAL_R_LATENESS] = "lateness",
-	};
-	const struct interval_rec *r;
-	size_t i, k;
-
-	jsonw_obj_begin(w);
-	jsonw_ku64(w, "period_ns", l->period);
-	jsonw_kdouble(w, "target_rate_per_s", target);
-	jsonw_ku64(w, "max_intervals", l->max);
-	jsonw_ku64(w, "joined", l->join);
-	jsonw_key(w, "intervals");
-	jsonw_arr_begin(w);
-	for (i = 0; i < l->n; i++) {
-		r = &l->v[i];
-		jsonw_obj_begin(w);
-		jsonw_ku64(w, "start_ns", r->start);
-		jsonw_ku64(w, "length_ns", r->length);
-		jsonw_ku64(w, "arrivals", r->c.arrivals);
-		jsonw_ku64(w, "missed", r->c.missed);
-		jsonw_ku64(w, "conns", r->c.conns);
-		jsonw_key(w, "replies");
-		jsonw_obj_begin(w);
-		for (k = 0; k < BASIC_NSTATUS; k++)
-			jsonw_ku64(w, basic_status_name[k],
-			    r->c.replies[k + 1]);
-		jsonw_obj_end(w);
-		jsonw_key(w, "errors");
-		jsonw_obj_begin(w);
-		for (k = 0; k < BASIC_ERR_COUNT; k++)
-			jsonw_ku64(w, basic_err_name[k], r->c.errors[k]);
-		jsonw_obj_end(w);
-		for (k = 0; k < INTERVAL_NREC; k++)
-			if (k == INTERVAL_R_REPLY || target > 0)
-				interval_json_sum(w, sum_key[k], &r->h[k]);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
-	jsonw_obj_end(w);
 }
 
 /*
@@ -635,9 +401,8 @@ interval_periodic(struct timer *t, uint64_t now)
 static void
 interval_reply(struct interval *iv, const struct call *call)
 {
-	uint64_t from = call->intended != 0 ? call->intended :
-	    call->t_send_start;
 	int status = call->status;
+	struct stat_reply m;
 
 	if (status >= 100 && status <= 599)
 		iv->c.replies[status / 100]++;
@@ -648,10 +413,9 @@ interval_reply(struct interval *iv, const struct call *call)
 		iv->c.s302++;
 		iv->p302++;
 	}
-	hdr_record(iv->h[INTERVAL_H_REPLY], call->t_recv_stop >=
-	    call->t_send_start ? call->t_recv_stop - call->t_send_start : 0);
-	hdr_record(iv->h[INTERVAL_H_CORRECTED], call->t_recv_stop >= from ?
-	    call->t_recv_stop - from : 0);
+	stat_reply_measure(call, &m);
+	hdr_record(iv->h[INTERVAL_H_REPLY], m.reply);
+	hdr_record(iv->h[INTERVAL_H_CORRECTED], m.corrected);
 }
 
 static void
@@ -826,8 +590,12 @@ static int
 interval_col_init(void **state, const struct collector_env *env, char *err,
     size_t errlen)
 {
-	struct interval *iv = xmalloc(sizeof(*iv));
+	struct interval *iv = xcalloc(1, sizeof(*iv));
 
+	if (env->core == NULL) {
+		*state = iv;
+		return 0;
+	}
 	if (interval_init(iv, env->bus, loop_timers(env->core->loop),
 	    env->out, env->cfg, err, errlen) == -1) {
 		free(iv);
@@ -860,8 +628,21 @@ interval_col_json(void *state, struct jsonw *w,
 }
 
 static void
+interval_col_merge(void *state, struct collector_merge *mg)
+{
+	interval_merge(state, mg);
+}
+
+static void
+interval_col_merge_end(void *state, uint64_t start_ns, uint64_t end_ns)
+{
+	interval_merge_end(state, start_ns, end_ns);
+}
+
+static void
 interval_col_fini(void *state)
 {
+	interval_merge_free(state);
 	interval_fini(state);
 	free(state);
 }
@@ -872,5 +653,7 @@ const struct collector interval_collector = {
 	.start = interval_col_start,
 	.stop = interval_col_stop,
 	.json = interval_col_json,
+	.merge = interval_col_merge,
+	.merge_end = interval_col_merge_end,
 	.fini = interval_col_fini,
 };

@@ -152,6 +152,14 @@ void	interval_rec_join(struct interval_rec *a, struct interval_rec *b);
 
 void	interval_recs_free(struct interval_recs *l);
 
+/* The slot of the test (join periods long) an interval starts in. */
+uint64_t interval_recs_slot(const struct interval_recs *l,
+	    uint64_t start);
+
+/* a += b, each count stopping at the largest value. */
+void	interval_counts_add(struct interval_counts *a,
+	    const struct interval_counts *b);
+
 struct interval {
 	struct timer_wheel *wheel;
 	FILE		*out;		/* --periodic-stats lines */
@@ -190,6 +198,9 @@ struct interval {
 	uint64_t	 pn;		/* lines printed */
 	uint64_t	 p200;		/* since the last line */
 	uint64_t	 p302;
+
+	/* --merge: the files' intervals, until interval_merge_end(). */
+	struct interval_merge *merge;
 };
 
 /*
@@ -253,6 +264,20 @@ void	interval_sum_of(struct interval_sum *s, const struct hdr *h);
 struct jsonw;
 void	interval_json_recs(struct jsonw *w, double target,
 	    const struct interval_recs *l);
+
+/*
+ * --merge (a state that init made for a merge: no events): checks one
+ * file's stats.interval (mg->obj) and keeps its intervals; then
+ * interval_merge_end() adds them up, slot j (the files' largest joined
+ * periods, from the merge's start on the wall clock) holding every
+ * file's interval that starts in it; interval_merge_free() frees what
+ * the files left.
+ */
+struct collector_merge;
+void	interval_merge(struct interval *iv, struct collector_merge *mg);
+void	interval_merge_end(struct interval *iv, uint64_t start_ns,
+	    uint64_t end_ns);
+void	interval_merge_free(struct interval *iv);
 
 /* Frees the encodings a record holds. */
 void	interval_rec_free(struct interval_rec *r);

@@ -12,12 +12,27 @@
 #include "core/bus.h"
 #include "core/conn.h"
 #include "lib/hdr.h"
+#include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/proxy_stat.h"
 #include "stat/stat_json.h"
+#include "stat/stat_merge.h"
+
+/* The members of its --json part, written and read back (--merge) here. */
+#define PROXY_K_MODE			"mode"
+#define PROXY_K_TUNNELS			"tunnels"
+#define PROXY_K_ESTABLISHED		"established"
+#define PROXY_K_CONNECT_REFUSED		"connect_refused"
+#define PROXY_K_LAST_STATUS		"last_status"
+#define PROXY_K_TUNNEL_SETUP		"tunnel_setup"
+#define PROXY_K_PROXY			"proxy"
+/* The values of its mode. */
+#define PROXY_MODE_CONNECT		"connect"
+#define PROXY_MODE_ABSOLUTE		"absolute-form"
+#define PROXY_MODE_NONE			"none"
 
 /* The tunnel got established: its setup time counts. */
 static void
@@ -87,14 +102,14 @@ void
 proxy_stat_json(const struct proxy_stat *st, struct jsonw *w)
 {
 	jsonw_obj_begin(w);
-	jsonw_kstr(w, "proxy", st->proxy);
-	jsonw_kstr(w, "mode", st->proxy == NULL ? "none" : st->tunnel ?
-	    "connect" : "absolute-form");
-	jsonw_ku64(w, "tunnels", st->tunnels);
-	jsonw_ku64(w, "established", st->established);
-	jsonw_ku64(w, "connect_refused", st->refused);
-	jsonw_ku64(w, "last_status", (uint64_t)st->last_status);
-	jsonw_key(w, "tunnel_setup");
+	jsonw_kstr(w, PROXY_K_PROXY, st->proxy);
+	jsonw_kstr(w, PROXY_K_MODE, st->proxy == NULL ? PROXY_MODE_NONE :
+	    st->tunnel ? PROXY_MODE_CONNECT : PROXY_MODE_ABSOLUTE);
+	jsonw_ku64(w, PROXY_K_TUNNELS, st->tunnels);
+	jsonw_ku64(w, PROXY_K_ESTABLISHED, st->established);
+	jsonw_ku64(w, PROXY_K_CONNECT_REFUSED, st->refused);
+	jsonw_ku64(w, PROXY_K_LAST_STATUS, (uint64_t)st->last_status);
+	jsonw_key(w, PROXY_K_TUNNEL_SETUP);
 	if (stat_json_hdr(w, st->setup) == -1)
 		jsonw_null(w);
 	jsonw_obj_end(w);
@@ -109,6 +124,9 @@ proxy_col_init(void **state, const struct collector_env *env, char *err,
 	const struct proxy_stat_config *cfg = env->cfg;
 	struct proxy_stat *st = xcalloc(1, sizeof(*st));
 
+	*state = st;
+	if (env->core == NULL)
+		return 0;
 	/* NULL: --proxy-env, and the environment names no proxy to use. */
 	st->proxy = cfg->proxy != NULL ? xstrdup(cfg->proxy) : NULL;
 	st->tunnel = cfg->tunnel;
@@ -116,7 +134,6 @@ proxy_col_init(void **state, const struct collector_env *env, char *err,
 	bus_subscribe(env->bus, BUS_CONN_CONNECTED, proxy_stat_event, st);
 	bus_subscribe(env->bus, BUS_CONN_FAILED, proxy_stat_event, st);
 	bus_subscribe(env->bus, BUS_CONN_TIMEOUT, proxy_stat_event, st);
-	*state = st;
 	return 0;
 }
 
@@ -142,10 +159,70 @@ proxy_col_fini(void *state)
 	free(st);
 }
 
+/* --merge: the mode, the same in every file. */
+static void
+proxy_merge_mode(struct proxy_stat *st, struct collector_merge *mg)
+{
+	const char *mode = jv_str(stat_merge_get(mg, PROXY_K_MODE), NULL);
+
+	if (mode == NULL || (strcmp(mode, PROXY_MODE_CONNECT) != 0 &&
+	    strcmp(mode, PROXY_MODE_ABSOLUTE) != 0 &&
+	    strcmp(mode, PROXY_MODE_NONE) != 0))
+		stat_merge_fail(mg, PROXY_K_MODE, "missing or not connect, "
+		    "absolute-form or none");
+	else if (mg->first)
+		st->tunnel = strcmp(mode, PROXY_MODE_CONNECT) == 0;
+	else if (st->tunnel != (strcmp(mode, PROXY_MODE_CONNECT) == 0))
+		stat_merge_fail(mg, PROXY_K_MODE, "differs from %s's",
+		    mg->first_path);
+}
+
+/*
+ * --merge: counts and the tunnel setup histogram added; the proxy's name
+ * and the last refusal's status are the last file's that has one.
+ */
+static void
+proxy_col_merge(void *state, struct collector_merge *mg)
+{
+	struct proxy_stat *st = state;
+	const char *s;
+	uint64_t status;
+	size_t len, i;
+
+	proxy_merge_mode(st, mg);
+	if (mg->failed)
+		return;
+	stat_merge_add(mg, PROXY_K_TUNNELS, &st->tunnels);
+	stat_merge_add(mg, PROXY_K_ESTABLISHED, &st->established);
+	stat_merge_add(mg, PROXY_K_CONNECT_REFUSED, &st->refused);
+	status = stat_merge_u64(mg, PROXY_K_LAST_STATUS);
+	if (status > 999)
+		stat_merge_fail(mg, PROXY_K_LAST_STATUS, "not an HTTP status");
+	else if (status != 0)
+		st->last_status = (int)status;
+	stat_merge_hist(mg, PROXY_K_TUNNEL_SETUP, &st->setup);
+	if (!mg->failed && st->setup == NULL)
+		stat_merge_fail(mg, PROXY_K_TUNNEL_SETUP, "missing");
+	if ((s = jv_str(stat_merge_get(mg, PROXY_K_PROXY), &len)) == NULL ||
+	    mg->failed)
+		return;
+	/* It goes into the report: a name, not terminal controls. */
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < ' ' || s[i] == 0x7f || len > 300) {
+			stat_merge_fail(mg, PROXY_K_PROXY, "not a host:port");
+			return;
+		}
+	free(st->proxy);
+	st->proxy = xmalloc(len + 1);
+	memcpy(st->proxy, s, len);
+	st->proxy[len] = '\0';
+}
+
 const struct collector proxy_stat_collector = {
 	.name = "proxy",
 	.init = proxy_col_init,
 	.extra = proxy_col_extra,
 	.json = proxy_col_json,
+	.merge = proxy_col_merge,
 	.fini = proxy_col_fini,
 };

@@ -79,6 +79,9 @@ struct sched_stat {
 	uint64_t	 sched_last;	/* latest intended (or missed) time */
 	uint64_t	 actual_last;	/* latest time an arrival was made */
 	int		 have_first;
+	int		 merged;	/* --merge: the CPU share is ... */
+	double		 merged_cpu_pct;	/* ... the largest file's;
+					   < 0: unknown */
 };
 
 /* The bottleneck triggers (bits of sched_verdict.why). */

@@ -18,17 +18,30 @@
 #include "core/call.h"
 #include "core/conn.h"
 #include "core/sess.h"
+#include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/sess_stat.h"
+#include "stat/stat_merge.h"
 
 #define NS_PER_SEC	1e9
 
 /* What the collector counts in sess->stat_data. */
 #define SS_CONNS	0	/* its connections that connected */
 #define SS_REPLIES	1	/* replies completed for it */
+
+/* The members of its --json part, written and read back (--merge) here. */
+#define SESS_K_LENGTH_HISTOGRAM		"length_histogram"
+#define SESS_K_COMPLETED		"completed"
+#define SESS_K_FAILED			"failed"
+#define SESS_K_CONNS			"conns"
+#define SESS_K_LIFETIME_SUM_NS		"lifetime_sum_ns"
+#define SESS_K_FAILTIME_SUM_NS		"failtime_sum_ns"
+#define SESS_K_COOKIES_IGNORED		"cookies_ignored"
+#define SESS_K_COOKIES			"cookies"
+#define SESS_K_RATE_PER_S		"rate_per_s"
 
 void
 sess_stat_add_len(struct sess_stat_totals *t, uint64_t nreplies)
@@ -168,27 +181,27 @@ sess_stat_json(struct jsonw *w, const struct sess_stat_totals *t,
 	size_t i;
 
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "completed", t->completed);
-	jsonw_ku64(w, "failed", t->failed);
-	jsonw_key(w, "rate_per_s");
+	jsonw_ku64(w, SESS_K_COMPLETED, t->completed);
+	jsonw_ku64(w, SESS_K_FAILED, t->failed);
+	jsonw_key(w, SESS_K_RATE_PER_S);
 	stat_json_series(w, &t->rate, &t->rate_samples,
 	    basic_ratio((double)t->completed, d));
-	jsonw_ku64(w, "conns", t->conns);
+	jsonw_ku64(w, SESS_K_CONNS, t->conns);
 	jsonw_kdouble(w, "conns_per_session", basic_ratio((double)t->conns,
 	    (double)t->completed));
-	jsonw_ku64(w, "lifetime_sum_ns", t->lifetime_sum);
+	jsonw_ku64(w, SESS_K_LIFETIME_SUM_NS, t->lifetime_sum);
 	jsonw_kdouble(w, "lifetime_s", basic_ratio((double)t->lifetime_sum /
 	    NS_PER_SEC, (double)t->completed));
-	jsonw_ku64(w, "failtime_sum_ns", t->failtime_sum);
+	jsonw_ku64(w, SESS_K_FAILTIME_SUM_NS, t->failtime_sum);
 	jsonw_kdouble(w, "failtime_s", basic_ratio((double)t->failtime_sum /
 	    NS_PER_SEC, (double)t->failed));
-	jsonw_key(w, "length_histogram");
+	jsonw_key(w, SESS_K_LENGTH_HISTOGRAM);
 	jsonw_arr_begin(w);
 	for (i = 0; i < t->len_n; i++)
 		jsonw_u64(w, t->len_hist[i]);
 	jsonw_arr_end(w);
-	jsonw_kbool(w, "cookies", t->cookies);
-	jsonw_ku64(w, "cookies_ignored", t->cookies_ignored);
+	jsonw_kbool(w, SESS_K_COOKIES, t->cookies);
+	jsonw_ku64(w, SESS_K_COOKIES_IGNORED, t->cookies_ignored);
 	jsonw_obj_end(w);
 }
 
@@ -203,6 +216,8 @@ sess_stat_print(struct sess_stat *st, FILE *out, uint64_t duration)
 struct sess_stat_col {
 	struct sess_stat st;
 	const uint64_t	*cookies_ignored;
+	struct stat_samples rate_merge;	/* --merge: the files' k-th
+					   samples added */
 };
 
 static int
@@ -210,12 +225,14 @@ sess_stat_col_init(void **state, const struct collector_env *env,
     char *err, size_t errlen)
 {
 	const struct sess_stat_config *cfg = env->cfg;
-	struct sess_stat_col *sc = xmalloc(sizeof(*sc));
+	struct sess_stat_col *sc = xcalloc(1, sizeof(*sc));
 
+	*state = sc;
+	if (env->core == NULL)
+		return 0;
 	sess_stat_init(&sc->st, env->core, env->verbose, env->out);
 	sc->st.t.cookies = cfg->cookies;
 	sc->cookies_ignored = cfg->cookies_ignored;
-	*state = sc;
 	return 0;
 }
 
@@ -247,7 +264,67 @@ sess_stat_col_fini(void *state)
 	struct sess_stat_col *sc = state;
 
 	sess_stat_fini(&sc->st);
+	stat_samples_free(&sc->rate_merge);
 	free(sc);
+}
+
+/* --merge: the length histograms added, entry by entry. */
+static void
+sess_stat_merge_lens(struct sess_stat_totals *t, struct collector_merge *mg)
+{
+	const struct jv *len = stat_merge_get(mg, SESS_K_LENGTH_HISTOGRAM);
+	uint64_t v;
+	size_t i, n;
+
+	if (jv_type(len) != JV_ARR) {
+		stat_merge_fail(mg, SESS_K_LENGTH_HISTOGRAM,
+		    "missing or not a list");
+		return;
+	}
+	n = jv_len(len);
+	if (n > t->len_cap) {
+		t->len_hist = xreallocarray(t->len_hist, n,
+		    sizeof(*t->len_hist));
+		memset(t->len_hist + t->len_cap, 0,
+		    (n - t->len_cap) * sizeof(*t->len_hist));
+		t->len_cap = n;
+	}
+	if (n > t->len_n)
+		t->len_n = n;
+	for (i = 0; i < n && !mg->failed; i++) {
+		if (jv_u64(jv_at(len, i), &v) == -1 ||
+		    v > UINT64_MAX - t->len_hist[i])
+			stat_merge_fail(mg, SESS_K_LENGTH_HISTOGRAM, "an entry "
+			    "is not an unsigned integer, or the sum overflows");
+		else
+			t->len_hist[i] += v;
+	}
+}
+
+static void
+sess_stat_col_merge(void *state, struct collector_merge *mg)
+{
+	struct sess_stat_col *sc = state;
+	struct sess_stat_totals *t = &sc->st.t;
+
+	stat_merge_add(mg, SESS_K_COMPLETED, &t->completed);
+	stat_merge_add(mg, SESS_K_FAILED, &t->failed);
+	stat_merge_add(mg, SESS_K_CONNS, &t->conns);
+	stat_merge_add(mg, SESS_K_LIFETIME_SUM_NS, &t->lifetime_sum);
+	stat_merge_add(mg, SESS_K_FAILTIME_SUM_NS, &t->failtime_sum);
+	stat_merge_add(mg, SESS_K_COOKIES_IGNORED, &t->cookies_ignored);
+	t->cookies |= stat_merge_bool(mg, SESS_K_COOKIES);
+	stat_merge_samples(mg, SESS_K_RATE_PER_S, &sc->rate_merge);
+	sess_stat_merge_lens(t, mg);
+}
+
+static void
+sess_stat_col_merge_end(void *state, uint64_t start_ns, uint64_t end_ns)
+{
+	struct sess_stat_col *sc = state;
+
+	stat_merge_samples_end(&sc->rate_merge, &sc->st.t.rate,
+	    &sc->st.t.rate_samples);
 }
 
 const struct collector sess_stat_collector = {
@@ -255,5 +332,7 @@ const struct collector sess_stat_collector = {
 	.init = sess_stat_col_init,
 	.report = sess_stat_col_report,
 	.json = sess_stat_col_json,
+	.merge = sess_stat_col_merge,
+	.merge_end = sess_stat_col_merge_end,
 	.fini = sess_stat_col_fini,
 };

@@ -12,6 +12,7 @@
 #include "core/bus.h"
 #include "core/conn.h"
 #include "lib/hdr.h"
+#include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "net/tls.h"
@@ -19,7 +20,19 @@
 #include "stat/basic_report.h"
 #include "stat/collector.h"
 #include "stat/stat_json.h"
+#include "stat/stat_merge.h"
 #include "stat/tls_stat.h"
+
+/* The members of its --json part, written and read back (--merge) here. */
+#define TLS_K_HANDSHAKES		"handshakes"
+#define TLS_K_RESUMED			"resumed"
+#define TLS_K_FAILED			"failed"
+#define TLS_K_TIME_SUM_NS		"time_sum_ns"
+#define TLS_K_TIME			"time"
+#define TLS_K_PROTOCOL			"protocol"
+#define TLS_K_CIPHER			"cipher"
+#define TLS_K_TIME_MIN_NS		"time_min_ns"
+#define TLS_K_TIME_MAX_NS		"time_max_ns"
 
 static void
 tls_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
@@ -91,23 +104,23 @@ tls_stat_json(const struct tls_stat *st, struct jsonw *w)
 	int rv = 0;
 
 	jsonw_obj_begin(w);
-	jsonw_ku64(w, "handshakes", st->handshakes);
-	jsonw_ku64(w, "resumed", st->resumed);
+	jsonw_ku64(w, TLS_K_HANDSHAKES, st->handshakes);
+	jsonw_ku64(w, TLS_K_RESUMED, st->resumed);
 	jsonw_kdouble(w, "resumed_pct", 100.0 * basic_ratio((double)st->resumed,
 	    (double)st->handshakes));
-	jsonw_ku64(w, "failed", st->failed);
-	jsonw_ku64(w, "time_min_ns", st->time_min);
-	jsonw_ku64(w, "time_max_ns", st->time_max);
-	jsonw_ku64(w, "time_sum_ns", st->time_sum);
+	jsonw_ku64(w, TLS_K_FAILED, st->failed);
+	jsonw_ku64(w, TLS_K_TIME_MIN_NS, st->time_min);
+	jsonw_ku64(w, TLS_K_TIME_MAX_NS, st->time_max);
+	jsonw_ku64(w, TLS_K_TIME_SUM_NS, st->time_sum);
 	jsonw_kdouble(w, "time_avg_ms",
 	    basic_ratio((double)st->time_sum, (double)st->handshakes) * 1e-6);
-	jsonw_key(w, "time");
+	jsonw_key(w, TLS_K_TIME);
 	if (stat_json_hdr(w, st->time) == -1) {
 		jsonw_null(w);
 		rv = -1;
 	}
-	jsonw_kstr(w, "protocol", st->version[0] ? st->version : NULL);
-	jsonw_kstr(w, "cipher", st->cipher[0] ? st->cipher : NULL);
+	jsonw_kstr(w, TLS_K_PROTOCOL, st->version[0] ? st->version : NULL);
+	jsonw_kstr(w, TLS_K_CIPHER, st->cipher[0] ? st->cipher : NULL);
 	jsonw_obj_end(w);
 	return rv;
 }
@@ -125,9 +138,10 @@ static int
 tls_stat_col_init(void **state, const struct collector_env *env, char *err,
     size_t errlen)
 {
-	struct tls_stat *st = xmalloc(sizeof(*st));
+	struct tls_stat *st = xcalloc(1, sizeof(*st));
 
-	tls_stat_init(st, env->core);
+	if (env->core != NULL)
+		tls_stat_init(st, env->core);
 	*state = st;
 	return 0;
 }
@@ -152,10 +166,37 @@ tls_stat_col_fini(void *state)
 	free(state);
 }
 
+/*
+ * --merge: counts and the time histogram added; the protocol and the
+ * cipher are the last file's that has them, like the last handshake.
+ */
+static void
+tls_stat_col_merge(void *state, struct collector_merge *mg)
+{
+	struct tls_stat *st = state;
+	const char *s;
+
+	stat_merge_min_max(mg, stat_merge_u64(mg, TLS_K_HANDSHAKES),
+	    st->handshakes, TLS_K_TIME_MIN_NS, &st->time_min, TLS_K_TIME_MAX_NS,
+	    &st->time_max);
+	stat_merge_add(mg, TLS_K_HANDSHAKES, &st->handshakes);
+	stat_merge_add(mg, TLS_K_RESUMED, &st->resumed);
+	stat_merge_add(mg, TLS_K_FAILED, &st->failed);
+	stat_merge_add(mg, TLS_K_TIME_SUM_NS, &st->time_sum);
+	stat_merge_hist(mg, TLS_K_TIME, &st->time);
+	if (!mg->failed && st->time == NULL)
+		stat_merge_fail(mg, TLS_K_TIME, "missing");
+	if ((s = jv_str(stat_merge_get(mg, TLS_K_PROTOCOL), NULL)) != NULL)
+		snprintf(st->version, sizeof(st->version), "%s", s);
+	if ((s = jv_str(stat_merge_get(mg, TLS_K_CIPHER), NULL)) != NULL)
+		snprintf(st->cipher, sizeof(st->cipher), "%s", s);
+}
+
 const struct collector tls_stat_collector = {
 	.name = "tls_stat",
 	.init = tls_stat_col_init,
 	.extra = tls_stat_col_extra,
 	.json = tls_stat_col_json,
+	.merge = tls_stat_col_merge,
 	.fini = tls_stat_col_fini,
 };

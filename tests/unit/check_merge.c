@@ -16,8 +16,27 @@
 #include "report/merge.h"
 #include "report/result.h"
 #include "stat/basic.h"
+#include "stat/h2_stat.h"
 #include "stat/interval.h"
+#include "stat/proxy_stat.h"
 #include "stat/sched_stat.h"
+#include "stat/sess_stat.h"
+#include "stat/tls_stat.h"
+
+/* The collectors of a run's table that write stats, in its order. */
+static const struct collector *const cols[] = {
+	&basic_collector, &tls_stat_collector, &h2_stat_collector,
+	&proxy_stat_collector, &sess_stat_collector, &interval_collector,
+	&sched_stat_collector,
+};
+#define NCOLS	(sizeof(cols) / sizeof(cols[0]))
+
+/* The merged states of the collectors. */
+#define M_SCHED(m)	((struct sched_stat *)merge_state(m, \
+	&sched_stat_collector))
+#define M_BASIC(m)	((struct basic *)merge_state(m, &basic_collector))
+#define M_IV(m)		((struct interval *)merge_state(m, \
+	&interval_collector))
 
 /*
  * A result document of one client: `n' replies of `v' ns, reply-rate
@@ -167,26 +186,26 @@ START_TEST(test_sched)
 	sched_fill(&sb, 0, 50, 0, 0);
 	a = doc_sched(0, 1 * SEC, 10, 5000, 1, 1, 100, 3, &sa, 95.0);
 	b = doc_sched(2, 3 * SEC / 2, 10, 5000, 1, 1, 100, 3, &sb, 20.0);
-	memset(&m, 0, sizeof(m));
+	merge_init(&m, cols, NCOLS);
 	ck_assert_int_eq(merge_add(&m, a, "a", "httperf", stderr), 0);
 	ck_assert_int_eq(merge_add(&m, b, "b", "httperf", stderr), 0);
 	merge_finish(&m);
-	ck_assert(m.have_sched);
-	ck_assert_uint_eq(m.sched.made, 151);
-	ck_assert_uint_eq(m.sched.missed, 2);
-	ck_assert_uint_eq(m.sched.unsent, 0);
-	ck_assert_uint_eq(m.sched.nlate, 5);
-	ck_assert_uint_eq(hdr_count(m.sched.late), 151);
-	ck_assert_uint_eq(hdr_max(m.sched.late) / 100000, 20);	/* 2 ms */
-	ck_assert_double_eq(m.sched.cfg.rate, 200);
-	ck_assert_uint_eq(m.sched.cfg.threshold, MS);
+	ck_assert_ptr_nonnull(M_SCHED(&m));
+	ck_assert_uint_eq(M_SCHED(&m)->made, 151);
+	ck_assert_uint_eq(M_SCHED(&m)->missed, 2);
+	ck_assert_uint_eq(M_SCHED(&m)->unsent, 0);
+	ck_assert_uint_eq(M_SCHED(&m)->nlate, 5);
+	ck_assert_uint_eq(hdr_count(M_SCHED(&m)->late), 151);
+	ck_assert_uint_eq(hdr_max(M_SCHED(&m)->late) / 100000, 20);	/* 2 ms */
+	ck_assert_double_eq(M_SCHED(&m)->cfg.rate, 200);
+	ck_assert_uint_eq(M_SCHED(&m)->cfg.threshold, MS);
 	/* The union: a's first arrival at 1.0 s, its missed at 2.01 s,
 	   its last made at 2.00005 s (b's at 1.99005 s). */
-	ck_assert_uint_eq(m.sched.first, 1 * SEC);
-	ck_assert_uint_eq(m.sched.sched_last, 2 * SEC + 10 * MS);
-	ck_assert_uint_eq(m.sched.actual_last, 2 * SEC + 50000);
-	ck_assert_double_eq(m.sched_cpu_pct, 95.0);
-	sched_stat_verdict(&m.sched, m.sched_cpu_pct, &v);
+	ck_assert_uint_eq(M_SCHED(&m)->first, 1 * SEC);
+	ck_assert_uint_eq(M_SCHED(&m)->sched_last, 2 * SEC + 10 * MS);
+	ck_assert_uint_eq(M_SCHED(&m)->actual_last, 2 * SEC + 50000);
+	ck_assert_double_eq(M_SCHED(&m)->merged_cpu_pct, 95.0);
+	sched_stat_verdict(M_SCHED(&m), M_SCHED(&m)->merged_cpu_pct, &v);
 	ck_assert_uint_eq(v.scheduled, 153);
 	ck_assert_uint_eq(v.never_sent, 2);
 	/* 152 intervals over 1.01 s; achieved 150 over the same. */
@@ -221,16 +240,16 @@ START_TEST(test_sched)
 	ck_assert_uint_eq(sa.missed, 0);
 	a = doc_sched(0, 1 * SEC, 10, 5000, 1, 1, 100, 3, &sa, 10.0);
 	b = doc_sched(1, 1 * SEC, 10, 5000, 1, 1, 100, 3, &sa, -1);
-	memset(&m, 0, sizeof(m));
+	merge_init(&m, cols, NCOLS);
 	ck_assert_int_eq(merge_add(&m, a, "a", "httperf", stderr), 0);
 	ck_assert_int_eq(merge_add(&m, b, "b", "httperf", stderr), 0);
 	merge_finish(&m);
-	ck_assert(m.sched.cfg.requests);
-	ck_assert_uint_eq(m.sched.made, 60);
-	ck_assert_uint_eq(m.sched.unsent, 8);
-	ck_assert_uint_eq(m.sched.missed, 0);
-	ck_assert_double_eq(m.sched_cpu_pct, 10.0);
-	sched_stat_verdict(&m.sched, m.sched_cpu_pct, &v);
+	ck_assert(M_SCHED(&m)->cfg.requests);
+	ck_assert_uint_eq(M_SCHED(&m)->made, 60);
+	ck_assert_uint_eq(M_SCHED(&m)->unsent, 8);
+	ck_assert_uint_eq(M_SCHED(&m)->missed, 0);
+	ck_assert_double_eq(M_SCHED(&m)->merged_cpu_pct, 10.0);
+	sched_stat_verdict(M_SCHED(&m), M_SCHED(&m)->merged_cpu_pct, &v);
 	ck_assert_uint_eq(v.scheduled, 60);
 	ck_assert_uint_eq(v.never_sent, 8);
 	ck_assert_uint_eq(v.why, 0);
@@ -246,12 +265,13 @@ START_TEST(test_sums)
 	struct jv *a = doc(0, 1000000000, 10, 5000, 2.0, 4.0, 100, 3);
 	struct jv *b = doc(2, 1500000000, 30, 9000, 1.0, 8.0, 100, 3);
 	struct merge m;
-	struct basic_totals *t = &m.basic.t;
+	struct basic_totals *t;
 
-	memset(&m, 0, sizeof(m));
+	merge_init(&m, cols, NCOLS);
 	ck_assert_int_eq(merge_add(&m, a, "a", "httperf", stderr), 0);
 	ck_assert_int_eq(merge_add(&m, b, "b", "httperf", stderr), 0);
 	merge_finish(&m);
+	t = &M_BASIC(&m)->t;
 	ck_assert_uint_eq(t->conns_issued, 40);
 	ck_assert_uint_eq(t->replies[2], 40);
 	ck_assert_uint_eq(t->lifetime_n, 40);
@@ -259,21 +279,21 @@ START_TEST(test_sums)
 	ck_assert_uint_eq(t->lifetime_max, 9002);
 	ck_assert_uint_eq(t->lifetime_sum, 10 * 5000 + 30 * 9000);
 	ck_assert_uint_eq(t->max_concurrent, 4);
-	ck_assert_uint_eq(m.basic.burst_max, 3);
-	ck_assert_uint_eq(m.basic.net_bytes, 40000);
+	ck_assert_uint_eq(M_BASIC(&m)->burst_max, 3);
+	ck_assert_uint_eq(M_BASIC(&m)->net_bytes, 40000);
 	/* The union window: 1.0 s to 2.5 s. */
 	ck_assert_uint_eq(m.end_ns - m.start_ns, 1500000000);
-	ck_assert_double_eq(m.cpu_user, 1.0);
+	ck_assert_double_eq(m.run.cpu_user, 1.0);
 	/* Samples summed index by index: 3 and 12. */
 	ck_assert_uint_eq(t->reply_rate.n, 2);
 	ck_assert_double_eq(t->reply_rate.min, 3.0);
 	ck_assert_double_eq(t->reply_rate.max, 12.0);
 	ck_assert_double_eq(t->reply_rate.sum, 15.0);
 	/* Histograms added, not averaged: p50 is the bigger run's value. */
-	ck_assert_uint_eq(hdr_count(m.basic.phase[BASIC_PH_REPLY]), 40);
+	ck_assert_uint_eq(hdr_count(M_BASIC(&m)->phase[BASIC_PH_REPLY]), 40);
 	ck_assert_uint_eq(hdr_value_at_percentile(
-	    m.basic.phase[BASIC_PH_REPLY], 50.0),
-	    hdr_highest_equivalent(m.basic.phase[BASIC_PH_REPLY], 9000));
+	    M_BASIC(&m)->phase[BASIC_PH_REPLY], 50.0),
+	    hdr_highest_equivalent(M_BASIC(&m)->phase[BASIC_PH_REPLY], 9000));
 	ck_assert_uint_eq(m.nids, 2);
 	ck_assert_uint_eq(m.ids[0], 0);
 	ck_assert_uint_eq(m.ids[1], 2);
@@ -292,7 +312,7 @@ refused(struct jv *a, struct jv *b, char *msg, size_t len)
 	int rv;
 
 	memset(msg, 0, len);
-	memset(&m, 0, sizeof(m));
+	merge_init(&m, cols, NCOLS);
 	ck_assert_int_eq(merge_add(&m, a, "a.json", "httperf", err), 0);
 	rv = merge_add(&m, b, "b.json", "httperf", err);
 	fclose(err);
@@ -406,7 +426,7 @@ doc_iv(unsigned id, uint64_t start, uint64_t first, uint64_t n,
 static void
 merged(struct merge *m, struct jv *a, struct jv *b)
 {
-	memset(m, 0, sizeof(*m));
+	merge_init(m, cols, NCOLS);
 	ck_assert_int_eq(merge_add(m, a, "a.json", "httperf", stderr), 0);
 	ck_assert_int_eq(merge_add(m, b, "b.json", "httperf", stderr), 0);
 	merge_finish(m);
@@ -430,7 +450,7 @@ START_TEST(test_interval_span)
 	a = doc_iv(0, EPOCH, 0, 3, 3 * SEC, INTERVAL_MAX_RECS);
 	b = doc_iv(1, EPOCH + 5 * DAY, 0, 3, 3 * SEC, INTERVAL_MAX_RECS);
 	merged(&m, a, b);
-	l = &m.ivrecs;
+	l = &M_IV(&m)->recs;
 	ck_assert_uint_eq(l->n, 6);
 	ck_assert_uint_eq(l->join, 1);
 	for (i = 0; i < 3; i++) {
@@ -483,13 +503,12 @@ START_TEST(test_interval_bound)
 	uint64_t n = 0, h = 0;
 	char *buf = NULL;
 	size_t i, len = 0;
-	struct jsonw w;
 	FILE *f;
 
 	a = doc_iv(0, EPOCH, 0, 600, 600 * SEC, INTERVAL_MAX_RECS);
 	b = doc_iv(1, EPOCH, 0, 600, 600 * SEC, INTERVAL_MAX_RECS);
 	merged(&m, a, b);
-	l = &m.ivrecs;
+	l = &M_IV(&m)->recs;
 	ck_assert_uint_eq(l->join, 2);
 	ck_assert_uint_eq(l->n, 300);
 	for (i = 0; i < l->n; i++) {
@@ -501,9 +520,7 @@ START_TEST(test_interval_bound)
 	ck_assert_uint_eq(n, 1200);
 	ck_assert_uint_eq(h, 1200);
 	f = open_memstream(&buf, &len);
-	jsonw_init(&w, f);
-	merge_json(&m, &w, NULL, NULL, 0);
-	ck_assert_int_eq(jsonw_finish(&w), 0);
+	ck_assert_int_eq(merge_json(&m, f, NULL, NULL, 0), 0);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(buf, "\"max_intervals\": 512,"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"joined\": 2,"));
@@ -516,7 +533,7 @@ START_TEST(test_interval_bound)
 	a = doc_iv(0, EPOCH, 0, 20, 20 * SEC, 8);
 	b = doc_iv(1, EPOCH, 0, 20, 20 * SEC, INTERVAL_MAX_RECS);
 	merged(&m, a, b);
-	l = &m.ivrecs;
+	l = &M_IV(&m)->recs;
 	ck_assert_uint_eq(l->join, 4);
 	ck_assert_uint_eq(l->n, 5);
 	for (i = 0; i < l->n; i++) {
@@ -551,8 +568,8 @@ START_TEST(test_interval_sliver)
 	b = doc_full(1, EPOCH, 3, 5000, 1, 1, 100, 3, NULL, -1, &x);
 	interval_recs_free(&l);
 	merged(&m, a, b);
-	ck_assert_uint_eq(m.ivrecs.n, 2);
-	r = &m.ivrecs.v[1];
+	ck_assert_uint_eq(M_IV(&m)->recs.n, 2);
+	r = &M_IV(&m)->recs.v[1];
 	ck_assert_uint_eq(r->start, SEC);
 	ck_assert_uint_eq(r->length, SEC + 400000);
 	ck_assert_uint_eq(r->c.replies[2], 4);
@@ -644,7 +661,7 @@ START_TEST(test_hist_settings)
 	memset(&x, 0, sizeof(x));
 	x.highest = INT64_C(1) << 24;
 	a = doc_full(0, EPOCH, 1, 5000, 1, 1, 100, 5, NULL, -1, &x);
-	memset(&m, 0, sizeof(m));
+	merge_init(&m, cols, NCOLS);
 	memset(msg, 0, sizeof(msg));
 	err = fmemopen(msg, sizeof(msg), "w");
 	ck_assert_int_eq(merge_add(&m, a, "a.json", "httperf", err), -1);
