@@ -5,9 +5,9 @@
  * never includes gen/.
  *
  * Each module exports one `const struct collector' (basic_collector, ...)
- * and declares its settings, if any, in its header; main.c lists the
- * instances in its table, fills the settings from the options and walks
- * the table: init in table order (the order the handlers run on the bus),
+ * and declares its settings, if any, in its header; modules.c lists the
+ * instances in its table and fills the settings from the options; run.c
+ * walks the table: init in table order (the order the handlers run on the bus),
  * start and stop around the test, then after the test every report, then
  * every extra, then fini.  The
  * split between report and extra keeps 0.9.0's report first and whole:

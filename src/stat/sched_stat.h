@@ -146,7 +146,7 @@ void	sched_stat_print(const struct sched_stat *st, FILE *out);
 int	sched_stat_print_warning(const struct sched_stat *st, FILE *out,
 	    double cpu_pct);
 
-/* The same for the collector's state and the run (main.c). */
+/* The same for the collector's state and the run (run.c). */
 int	sched_stat_warn(void *state, FILE *out,
 	    const struct collector_run *run);
 
@@ -163,7 +163,7 @@ int	sched_stat_json(const struct sched_stat *st, struct jsonw *w,
 struct collector;
 
 /* The collector (stat/collector.h): its extra is the two lines above.
-   Settings: sched_stat_config.  main.c has it only when the run has a
+   Settings: sched_stat_config.  modules.c gives it only to a run with a
    schedule. */
 extern const struct collector sched_stat_collector;
 
