@@ -18,6 +18,7 @@
 #include "stat/basic.h"
 #include "stat/interval.h"
 #include "stat/sched_stat.h"
+#include "unit.h"
 
 /*
  * A result document of one client: `n' replies of `v' ns, reply-rate
@@ -680,11 +681,5 @@ merge_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(merge_suite());
-	int nfail;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nfail = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(merge_suite());
 }
