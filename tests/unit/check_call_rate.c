@@ -19,6 +19,7 @@
 
 #include "gen/call_pool.h"
 #include "lib/util.h"
+#include "unit.h"
 
 #define NREC	256
 
@@ -682,11 +683,5 @@ call_rate_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(call_rate_suite());
-	int nfailed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nfailed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nfailed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(call_rate_suite());
 }

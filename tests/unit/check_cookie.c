@@ -16,6 +16,7 @@
 
 #include "gen/cookie.h"
 #include "lib/util.h"
+#include "unit.h"
 
 /* Feeds the NUL-terminated `line' to the jar. */
 static int
@@ -435,11 +436,5 @@ cookie_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(cookie_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(cookie_suite());
 }

@@ -19,6 +19,7 @@
 #include "core/loop.h"
 #include "core/sess.h"
 #include "lib/util.h"
+#include "unit.h"
 
 #define PEAK	10000
 
@@ -32,22 +33,16 @@ static void
 fix_init(struct fix *f)
 {
 	struct core_config cfg;
-	char err[256];
 
 	memset(f, 0, sizeof(*f));
-	f->loop = loop_new(LOOP_BACKEND_POLL, err, sizeof(err));
-	ck_assert_msg(f->loop != NULL, "loop_new: %s", err);
-	f->bus = bus_new();
 	memset(&cfg, 0, sizeof(cfg));
-	core_init(&f->core, f->loop, f->bus, &cfg);
+	unit_core_init(&f->core, &f->loop, &f->bus, &cfg);
 }
 
 static void
 fix_fini(struct fix *f)
 {
-	core_fini(&f->core);
-	bus_free(f->bus);
-	loop_free(f->loop);
+	unit_core_fini(&f->core);
 }
 
 /* The bound holds: free objects <= max(live, CORE_POOL_MIN). */
@@ -152,11 +147,5 @@ core_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(core_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(core_suite());
 }

@@ -42,6 +42,7 @@
 #include "core/timer.h"
 #include "lib/util.h"
 #include "net/http_req.h"
+#include "unit.h"
 
 #define MAXS		320	/* streams a test looks at */
 #define MAXF		16	/* fields kept per request */
@@ -347,7 +348,6 @@ fix_init(struct fix *f, unsigned max_streams, uint32_t srv_max,
 	struct sockaddr_in sin;
 	socklen_t len = sizeof(sin);
 	struct http_req_spec spec;
-	char err[256];
 	size_t i;
 
 	memset(f, 0, sizeof(*f));
@@ -377,13 +377,6 @@ fix_init(struct fix *f, unsigned max_streams, uint32_t srv_max,
 	spec.body_len = body != NULL ? strlen(body) : 0;
 	http_req_tmpl_init(&f->tmpl, &spec);
 
-	f->loop = loop_new(LOOP_BACKEND_POLL, err, sizeof(err));
-	ck_assert_msg(f->loop != NULL, "loop_new: %s", err);
-	loop_on_turn(f->loop, on_turn, NULL);
-	timer_init(&f->tick, tick_fired);
-	f->bus = bus_new();
-	for (i = 0; i < BUS_NEVENTS; i++)
-		bus_subscribe(f->bus, (enum bus_event)i, ev, f);
 	memcpy(&f->cfg.addr, &sin, sizeof(sin));
 	f->cfg.addrlen = sizeof(sin);
 	f->cfg.max_line = 16384;
@@ -393,7 +386,11 @@ fix_init(struct fix *f, unsigned max_streams, uint32_t srv_max,
 	f->cfg.req = &f->tmpl;
 	f->cfg.http2 = 1;
 	f->cfg.max_streams = max_streams;
-	core_init(&f->core, f->loop, f->bus, &f->cfg);
+	unit_core_init(&f->core, &f->loop, &f->bus, &f->cfg);
+	loop_on_turn(f->loop, on_turn, NULL);
+	timer_init(&f->tick, tick_fired);
+	for (i = 0; i < BUS_NEVENTS; i++)
+		bus_subscribe(f->bus, (enum bus_event)i, ev, f);
 }
 
 /* Connects and queues n calls (the first `nhdr' with a Cookie line). */
@@ -432,9 +429,7 @@ fix_fini(struct fix *f)
 		conn_unref(f->conn, 0);
 	}
 	ck_assert_int_eq(f->destroyed, 1);
-	core_fini(&f->core);
-	bus_free(f->bus);
-	loop_free(f->loop);
+	unit_core_fini(&f->core);
 	http_req_tmpl_free(&f->tmpl);
 	if (f->srv != NULL)
 		nghttp2_session_del(f->srv);
@@ -1123,11 +1118,5 @@ h2_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(h2_suite());
-	int nfailed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nfailed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nfailed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(h2_suite());
 }

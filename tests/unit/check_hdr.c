@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "lib/hdr.h"
+#include "unit.h"
 
 #define NS_HOUR		(INT64_C(3600) * 1000000000)
 
@@ -1150,8 +1151,6 @@ main(void)
 {
 	Suite *s = suite_create("hdr");
 	TCase *tc = tcase_create("hdr");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_layout);
@@ -1167,9 +1166,5 @@ main(void)
 	tcase_add_test(tc, test_decode_mutations);
 	tcase_add_test(tc, test_decode_ns);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(s);
 }

@@ -16,6 +16,7 @@
 #include "lib/hdr.h"
 #include "lib/jsonr.h"
 #include "report/html.h"
+#include "unit.h"
 
 /* ---- building documents ---- */
 
@@ -1348,8 +1349,6 @@ main(void)
 {
 	Suite *s = suite_create("html");
 	TCase *tc = tcase_create("html");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_escape);
@@ -1371,9 +1370,5 @@ main(void)
 	tcase_add_test(tc, test_many_clients);
 	tcase_add_test(tc, test_write_error);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(s);
 }

@@ -10,6 +10,7 @@
 
 #include "lib/util.h"
 #include "net/http_req.h"
+#include "unit.h"
 
 /* Joins iovecs into one NUL-terminated string (caller frees). */
 static char *
@@ -213,8 +214,6 @@ main(void)
 {
 	Suite *s = suite_create("http_req");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_golden_full, 0, nitems(goldens));
 	tcase_add_test(tc, test_per_call);
@@ -222,9 +221,5 @@ main(void)
 	tcase_add_loop_test(tc, test_host, 0, nitems(hosts));
 	tcase_add_loop_test(tc, test_host_for, 0, nitems(host_fors));
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return unit_run(s);
 }

@@ -7,16 +7,14 @@
  */
 #include "config.h"
 
-#include <sys/mman.h>
-
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "net/http_resp.h"
+#include "unit.h"
 
 /*
  * A reply as segments: the header section (with interim replies), the
@@ -472,24 +470,6 @@ row_raw(const struct row *row, size_t *len)
 	return raw;
 }
 
-/* Maps `cap' bytes followed by a PROT_NONE page; returns the first. */
-static char *
-guard_map(size_t cap, size_t *mapped)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t n = (cap + page - 1) / page * page;
-	char *p;
-
-	if (n == 0)
-		n = page;
-	p = mmap(NULL, n + page, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ck_assert(p != MAP_FAILED);
-	ck_assert_int_eq(mprotect(p + n, page, PROT_NONE), 0);
-	*mapped = n;
-	return p;
-}
-
 /*
  * Feeds `raw' as a first piece of `first' bytes, then pieces of `piece'
  * bytes (0: all the rest), keeping the unconsumed tail like a caller and
@@ -500,8 +480,9 @@ static void
 feed(const struct row *row, const char *raw, size_t len, size_t first,
     size_t piece, enum feed_mode mode, struct outcome *o)
 {
-	char *pend, *gbase = NULL, *buf;
-	size_t plen = 0, off = 0, n, c, gsize = 0;
+	char *pend, *gend = NULL, *buf;
+	size_t plen = 0, off = 0, n, c;
+	struct unit_guard g;
 
 	memset(o, 0, sizeof(*o));
 	memset(&o->r, 0xa5, sizeof(o->r));
@@ -511,7 +492,7 @@ feed(const struct row *row, const char *raw, size_t len, size_t first,
 	if ((pend = malloc(len + 1)) == NULL)
 		abort();
 	if (mode == FEED_GUARD)
-		gbase = guard_map(len, &gsize);
+		gend = unit_guard_map(&g, len);
 
 	o->res = http_resp_parse(&o->r, pend, 0, &c, &capture_cb, &o->cap);
 	ck_assert_int_eq(o->res, HTTP_RESP_MORE);
@@ -525,7 +506,7 @@ feed(const struct row *row, const char *raw, size_t len, size_t first,
 		plen += n;
 		off += n;
 		if (mode == FEED_GUARD) {
-			buf = gbase + gsize - plen;
+			buf = gend - plen;
 			memmove(buf, pend, plen);
 		} else {
 			if ((buf = malloc(plen)) == NULL)
@@ -551,8 +532,8 @@ feed(const struct row *row, const char *raw, size_t len, size_t first,
 	    &o->cap), o->res);
 	ck_assert_uint_eq(c, 0);
 	free(pend);
-	if (gbase != NULL)
-		munmap(gbase, gsize + (size_t)sysconf(_SC_PAGESIZE));
+	if (gend != NULL)
+		unit_guard_unmap(&g);
 }
 
 /* Checks one run against the row's expectations. */
@@ -1217,11 +1198,5 @@ http_resp_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(http_resp_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return unit_run(http_resp_suite());
 }

@@ -22,6 +22,7 @@
 #include "lib/hdr.h"
 #include "lib/jsonw.h"
 #include "stat/interval.h"
+#include "unit.h"
 
 #define SEC	UINT64_C(1000000000)
 #define MS	UINT64_C(1000000)
@@ -792,8 +793,6 @@ main(void)
 {
 	Suite *s = suite_create("interval");
 	TCase *tc = tcase_create("interval");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_scheduled);
 	tcase_add_test(tc, test_unscheduled);
@@ -807,9 +806,5 @@ main(void)
 	tcase_add_test(tc, test_sliver);
 	tcase_add_test(tc, test_bound);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(s);
 }

@@ -16,6 +16,7 @@
 
 #include "lib/jsonr.h"
 #include "lib/util.h"
+#include "unit.h"
 
 #define ERRLEN	256
 
@@ -678,8 +679,6 @@ main(void)
 {
 	Suite *s = suite_create("jsonr");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_valid, 0, (int)nitems(valid));
@@ -694,9 +693,5 @@ main(void)
 	tcase_add_test(tc, test_oom);
 	tcase_add_test(tc, test_long);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return unit_run(s);
 }

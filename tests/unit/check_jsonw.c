@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lib/jsonw.h"
+#include "unit.h"
 
 static char *buf;
 static size_t buflen;
@@ -343,11 +344,5 @@ jsonw_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(jsonw_suite());
-	int nfail;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nfail = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(jsonw_suite());
 }

@@ -23,6 +23,7 @@
 #include "core/loop.h"
 #include "core/timer.h"
 #include "lib/util.h"
+#include "unit.h"
 
 /* Each test runs once per backend compiled in. */
 static const enum loop_backend_kind backends[] = {
@@ -738,11 +739,5 @@ loop_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(loop_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(loop_suite());
 }

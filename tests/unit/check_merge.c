@@ -22,6 +22,7 @@
 #include "stat/sched_stat.h"
 #include "stat/sess_stat.h"
 #include "stat/tls_stat.h"
+#include "unit.h"
 
 /* The collectors of a run's table that write stats, in its order. */
 static const struct collector *const cols[] = {
@@ -697,11 +698,5 @@ merge_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(merge_suite());
-	int nfail;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nfail = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(merge_suite());
 }

@@ -24,6 +24,7 @@
 #include "lib/util.h"
 #include "opt/options.h"
 #include "opt/options_int.h"
+#include "unit.h"
 
 #define MAXARGS	40
 
@@ -2781,12 +2782,5 @@ options_suite(void)
 int
 main(void)
 {
-	SRunner *sr;
-	int nfail;
-
-	sr = srunner_create(options_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	nfail = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(options_suite());
 }

@@ -20,6 +20,7 @@
 #include "lib/util.h"
 #include "net/http_req.h"
 #include "stat/print.h"
+#include "unit.h"
 
 #define BOTH	(PRINT_HEADER | PRINT_BODY)
 
@@ -39,25 +40,13 @@ struct fix {
 static void
 fix_init(struct fix *f, const char *body, int req_flags, int reply_flags)
 {
-	struct http_req_spec spec;
 	struct core_config cfg;
-	char err[256];
 
 	memset(f, 0, sizeof(*f));
-	f->loop = loop_new(LOOP_BACKEND_POLL, err, sizeof(err));
-	ck_assert_msg(f->loop != NULL, "loop_new: %s", err);
-	f->bus = bus_new();
-	memset(&spec, 0, sizeof(spec));
-	spec.uri = "/";
-	spec.minor = 1;
-	spec.host = "localhost";
-	spec.user_agent = "httperf/test";
-	spec.body = body;
-	spec.body_len = body != NULL ? strlen(body) : 0;
-	http_req_tmpl_init(&f->tmpl, &spec);
+	unit_req_tmpl(&f->tmpl, body);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.req = &f->tmpl;
-	core_init(&f->core, f->loop, f->bus, &cfg);
+	unit_core_init(&f->core, &f->loop, &f->bus, &cfg);
 	f->out = open_memstream(&f->text, &f->tlen);
 	ck_assert_ptr_nonnull(f->out);
 	print_init(&f->pr, &f->core, req_flags, reply_flags, f->out);
@@ -68,10 +57,8 @@ fix_fini(struct fix *f)
 {
 	print_fini(&f->pr);
 	print_fini(&f->pr);
-	core_fini(&f->core);
+	unit_core_fini(&f->core);
 	http_req_tmpl_free(&f->tmpl);
-	bus_free(f->bus);
-	loop_free(f->loop);
 	fclose(f->out);
 	free(f->text);
 }
@@ -727,11 +714,5 @@ print_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(print_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(print_suite());
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "stat/progress.h"
+#include "unit.h"
 
 #define SEC	UINT64_C(1000000000)
 
@@ -306,8 +307,6 @@ main(void)
 {
 	Suite *s = suite_create("progress");
 	TCase *tc = tcase_create("progress");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_run_widths, 0,
 	    (int)(sizeof(run_lines) / sizeof(run_lines[0])));
@@ -319,9 +318,5 @@ main(void)
 	tcase_add_test(tc, test_rate_first_second);
 	tcase_add_test(tc, test_no_rate);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(s);
 }

@@ -23,6 +23,7 @@
 #include "net/sock.h"
 #include "opt/options.h"
 #include "setup.h"
+#include "unit.h"
 
 /* Concatenates iovecs into a NUL-terminated string. */
 static char *
@@ -543,8 +544,6 @@ main(void)
 {
 	Suite *s = suite_create("proxy");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_absolute_form);
 	tcase_add_test(tc, test_basic);
@@ -559,9 +558,5 @@ main(void)
 	tcase_add_test(tc, test_setup_proxy);
 	tcase_add_test(tc, test_unix_path);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return unit_run(s);
 }

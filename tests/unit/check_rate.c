@@ -20,6 +20,7 @@
 #include "core/timer.h"
 #include "gen/rate.h"
 #include "lib/util.h"
+#include "unit.h"
 
 /*
  * The oracle: erand48's generator written out, x' = a*x + c mod 2^48,
@@ -820,11 +821,5 @@ rate_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(rate_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(rate_suite());
 }

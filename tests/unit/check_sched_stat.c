@@ -18,6 +18,7 @@
 #include "lib/hdr.h"
 #include "stat/collector.h"
 #include "stat/sched_stat.h"
+#include "unit.h"
 
 #define MS	UINT64_C(1000000)
 #define T0	UINT64_C(5000000000)
@@ -376,11 +377,5 @@ sched_stat_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(sched_stat_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(sched_stat_suite());
 }

@@ -16,6 +16,7 @@
 #include "gen/session.h"
 #include "stat/basic_report.h"
 #include "stat/sess_stat.h"
+#include "unit.h"
 
 #define NS	UINT64_C(1000000000)
 
@@ -187,11 +188,5 @@ session_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(session_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(session_suite());
 }

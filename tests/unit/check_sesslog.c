@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +24,7 @@ size_t	__sanitizer_get_current_allocated_bytes(void);
 
 #include "gen/sesslog.h"
 #include "lib/util.h"
+#include "unit.h"
 
 /* The example file of the 0.9.0 manual, as printed there. */
 static const char manual_example[] =
@@ -333,37 +333,15 @@ dump(const struct sesslog *log)
 	return out;
 }
 
-/*
- * Copies `len' bytes so that they end exactly where an inaccessible page
- * begins: a read past the end faults instead of passing unnoticed.
- */
-static char *
-guard_copy(const char *data, size_t len, void **mapp, size_t *maplenp)
-{
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	size_t span = (len + pg - 1) / pg * pg + pg;
-	char *map;
-
-	map = mmap(NULL, span + pg, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ck_assert_ptr_ne(map, MAP_FAILED);
-	ck_assert_int_eq(mprotect(map + span, pg, PROT_NONE), 0);
-	memcpy(map + span - len, data, len);
-	*mapp = map;
-	*maplenp = span + pg;
-	return map + span - len;
-}
-
 START_TEST(parse_good)
 {
 	const struct good_row *row = &good_rows[_i];
 	size_t len = row->len != 0 ? row->len : strlen(row->in);
 	struct sesslog log;
 	char err[256], *out, *in;
-	void *map;
-	size_t maplen;
+	struct unit_guard g;
 
-	in = guard_copy(row->in, len, &map, &maplen);
+	in = unit_guard_copy(&g, row->in, len);
 	ck_assert_msg(sesslog_parse(&log, in, len, "t.log", err,
 	    sizeof(err)) == 0, "%s: %s", row->name, err);
 	ck_assert_str_eq(err, "");
@@ -375,7 +353,7 @@ START_TEST(parse_good)
 	ck_assert_ptr_null(log.sess);
 	ck_assert_uint_eq(log.nsess, 0);
 	sesslog_free(&log);
-	munmap(map, maplen);
+	unit_guard_unmap(&g);
 }
 END_TEST
 
@@ -385,10 +363,9 @@ START_TEST(parse_bad)
 	size_t len = strlen(row->in);
 	struct sesslog log;
 	char err[256], *in;
-	void *map;
-	size_t maplen;
+	struct unit_guard g;
 
-	in = guard_copy(row->in, len, &map, &maplen);
+	in = unit_guard_copy(&g, row->in, len);
 	ck_assert_int_eq(sesslog_parse(&log, in, len, "t.log", err,
 	    sizeof(err)), -1);
 	ck_assert_msg(strcmp(err, row->err) == 0, "input \"%s\": got \"%s\"",
@@ -396,7 +373,7 @@ START_TEST(parse_bad)
 	ck_assert_ptr_null(log.sess);
 	ck_assert_uint_eq(log.nsess, 0);
 	sesslog_free(&log);
-	munmap(map, maplen);
+	unit_guard_unmap(&g);
 }
 END_TEST
 
@@ -406,15 +383,14 @@ START_TEST(parse_prefixes)
 	size_t len = strlen(manual_example), i;
 	struct sesslog log;
 	char err[256], *in;
-	void *map;
-	size_t maplen;
+	struct unit_guard g;
 
 	for (i = 0; i <= len; i++) {
-		in = guard_copy(manual_example, i, &map, &maplen);
+		in = unit_guard_copy(&g, manual_example, i);
 		if (sesslog_parse(&log, in, i, NULL, err, sizeof(err)) == -1)
 			ck_assert_msg(strncmp(err, "-:", 2) == 0, "%s", err);
 		sesslog_free(&log);
-		munmap(map, maplen);
+		unit_guard_unmap(&g);
 	}
 }
 END_TEST
@@ -727,11 +703,5 @@ sesslog_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(sesslog_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(sesslog_suite());
 }

@@ -18,6 +18,7 @@
 
 #include "lib/util.h"
 #include "net/sock.h"
+#include "unit.h"
 
 /* Formats an address of the array as text. */
 static const char *
@@ -448,8 +449,6 @@ main(void)
 {
 	Suite *s = suite_create("sock");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_literals);
 	tcase_add_test(tc, test_buffers);
@@ -466,9 +465,5 @@ main(void)
 	tcase_add_test(tc, test_nofile_note);
 	tcase_add_test(tc, test_nofile_raise);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return unit_run(s);
 }

@@ -23,6 +23,7 @@
 #include "lib/util.h"
 #include "stat/basic.h"
 #include "stat/basic_report.h"
+#include "unit.h"
 
 START_TEST(series_math)
 {
@@ -627,11 +628,5 @@ stats_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(stats_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(stats_suite());
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report/svg.h"
+#include "unit.h"
 
 static const struct svg_style blue = { "#0072B2", SVG_SOLID, 2, 1 };
 static const struct svg_style grey = { "#9a9a9a", SVG_DOTTED, 1, 0 };
@@ -278,8 +279,6 @@ main(void)
 {
 	Suite *s = suite_create("svg");
 	TCase *tc = tcase_create("svg");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_pct_axis);
 	tcase_add_test(tc, test_seconds_axis);
@@ -288,9 +287,5 @@ main(void)
 	tcase_add_test(tc, test_names_legend_note);
 	tcase_add_test(tc, test_nice_ticks);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(s);
 }

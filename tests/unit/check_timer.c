@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/timer.h"
 #include "lib/util.h"
+#include "unit.h"
 
 #define DAY	(UINT64_C(86400) * CLOCK_NS_PER_SEC)
 #define TICK	UINT64_C(1024)	/* the wheel's level-0 slot width */
@@ -551,11 +552,5 @@ timer_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(timer_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(timer_suite());
 }

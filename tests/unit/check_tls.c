@@ -31,6 +31,7 @@
 
 #include "lib/util.h"
 #include "net/tls.h"
+#include "unit.h"
 
 #define BIG		(1024 * 1024)	/* bytes for the large transfers */
 #define MAX_TURNS	100000		/* bound on any drive loop */
@@ -1246,8 +1247,7 @@ main(void)
 {
 	Suite *s = suite_create("tls");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
+	int status;
 
 	/* As in the program: a write to a closed peer is an error. */
 	signal(SIGPIPE, SIG_IGN);
@@ -1271,10 +1271,7 @@ main(void)
 	tcase_add_test(tc, test_close_notify);
 	tcase_add_test(tc, test_close_abrupt);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	status = unit_run(s);
 	fixture_free();
-	return failed == 0 ? 0 : 1;
+	return status;
 }

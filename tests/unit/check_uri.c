@@ -23,6 +23,7 @@
 #include "gen/uri_wset.h"
 #include "lib/util.h"
 #include "net/http_req.h"
+#include "unit.h"
 
 /* A core with a bus and a request template, as main() builds one. */
 struct fix {
@@ -37,32 +38,20 @@ struct fix {
 static void
 fix_init(struct fix *f)
 {
-	struct http_req_spec spec;
 	struct core_config cfg;
-	char err[256];
 
 	memset(f, 0, sizeof(*f));
-	f->loop = loop_new(LOOP_BACKEND_POLL, err, sizeof(err));
-	ck_assert_msg(f->loop != NULL, "loop_new: %s", err);
-	f->bus = bus_new();
-	memset(&spec, 0, sizeof(spec));
-	spec.uri = "/";
-	spec.minor = 1;
-	spec.host = "localhost";
-	spec.user_agent = "httperf/test";
-	http_req_tmpl_init(&f->tmpl, &spec);
+	unit_req_tmpl(&f->tmpl, NULL);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.req = &f->tmpl;
-	core_init(&f->core, f->loop, f->bus, &cfg);
+	unit_core_init(&f->core, &f->loop, &f->bus, &cfg);
 }
 
 static void
 fix_fini(struct fix *f)
 {
-	core_fini(&f->core);
+	unit_core_fini(&f->core);
 	http_req_tmpl_free(&f->tmpl);
-	bus_free(f->bus);
-	loop_free(f->loop);
 	if (f->path[0] != '\0')
 		unlink(f->path);
 }
@@ -805,11 +794,5 @@ uri_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(uri_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(uri_suite());
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lib/util.h"
+#include "unit.h"
 
 static char tmpdir[] = "/tmp/check_util.XXXXXX";
 static char path[256];
@@ -189,8 +190,6 @@ main(void)
 {
 	Suite *s = suite_create("util");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_read_regular);
@@ -200,9 +199,5 @@ main(void)
 	tcase_add_test(tc, test_put_escaped);
 	tcase_add_test(tc, test_dtou64);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return unit_run(s);
 }

@@ -25,6 +25,7 @@
 #include "gen/rate.h"
 #include "gen/workload.h"
 #include "lib/util.h"
+#include "unit.h"
 
 /* What the callbacks saw. */
 struct fix {
@@ -506,11 +507,5 @@ workload_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(workload_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(workload_suite());
 }
