@@ -27,18 +27,6 @@
 /* The clients whose command lines a merge's heading lists, at most. */
 #define HTML_CMD_ROWS	64
 
-/* The page's names of stats.basic.histograms' members. */
-static const char *const phase_label[BASIC_NPHASES] = {
-	[BASIC_PH_LIFETIME] = "Connection time",
-	[BASIC_PH_CONNECT] = "Connect time",
-	[BASIC_PH_TLS] = "TLS handshake",
-	[BASIC_PH_FIRST_BYTE] = "First byte",
-	[BASIC_PH_TRANSFER] = "Transfer time",
-	[BASIC_PH_REPLY] = "Reply time",
-	[BASIC_PH_REPLY_CORR] = "Reply time (corrected)",
-	[BASIC_PH_SESSION] = "Session lifetime",
-};
-
 /* ---- the page's text parts ---- */
 
 static const char css[] =
@@ -703,7 +691,7 @@ write_percentiles(struct html_ctx *c, const struct jv *b)
 	fputs("<th class=\"n\">max</th></tr></thead>\n<tbody>\n", f);
 	for (i = 0; i < BASIC_NPHASES; i++)
 		if (jv_type(h = jv_get(hs, basic_phase_json[i])) == JV_OBJ)
-			pct_row(f, phase_label[i], h);
+			pct_row(f, basic_phase_label[i], h);
 	/* Histograms a later version may add: under their own names. */
 	for (i = 0; i < jv_len(hs); i++) {
 		k = jv_key_at(hs, i);

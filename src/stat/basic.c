@@ -348,25 +348,27 @@ basic_json(struct basic *b, struct jsonw *w, uint64_t duration,
 	return rv;
 }
 
+const char *const basic_phase_label[BASIC_NPHASES] = {
+	[BASIC_PH_LIFETIME] = "Connection time",
+	[BASIC_PH_CONNECT] = "Connect time",
+	[BASIC_PH_TLS] = "TLS handshake",
+	[BASIC_PH_FIRST_BYTE] = "First byte",
+	[BASIC_PH_TRANSFER] = "Transfer time",
+	[BASIC_PH_REPLY] = "Reply time",
+	[BASIC_PH_REPLY_CORR] = "Reply time (corrected)",
+	[BASIC_PH_SESSION] = "Session lifetime",
+};
+
 void
 basic_print_extra(struct basic *b, FILE *out)
 {
-	static const char *const label[BASIC_NPHASES] = {
-		[BASIC_PH_LIFETIME] = "Connection time",
-		[BASIC_PH_CONNECT] = "Connect time",
-		[BASIC_PH_TLS] = "TLS handshake",
-		[BASIC_PH_FIRST_BYTE] = "First byte",
-		[BASIC_PH_TRANSFER] = "Transfer time",
-		[BASIC_PH_REPLY] = "Reply time",
-		[BASIC_PH_REPLY_CORR] = "Reply time (corrected)",
-		[BASIC_PH_SESSION] = "Session lifetime",
-	};
 	size_t i;
 
 	fputc('\n', out);
 	for (i = 0; i < BASIC_NPHASES; i++)
 		if (b->phase[i] != NULL)
-			basic_print_pct(out, label[i], b->phase[i]);
+			basic_print_pct(out, basic_phase_label[i],
+			    b->phase[i]);
 	if (b->t.early > 0)
 		fprintf(out, "Early replies: %llu (requests cut short %llu, "
 		    "request bytes not sent %llu)\n",

@@ -105,6 +105,9 @@ int	basic_json(struct basic *b, struct jsonw *w, uint64_t duration,
 /* The member names of the phases under "histograms". */
 extern const char *const basic_phase_json[BASIC_NPHASES];
 
+/* The phases' names on the report's percentile lines and the page. */
+extern const char *const basic_phase_label[BASIC_NPHASES];
+
 struct collector;
 
 /* The collector (stat/collector.h): its report is the classic one, its
