@@ -29,7 +29,28 @@ unknown statistic "errors" (pN, max or mean) ('tls.errors<1')	errors<1%,tls.erro
 achieved is a percentage of the target rate, at most 100% (' achieved >= 99')	5xx<1%, achieved >= 99
 TABLE
 [ "$n" = 8 ] || fail "read $n rows"
+
+# A metric the run cannot have: refused naming the objective.
+sched="corrected times, late and achieved require a schedule (--rate or --call-rate)"
+for arg in 'corrected.p99<=20ms' 'late<1%' 'achieved>=99%' \
+    'tls.p99<1ms' 'session.p99<1s'; do
+	hp --num-conns 1 --uri /ok --slo "$arg"
+	expect_rc 1
+	case $arg in
+	tls.*) msg="tls times require --ssl" ;;
+	session.*) msg="session times require a session workload (--wsess or --wsesslog)" ;;
+	*) msg=$sched ;;
+	esac
+	[ "$(cat "$OUT.err")" = "httperf: --slo: $msg ('$arg')" ] ||
+	    fail "message: $(cat "$OUT.err")"
+done
 [ "$(srv_requests)" = 0 ] || fail "a refused --slo sent load"
+# ... and accepted where the run has it.
+hp --rate 100 --num-conns 2 --uri /ok \
+    --slo 'corrected.p99<=20ms,late<1%,achieved>=1%'
+expect_rc 0
+hp --wsess 1,1,0 --rate 100 --uri /ok --slo 'session.p99<10s'
+expect_rc 0
 
 # Accepted, repeated and comma-separated: echoed in order, in the JSON.
 hp --num-conns 2 --uri /ok --slo ' p99 < 5ms , errors<0.1%' \
