@@ -62,4 +62,78 @@ expect_counts 2 2 2
     '["p99<5ms", "errors<0.1%", "client-timo<=0"]' ] ||
     fail "options.slo: $(json_get "$T_DIR/r.json" options.slo)"
 validate_json "$T_DIR/r.json"
-ok
+ok "parsed, refused, echoed"
+
+# Each kind of metric, PASS and FAIL, against routes of known delay and
+# status: one line per objective, in the order given, the last lines of
+# the output; exit status 4 when one fails, 0 when all pass.
+# verdicts N: the last N lines are the verdicts and no other line is.
+verdicts() {
+	[ "$(grep -c '^Objective ' "$OUT")" = "$1" ] ||
+	    fail "not $1 verdict lines"
+	[ "$(tail -n "$1" "$OUT" | grep -c '^Objective ')" = "$1" ] ||
+	    fail "the verdicts are not the last $1 lines"
+	grep '^Objective ' "$OUT" | grep -Evq \
+	    '^Objective [^ ]+: (-|[0-9]+(\.[0-9]+)?) (ms|%|count|/s) (PASS|FAIL)$' &&
+	    fail "a verdict line that the documented regex does not match"
+	return 0
+}
+t='[0-9]+\.[0-9]{3}'
+hp --rate 100 --num-conns 10 --uri /delay/20/10 --slo 'p99<5ms,p99<1s' \
+    --slo 'p50>=19ms,max<=15ms,mean<1s,corrected.p99<1ms,connect.max<1s' \
+    --slo 'first-byte.p90<=2s,transfer.p99.9<1s,5xx<1%,2xx<100%' \
+    --slo 'reply-rate>=5,reply-rate<1,achieved>=50%,late<=200'
+expect_rc 4
+verdicts 15
+expect "^Objective p99<5ms: 2[0-9]\.[0-9]{3} ms FAIL$"
+expect "^Objective p99<1s: 2[0-9]\.[0-9]{3} ms PASS$"
+expect "^Objective p50>=19ms: 2[0-9]\.[0-9]{3} ms PASS$"
+expect "^Objective max<=15ms: 2[0-9]\.[0-9]{3} ms FAIL$"
+expect "^Objective mean<1s: 2[0-9]\.[0-9]{3} ms PASS$"
+expect "^Objective corrected.p99<1ms: 2[0-9]\.[0-9]{3} ms FAIL$"
+expect "^Objective connect.max<1s: $t ms PASS$"
+expect "^Objective first-byte.p90<=2s: 2[0-9]\.[0-9]{3} ms PASS$"
+expect "^Objective transfer.p99.9<1s: $t ms PASS$"
+expect "^Objective 5xx<1%: 0\.000 % PASS$"
+expect "^Objective 2xx<100%: 100\.000 % FAIL$"
+expect "^Objective reply-rate>=5: $t /s PASS$"
+expect "^Objective reply-rate<1: $t /s FAIL$"
+expect "^Objective achieved>=50%: $t % PASS$"
+expect "^Objective late<=200: [0-9]+ count PASS$"
+ok "times, status classes, rates: PASS and FAIL, exit 4"
+
+hp --num-conns 10 --uri /status/503 --slo '5xx<1%,5xx>=100%,4xx<=0,errors<=0'
+expect_rc 4
+verdicts 4
+expect "^Objective 5xx<1%: 100\.000 % FAIL$"
+expect "^Objective 5xx>=100%: 100\.000 % PASS$"
+expect "^Objective 4xx<=0: 0 count PASS$"
+expect "^Objective errors<=0: 0 count PASS$"
+hp --num-conns 10 --uri /status/503 --slo '5xx>=100%,p99<10s'
+expect_rc 0
+verdicts 2
+ok "all pass: exit 0"
+
+# Errors: 4 client timeouts of 4 calls.
+hp --num-conns 4 --timeout 0.05 --uri /delay/300/1 \
+    --slo 'client-timo<=0,client-timo<=4,errors<50%,errors<=100%' \
+    --slo 'connreset<=0,p99<1ms'
+expect_rc 4
+expect_errors 4 4 0 0 0 0 0 0 0
+verdicts 6
+expect "^Objective client-timo<=0: 4 count FAIL$"
+expect "^Objective client-timo<=4: 4 count PASS$"
+expect "^Objective errors<50%: 100\.000 % FAIL$"
+expect "^Objective errors<=100%: 100\.000 % PASS$"
+expect "^Objective connreset<=0: 0 count PASS$"
+# No reply: no reply time; nothing measured never passes.
+expect "^Objective p99<1ms: - ms FAIL$"
+ok "error counts and shares; nothing measured fails"
+
+# The client was the bottleneck (--max-lateness): 3 wins over 4.
+stall --max-lateness 100 --slo 'late<=0'
+expect_rc 3
+expect "^Objective late<=0: [1-9][0-9]* count FAIL$"
+stall --slo 'late<=0'
+expect_rc 4
+ok "exit 3 over 4"
