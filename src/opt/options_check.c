@@ -146,7 +146,8 @@ opt_given(const struct opt_ctx *c, int id)
 /*
  * An objective over a measure the run cannot have: the corrected times,
  * lateness and the achieved rate need a schedule, tls.* --ssl, session.*
- * a session workload.  Refused naming the objective.
+ * a session workload.  Refused naming the objective (not for --merge,
+ * whose measures are in its files: one they lack is "-" and fails).
  */
 static int
 opt_check_slo(const struct opt_ctx *c)
@@ -155,7 +156,8 @@ opt_check_slo(const struct opt_ctx *c)
 	const char *why;
 	size_t i;
 
-	for (i = 0; i < c->o->n_slo; i++) {
+	/* A merge's measures are the files': one they lack fails. */
+	for (i = 0; !c->given[OPT_MERGE] && i < c->o->n_slo; i++) {
 		s = &c->o->slo[i];
 		why = NULL;
 		if ((s->metric == SLO_HIST && s->hist == SLO_H_CORRECTED) ||
@@ -219,7 +221,7 @@ opt_check(const struct opt_ctx *c)
 	/* --merge runs no test: only its output options go with it. */
 	for (i = 0; c->given[OPT_MERGE] && i < OPT_NOPTS; i++)
 		if (c->given[i] && i != OPT_MERGE && i != OPT_JSON &&
-		    i != OPT_HTML &&
+		    i != OPT_HTML && i != OPT_SLO &&
 		    i != OPT_VERBOSE)
 			return opt_fail(c, &opt_table[i], NULL, NULL,
 			    "cannot be used with --merge");

@@ -21,7 +21,7 @@
 const char *const options_merge_may_differ[] = {
 	"client", "json", "html", "hlog", "interval", "periodic-stats", "verbose",
 	"debug", "print-reply", "print-request", "myaddr", "max-lateness",
-	"start-at", "quiet", NULL
+	"start-at", "quiet", "slo", NULL
 };
 
 /* One value of a row, by its kind. */

@@ -31,6 +31,7 @@
 #include "report/merge.h"
 #include "report/merge_int.h"
 #include "report/result.h"
+#include "report/slo_doc.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
 #include "stat/sched_stat.h"
@@ -372,12 +373,13 @@ merge_main(const struct options *o, const struct collector *const *cols,
 {
 	struct jv **docs;
 	struct merge m;
+	struct merge_html_arg a = { &m, o, NULL, o->n_merge_files };
 	FILE *out, *jf = NULL, *hf = NULL;
 	size_t i, n = o->n_merge_files;
-	int status = 1, to_stdout;
+	int status = 1, to_stdout, failed = 0;
 
 	merge_init(&m, cols, ncols);
-	docs = xcalloc(n, sizeof(*docs));
+	a.docs = docs = xcalloc(n, sizeof(*docs));
 	if (o->html_file != NULL &&
 	    (hf = html_open(o->prog, o->html_file)) == NULL)
 		goto out;
@@ -400,11 +402,15 @@ merge_main(const struct options *o, const struct collector *const *cols,
 	}
 	out = to_stdout ? stderr : stdout;
 	merge_print(&m, out);
+	/* The objectives, measured again on the merged document. */
+	if (o->n_slo > 0 && (failed = slo_doc_report(o->prog, out,
+	    merge_html_doc, &a, o->slo, o->n_slo)) == -1)
+		goto out;
 	if (fflush(out) != 0 || ferror(out)) {
 		fprintf(stderr, "%s: cannot write the report\n", o->prog);
 		goto out;
 	}
-	status = 0;
+	status = failed > 0 ? 4 : 0;
 	if (jf != NULL) {
 		if (merge_json(&m, jf, (const struct jv *const *)docs,
 		    o->merge_files, n) == -1 ||

@@ -137,3 +137,37 @@ expect "^Objective late<=0: [1-9][0-9]* count FAIL$"
 stall --slo 'late<=0'
 expect_rc 4
 ok "exit 3 over 4"
+
+# --merge measures again on the merged totals: two clients' files with 4
+# client timeouts each (each within errors<=5 alone, not together), the
+# files' own verdicts (p99<1ms failed) not trusted.
+for i in 0 1; do
+	hp --num-conns 4 --timeout 0.05 --uri /delay/300/1 --client $i/2 \
+	    --slo 'errors<=5,p99<1ms' --json "$T_DIR/c$i.json"
+	expect_rc 4
+	expect "^Objective errors<=5: 4 count PASS$"
+done
+timeout 60 "$HP" --merge "$T_DIR/c0.json" "$T_DIR/c1.json" \
+    --slo 'errors<=5,errors<=8,client-timo>=100%,corrected.p99<1ms' \
+    > "$OUT" 2> "$OUT.err"
+RC=$?
+T_LAST="httperf --merge (errors)"
+expect_rc 4
+expect_errors 8 8 0 0 0 0 0 0 0
+verdicts 4
+expect "^Objective errors<=5: 8 count FAIL$"
+expect "^Objective errors<=8: 8 count PASS$"
+expect "^Objective client-timo>=100%: 100\.000 % PASS$"
+# Not in the files (no schedule): nothing measured, a failure.
+expect "^Objective corrected.p99<1ms: - ms FAIL$"
+timeout 60 "$HP" --merge "$T_DIR/c0.json" "$T_DIR/c1.json" \
+    --slo 'errors<=8' > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 0
+verdicts 1
+timeout 60 "$HP" --merge "$T_DIR/c0.json" "$T_DIR/c1.json" > "$OUT" \
+    2> "$OUT.err"
+RC=$?
+expect_rc 0
+expect_not '^Objective '
+ok "--merge: objectives on the merged totals, exit 4 and 0"
