@@ -58,6 +58,8 @@ struct run {
 	int		 have_core;	/* core_init() was called */
 	struct setup	 setup;		/* what the core points into */
 	struct run_mod	*stats;		/* by mod_stats[] row */
+	double		*slo_measured;	/* --slo: each objective's measure,
+					   for stats.slo; NULL before */
 	struct run_mod	*gens;		/* by mod_gens[] row */
 	size_t		 workload;	/* its mod_gens[] row */
 	const struct run_sig *sig;	/* the signal flags */
@@ -472,6 +474,9 @@ run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 	d.states = states;
 	d.ncols = MOD_NSTATS;
 	d.run = cr;
+	d.slo = o->slo;
+	d.slo_measured = r->slo_measured;
+	d.nslo = o->n_slo;
 	rv = result_write(f, &d);
 	free(echo);
 	return rv;
@@ -575,9 +580,14 @@ run_after(struct run *r, const struct collector_run *cr, int rv)
 
 	warned = run_warn(r, cr);
 	run_warn_failed(r);
-	if (r->o->n_slo > 0 && (failed = slo_doc_report(r->o->prog, r->out,
-	    run_html_doc, &a, r->o->slo, r->o->n_slo)) == -1)
-		rv = -1;
+	if (r->o->n_slo > 0) {
+		r->slo_measured = xcalloc(r->o->n_slo,
+		    sizeof(*r->slo_measured));
+		if ((failed = slo_doc_report(r->o->prog, r->out,
+		    run_html_doc, &a, r->o->slo, r->o->n_slo,
+		    r->slo_measured)) == -1)
+			rv = -1;
+	}
 	if (r->json != NULL && run_json(r, cr) == -1)
 		rv = -1;
 	if (r->html != NULL && run_html(r, cr) == -1)
@@ -691,6 +701,7 @@ run_teardown(struct run *r, uint64_t now)
 		core_fini(&r->core);
 	free(r->gens);
 	free(r->stats);
+	free(r->slo_measured);
 	bus_free(r->bus);
 	loop_free(r->loop);
 	setup_free(&r->setup);

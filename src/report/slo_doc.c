@@ -106,13 +106,12 @@ slo_doc_measure(const struct jv *doc, const struct slo *o)
 
 int
 slo_doc_report(const char *prog, FILE *out, html_doc_fn *make, void *arg,
-    const struct slo *o, size_t n)
+    const struct slo *o, size_t n, double *measured)
 {
 	char *text = NULL, err[128], line[SLO_LINE_MAX];
 	size_t len = 0, i;
 	struct jv *doc = NULL;
 	FILE *mf;
-	double m;
 	int rv = -1;
 
 	if ((mf = open_memstream(&text, &len)) != NULL) {
@@ -129,10 +128,10 @@ slo_doc_report(const char *prog, FILE *out, html_doc_fn *make, void *arg,
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		m = slo_doc_measure(doc, &o[i]);
-		slo_format(line, sizeof(line), &o[i], m);
+		measured[i] = slo_doc_measure(doc, &o[i]);
+		slo_format(line, sizeof(line), &o[i], measured[i]);
 		fprintf(out, "%s\n", line);
-		rv += !slo_pass(&o[i], m);
+		rv += !slo_pass(&o[i], measured[i]);
 	}
 	jv_free(doc);
 	return rv;

@@ -20,10 +20,11 @@ double	slo_doc_measure(const struct jv *doc, const struct slo *o);
 
 /*
  * Makes the document with `make' (as html_output_doc does), then prints
- * one verdict line per objective to `out'.  Returns how many failed, or
+ * one verdict line per objective to `out' and keeps each measure in
+ * measured[] (n entries, for stats.slo).  Returns how many failed, or
  * -1 after a message on stderr (the document could not be made).
  */
 int	slo_doc_report(const char *prog, FILE *out, html_doc_fn *make,
-	    void *arg, const struct slo *o, size_t n);
+	    void *arg, const struct slo *o, size_t n, double *measured);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/jsonw.h"
 #include "lib/util.h"
 #include "stat/basic_report.h"
 #include "stat/slo.h"
@@ -312,13 +313,16 @@ slo_count_value(const struct slo *o, double count, double total)
 	return 100.0 * count / total;
 }
 
+/* The unit of a verdict's value, by enum slo_unit. */
+static const char *const slo_unit_name[] = {
+	[SLO_U_NS] = "ms", [SLO_U_PCT] = "%", [SLO_U_COUNT] = "count",
+	[SLO_U_RATE] = "/s",
+};
+
 void
 slo_format(char *buf, size_t size, const struct slo *o, double measured)
 {
-	static const char *const unit[] = {
-		[SLO_U_NS] = "ms", [SLO_U_PCT] = "%", [SLO_U_COUNT] = "count",
-		[SLO_U_RATE] = "/s",
-	};
+	const char *const *unit = slo_unit_name;
 	char num[48];
 	double v = o->unit == SLO_U_NS ? measured / 1e6 : measured;
 
@@ -332,4 +336,21 @@ slo_format(char *buf, size_t size, const struct slo *o, double measured)
 		snprintf(num, sizeof(num), "%.3f", v);
 	snprintf(buf, size, "Objective %s: %s %s %s", o->text, num,
 	    unit[o->unit], slo_pass(o, measured) ? "PASS" : "FAIL");
+}
+
+void
+slo_json(struct jsonw *w, const struct slo *o, double measured)
+{
+	double v = o->unit == SLO_U_NS ? measured / 1e6 : measured;
+
+	jsonw_obj_begin(w);
+	jsonw_kstr(w, "objective", o->text);
+	jsonw_key(w, "value");
+	if (isnan(v))
+		jsonw_null(w);
+	else
+		jsonw_double(w, v);
+	jsonw_kstr(w, "unit", slo_unit_name[o->unit]);
+	jsonw_kbool(w, "pass", slo_pass(o, measured));
+	jsonw_obj_end(w);
 }

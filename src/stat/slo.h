@@ -97,4 +97,13 @@ double	slo_count_value(const struct slo *o, double count, double total);
 void	slo_format(char *buf, size_t size, const struct slo *o,
 	    double measured);
 
+struct jsonw;
+
+/*
+ * One verdict as a JSON object: {"objective": TEXT, "value": the measure
+ * in the line's unit (null when nothing was measured), "unit": the
+ * line's, "pass": BOOL}.
+ */
+void	slo_json(struct jsonw *w, const struct slo *o, double measured);
+
 #endif

@@ -102,6 +102,23 @@ expect "^Objective achieved>=50%: $t % PASS$"
 expect "^Objective late<=200: [0-9]+ count PASS$"
 ok "times, status classes, rates: PASS and FAIL, exit 4"
 
+# stats.slo: the same verdicts in the document.
+hp --num-conns 4 --uri /delay/20/10 --slo 'p99<5ms,errors<=0' \
+    --json "$T_DIR/v.json"
+expect_rc 4
+validate_json "$T_DIR/v.json"
+[ "$(json_get "$T_DIR/v.json" stats.slo.0.objective)" = 'p99<5ms' ] &&
+    [ "$(json_get "$T_DIR/v.json" stats.slo.0.unit)" = ms ] &&
+    [ "$(json_get "$T_DIR/v.json" stats.slo.0.pass)" = false ] &&
+    [ "$(json_get "$T_DIR/v.json" stats.slo.1.objective)" = 'errors<=0' ] &&
+    [ "$(json_get "$T_DIR/v.json" stats.slo.1.value)" = 0 ] &&
+    [ "$(json_get "$T_DIR/v.json" stats.slo.1.unit)" = count ] &&
+    [ "$(json_get "$T_DIR/v.json" stats.slo.1.pass)" = true ] ||
+    fail "stats.slo: $(json_get "$T_DIR/v.json" stats.slo)"
+v=$(json_get "$T_DIR/v.json" stats.slo.0.value)
+expect "^Objective p99<5ms: $(printf '%.3f' "$v") ms FAIL$"
+ok "stats.slo"
+
 hp --num-conns 10 --uri /status/503 --slo '5xx<1%,5xx>=100%,4xx<=0,errors<=0'
 expect_rc 4
 verdicts 4
@@ -160,6 +177,15 @@ expect "^Objective errors<=8: 8 count PASS$"
 expect "^Objective client-timo>=100%: 100\.000 % PASS$"
 # Not in the files (no schedule): nothing measured, a failure.
 expect "^Objective corrected.p99<1ms: - ms FAIL$"
+# The merged document's stats.slo is the merge's (the files had theirs).
+timeout 60 "$HP" --merge "$T_DIR/c0.json" "$T_DIR/c1.json" \
+    --slo 'errors<=5' --json "$T_DIR/m.json" > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 4
+validate_json "$T_DIR/m.json"
+[ "$(json_get "$T_DIR/m.json" stats.slo)" = \
+    '[{"objective": "errors<=5", "value": 8, "unit": "count", "pass": false}]' ] ||
+    fail "merged stats.slo: $(json_get "$T_DIR/m.json" stats.slo)"
 timeout 60 "$HP" --merge "$T_DIR/c0.json" "$T_DIR/c1.json" \
     --slo 'errors<=8' > "$OUT" 2> "$OUT.err"
 RC=$?
