@@ -49,8 +49,10 @@ done
 hp --rate 100 --num-conns 2 --uri /ok \
     --slo 'corrected.p99<=20ms,late<1%,achieved>=1%'
 expect_rc 0
-hp --wsess 1,1,0 --rate 100 --uri /ok --slo 'session.p99<10s'
-expect_rc 0
+hp --wsess 2,2,0 --rate 100 --uri /ok --slo 'session.p99<10s,session.max<1ns'
+expect_rc 4
+expect "^Objective session.p99<10s: [0-9]+\.[0-9]{3} ms PASS$"
+expect "^Objective session.max<1ns: [0-9]+\.[0-9]{3} ms FAIL$"
 
 # Accepted, repeated and comma-separated: echoed in order, in the JSON.
 hp --num-conns 2 --uri /ok --slo ' p99 < 5ms , errors<0.1%' \
