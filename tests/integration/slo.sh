@@ -199,3 +199,16 @@ RC=$?
 expect_rc 0
 expect_not '^Objective '
 ok "--merge: objectives on the merged totals, exit 4 and 0"
+
+# --interval: each line ends with the objectives it breached.
+hp --rate 20 --num-conns 20 --uri /delay/20/10 --interval 0.4 \
+    --slo 'p99<5ms,errors<=0,p99<1s,reply-rate>=1000,achieved>=50%'
+expect_rc 4
+n=$(grep -c '^\[' "$OUT.err")
+[ "$n" -ge 2 ] || fail "only $n interval lines"
+[ "$(grep -c ', reply \[ms\] .* SLO-FAIL: p99<5ms,reply-rate>=1000$' \
+    "$OUT.err")" = "$n" ] || fail "interval lines: $(cat "$OUT.err")"
+hp --rate 20 --num-conns 10 --uri /delay/20/10 --interval 0.4
+expect_rc 0
+if grep -q 'SLO' "$OUT.err"; then fail "SLO-FAIL without --slo"; fi
+ok "--interval: breaches at the end of the line"
