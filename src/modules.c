@@ -119,6 +119,8 @@ mod_cfg_interval(const struct mod_ctx *r, union mod_cfg *u)
 	u->interval.lines = o->interval > 0 ? stderr : NULL;
 	u->interval.periodic = o->periodic_stats;
 	u->interval.target_rate = rate_spec_rate(&o->rate);
+	u->interval.slo = o->slo;
+	u->interval.nslo = o->n_slo;
 	u->interval.record = o->json_file != NULL || o->html_file != NULL;
 }
 

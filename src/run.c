@@ -33,6 +33,7 @@
 #include "opt/options.h"
 #include "report/html_out.h"
 #include "report/result.h"
+#include "report/slo_doc.h"
 #include "run.h"
 #include "setup.h"
 #include "stat/basic_report.h"
@@ -57,6 +58,8 @@ struct run {
 	int		 have_core;	/* core_init() was called */
 	struct setup	 setup;		/* what the core points into */
 	struct run_mod	*stats;		/* by mod_stats[] row */
+	double		*slo_measured;	/* --slo: each objective's measure,
+					   for stats.slo; NULL before */
 	struct run_mod	*gens;		/* by mod_gens[] row */
 	size_t		 workload;	/* its mod_gens[] row */
 	const struct run_sig *sig;	/* the signal flags */
@@ -471,6 +474,9 @@ run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 	d.states = states;
 	d.ncols = MOD_NSTATS;
 	d.run = cr;
+	d.slo = o->slo;
+	d.slo_measured = r->slo_measured;
+	d.nslo = o->n_slo;
 	rv = result_write(f, &d);
 	free(echo);
 	return rv;
@@ -560,6 +566,40 @@ run_warn_failed(struct run *r)
 }
 
 /*
+ * After the whole report: the bottleneck warning (the JSON carries it
+ * too), the warning of a run that mostly failed, the objectives'
+ * verdicts, then the --json and --html files.  Returns the run's exit
+ * status from `rv' (0 or -1 so far): 3 when the client was the
+ * bottleneck with --max-lateness, else 4 when an objective failed.
+ */
+static int
+run_after(struct run *r, const struct collector_run *cr, int rv)
+{
+	struct run_html_arg a = { r, cr };
+	int warned, failed = 0;
+
+	warned = run_warn(r, cr);
+	run_warn_failed(r);
+	if (r->o->n_slo > 0) {
+		r->slo_measured = xcalloc(r->o->n_slo,
+		    sizeof(*r->slo_measured));
+		if ((failed = slo_doc_report(r->o->prog, r->out,
+		    run_html_doc, &a, r->o->slo, r->o->n_slo,
+		    r->slo_measured)) == -1)
+			rv = -1;
+	}
+	if (r->json != NULL && run_json(r, cr) == -1)
+		rv = -1;
+	if (r->html != NULL && run_html(r, cr) == -1)
+		rv = -1;
+	if (rv == 0 && warned && r->o->max_lateness_given)
+		rv = 3;
+	else if (rv == 0 && failed > 0)
+		rv = 4;
+	return rv;
+}
+
+/*
  * Runs the test: the options line, the load until the workload is done
  * (or --runtime, or a signal), the report.  Returns 0, 3 if the client
  * was the bottleneck with --max-lateness, or -1 if the report (or what a
@@ -576,7 +616,7 @@ run_test(struct run *r)
 	size_t i;
 	long nofile;
 	char err[256];
-	int rv = 0, warned;
+	int rv = 0;
 
 	/* Everything is checked: the report starts. */
 	options_echo(o, r->out);
@@ -632,17 +672,7 @@ run_test(struct run *r)
 	cr.cpu_user = tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime);
 	cr.cpu_sys = tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime);
 	run_report(r, &cr);
-	/* The bottleneck warning ends the report (the JSON carries it too),
-	   then the warning of a run that mostly failed. */
-	warned = run_warn(r, &cr);
-	run_warn_failed(r);
-	if (r->json != NULL && run_json(r, &cr) == -1)
-		rv = -1;
-	if (r->html != NULL && run_html(r, &cr) == -1)
-		rv = -1;
-	if (rv == 0 && warned && o->max_lateness_given)
-		rv = 3;
-	return rv;
+	return run_after(r, &cr, rv);
 }
 
 /*
@@ -671,6 +701,7 @@ run_teardown(struct run *r, uint64_t now)
 		core_fini(&r->core);
 	free(r->gens);
 	free(r->stats);
+	free(r->slo_measured);
 	bus_free(r->bus);
 	loop_free(r->loop);
 	setup_free(&r->setup);

@@ -69,6 +69,7 @@ options_free(struct options *o)
 	free(o->add_header);
 	free(o->body);
 	free(o->myaddr);
+	free(o->slo);
 	free(o->url_host);
 	free(o->url_target);
 	options_init(o);

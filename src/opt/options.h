@@ -14,6 +14,8 @@
 #include "net/tls.h"
 #include "stat/print.h"
 
+struct slo;
+
 struct options {
 	const char	*prog;		/* basename of argv[0] */
 	int		 verbose;	/* -v count */
@@ -126,6 +128,10 @@ struct options {
 	   syntax is checked here; main resolves them. */
 	const char	**myaddr;
 	size_t		 n_myaddr;
+
+	/* --slo: the objectives, in the order given (owned). */
+	struct slo	*slo;
+	size_t		 n_slo;
 
 	/* Sockets. */
 	int		 hog;

@@ -14,6 +14,7 @@
 #include "core/conn_h2.h"
 #include "lib/util.h"
 #include "opt/options_int.h"
+#include "stat/slo.h"
 
 /* Stand-ins for "one of several options" in a rule's `other'. */
 enum {
@@ -143,6 +144,42 @@ opt_given(const struct opt_ctx *c, int id)
 }
 
 /*
+ * An objective over a measure the run cannot have: the corrected times,
+ * lateness and the achieved rate need a schedule, tls.* --ssl, session.*
+ * a session workload.  Refused naming the objective (not for --merge,
+ * whose measures are in its files: one they lack is "-" and fails).
+ */
+static int
+opt_check_slo(const struct opt_ctx *c)
+{
+	const struct slo *s;
+	const char *why;
+	size_t i;
+
+	/* A merge's measures are the files': one they lack fails. */
+	for (i = 0; !c->given[OPT_MERGE] && i < c->o->n_slo; i++) {
+		s = &c->o->slo[i];
+		why = NULL;
+		if ((s->metric == SLO_HIST && s->hist == SLO_H_CORRECTED) ||
+		    s->metric == SLO_LATE || s->metric == SLO_ACHIEVED) {
+			if (!opt_given(c, OPT_ANY_SCHEDULE))
+				why = "corrected times, late and achieved "
+				    "require a schedule (--rate or --call-rate)";
+		} else if (s->metric == SLO_HIST && s->hist == SLO_H_TLS) {
+			if (!opt_given(c, OPT_ANY_SSL))
+				why = "tls times require --ssl";
+		} else if (s->metric == SLO_HIST &&
+		    s->hist == SLO_H_SESSION && !opt_given(c, OPT_ANY_SESSION))
+			why = "session times require a session workload "
+			    "(--wsess or --wsesslog)";
+		if (why != NULL)
+			return opt_fail(c, &opt_table[OPT_SLO], NULL, s->text,
+			    "%s", why);
+	}
+	return 0;
+}
+
+/*
  * --call-rate R: the requests' schedule is R per second, deterministic,
  * or --period's when it is given, which must then have R as its mean rate
  * (within 1%), so that the echo line and the target rate say what the
@@ -184,7 +221,7 @@ opt_check(const struct opt_ctx *c)
 	/* --merge runs no test: only its output options go with it. */
 	for (i = 0; c->given[OPT_MERGE] && i < OPT_NOPTS; i++)
 		if (c->given[i] && i != OPT_MERGE && i != OPT_JSON &&
-		    i != OPT_HTML &&
+		    i != OPT_HTML && i != OPT_SLO &&
 		    i != OPT_VERBOSE)
 			return opt_fail(c, &opt_table[i], NULL, NULL,
 			    "cannot be used with --merge");
@@ -206,5 +243,7 @@ opt_check(const struct opt_ctx *c)
 		return opt_fail(c, &opt_table[OPT_HTTP2], NULL, NULL,
 		    "through a proxy requires --ssl (h2 in a CONNECT tunnel; "
 		    "a proxy does not forward h2c)");
+	if (opt_check_slo(c) == -1)
+		return -1;
 	return opt_check_call_rate(c);
 }

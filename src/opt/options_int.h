@@ -74,6 +74,7 @@ enum opt_id {
 	OPT_SERVER,
 	OPT_SERVER_NAME,
 	OPT_SESSION_COOKIES,
+	OPT_SLO,
 	OPT_SSL,
 	OPT_SSL_CA_FILE,
 	OPT_SSL_CA_PATH,
@@ -329,6 +330,12 @@ int	opt_server(struct opt_ctx *c, const struct opt_row *r,
 	    const char *arg);
 void	opt_echo_myaddr(const struct options *o, const struct opt_row *r,
 	    FILE *out);
+
+/* --slo (options_slo.c). */
+int	opt_slo(struct opt_ctx *c, const struct opt_row *r, const char *arg);
+void	opt_echo_slo(const struct options *o, const struct opt_row *r,
+	    FILE *out);
+void	opt_json_slo(const struct options *o, struct jsonw *w);
 
 /* --client auto[/N] and --start-at (options_scale.c). */
 int	opt_client_auto(struct opt_ctx *c, const struct opt_row *r,

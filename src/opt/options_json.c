@@ -21,7 +21,7 @@
 const char *const options_merge_may_differ[] = {
 	"client", "json", "html", "hlog", "interval", "periodic-stats", "verbose",
 	"debug", "print-reply", "print-request", "myaddr", "max-lateness",
-	"start-at", "quiet", NULL
+	"start-at", "quiet", "slo", NULL
 };
 
 /* One value of a row, by its kind. */
@@ -162,6 +162,9 @@ opt_json_func(const struct options *o, enum opt_id id,
 		break;
 	case OPT_MYADDR:
 		opt_json_strings(o->myaddr, o->n_myaddr, w);
+		break;
+	case OPT_SLO:
+		opt_json_slo(o, w);
 		break;
 	case OPT_CLIENT:
 		snprintf(buf, sizeof(buf), "%u/%u", o->client_id,

@@ -31,6 +31,7 @@
 #include "report/merge.h"
 #include "report/merge_int.h"
 #include "report/result.h"
+#include "report/slo_doc.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
 #include "stat/sched_stat.h"
@@ -63,7 +64,8 @@ rd_stats_same(struct mrd *r, const struct jv *st)
 		for (k = 0; k < m->ncols; k++)
 			if (merge_reads(m, k, jv_key_at(st, i)))
 				break;
-		if (k == m->ncols)
+		/* The files' verdicts: the merge measures its own. */
+		if (k == m->ncols && strcmp(jv_key_at(st, i), "slo") != 0)
 			merge_fail(r, "stats", "%s: results this version "
 			    "cannot merge", jv_key_at(st, i));
 	}
@@ -263,6 +265,9 @@ merge_json(struct merge *m, FILE *f, const struct jv *const *docs,
 	d.states = m->states;
 	d.ncols = m->ncols;
 	d.run = &m->run;
+	d.slo = m->slo;
+	d.slo_measured = m->slo_measured;
+	d.nslo = m->nslo;
 	d.tail = merge_json_tail;
 	d.tail_arg = &t;
 	return result_write(f, &d);
@@ -280,6 +285,7 @@ merge_free(struct merge *m)
 	free(m->ids);
 	free(m->hosts);
 	free(m->hostv);
+	free(m->slo_measured);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -341,6 +347,25 @@ merge_html(struct merge *m, const struct options *o, FILE *f,
 	return rv;
 }
 
+/*
+ * The objectives measured on the merged document and printed; kept for
+ * its stats.slo.  Returns how many failed, or -1 after a message.
+ */
+static int
+merge_slo(struct merge *m, const struct options *o, FILE *out,
+    struct merge_html_arg *a)
+{
+	double *measured = xcalloc(o->n_slo, sizeof(*measured));
+	int failed;
+
+	failed = slo_doc_report(o->prog, out, merge_html_doc, a, o->slo,
+	    o->n_slo, measured);
+	m->slo = o->slo;
+	m->slo_measured = measured;
+	m->nslo = o->n_slo;
+	return failed;
+}
+
 /* Reads and parses one file; NULL after a message. */
 static struct jv *
 merge_read(const char *prog, const char *path)
@@ -372,12 +397,13 @@ merge_main(const struct options *o, const struct collector *const *cols,
 {
 	struct jv **docs;
 	struct merge m;
+	struct merge_html_arg a = { &m, o, NULL, o->n_merge_files };
 	FILE *out, *jf = NULL, *hf = NULL;
 	size_t i, n = o->n_merge_files;
-	int status = 1, to_stdout;
+	int status = 1, to_stdout, failed = 0;
 
 	merge_init(&m, cols, ncols);
-	docs = xcalloc(n, sizeof(*docs));
+	a.docs = docs = xcalloc(n, sizeof(*docs));
 	if (o->html_file != NULL &&
 	    (hf = html_open(o->prog, o->html_file)) == NULL)
 		goto out;
@@ -400,11 +426,14 @@ merge_main(const struct options *o, const struct collector *const *cols,
 	}
 	out = to_stdout ? stderr : stdout;
 	merge_print(&m, out);
+	/* The objectives, measured again on the merged document. */
+	if (o->n_slo > 0 && (failed = merge_slo(&m, o, out, &a)) == -1)
+		goto out;
 	if (fflush(out) != 0 || ferror(out)) {
 		fprintf(stderr, "%s: cannot write the report\n", o->prog);
 		goto out;
 	}
-	status = 0;
+	status = failed > 0 ? 4 : 0;
 	if (jf != NULL) {
 		if (merge_json(&m, jf, (const struct jv *const *)docs,
 		    o->merge_files, n) == -1 ||

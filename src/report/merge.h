@@ -82,6 +82,11 @@ struct merge {
 	struct collector_run run;	/* the span; the files' CPU times
 					   added (by the collector that
 					   writes them) */
+	/* The objectives and their measures, for stats.slo (measured
+	   NULL: none yet, or no --slo). */
+	const struct slo *slo;
+	double		*slo_measured;
+	size_t		 nslo;
 };
 
 /* Starts an empty merge over the collectors of `cols' (a run's table). */

@@ -11,6 +11,7 @@
 #include "opt/options.h"
 #include "report/result.h"
 #include "stat/collector.h"
+#include "stat/slo.h"
 
 char *
 result_time(char *buf, uint64_t epoch_ns)
@@ -139,6 +140,13 @@ result_write(FILE *f, const struct result_doc *d)
 			jsonw_key(&w, d->cols[i]->name);
 			d->cols[i]->json(d->states[i], &w, d->run);
 		}
+	if (d->slo_measured != NULL) {
+		jsonw_key(&w, "slo");
+		jsonw_arr_begin(&w);
+		for (i = 0; i < d->nslo; i++)
+			slo_json(&w, &d->slo[i], d->slo_measured[i]);
+		jsonw_arr_end(&w);
+	}
 	jsonw_obj_end(&w);
 	if (d->tail != NULL)
 		d->tail(&w, d->tail_arg);

@@ -19,6 +19,7 @@ struct collector_run;
 struct jsonw;
 struct jv;
 struct options;
+struct slo;
 
 /* The "format" member's value and the schema's version. */
 #define RESULT_FORMAT		"httperf-result"
@@ -49,6 +50,11 @@ struct result_doc {
 	void *const	*states;	/* by cols[] row; NULL: not in it */
 	size_t		 ncols;
 	const struct collector_run *run;	/* for the collectors' json */
+	/* stats.slo: the objectives and their measures (nslo of each;
+	   slo_measured NULL: no stats.slo). */
+	const struct slo *slo;
+	const double	*slo_measured;
+	size_t		 nslo;
 	/* Writes members after "stats" (merge: "merged"), or NULL. */
 	void		(*tail)(struct jsonw *w, const void *arg);
 	const void	*tail_arg;

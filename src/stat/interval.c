@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,6 +25,7 @@
 #include "stat/collector.h"
 #include "stat/interval.h"
 #include "stat/reply.h"
+#include "stat/slo.h"
 
 #define NS_PER_SEC	UINT64_C(1000000000)
 #define NS_PER_MSEC	1e6
@@ -266,6 +268,71 @@ interval_keep(struct interval *iv, uint64_t end, int last)
 }
 
 /*
+ * An objective's measure over the interval that ends (`len' seconds
+ * long), NaN when the interval does not have it: the times of the
+ * reply, corrected and connect histograms, the counts, the reply and
+ * the achieved rates.
+ */
+static double
+interval_slo_measure(const struct interval *iv, const struct slo *o,
+    double len)
+{
+	static const int hist[SLO_H_COUNT] = {
+		[SLO_H_REPLY] = INTERVAL_H_REPLY + 1,
+		[SLO_H_CORRECTED] = INTERVAL_H_CORRECTED + 1,
+		[SLO_H_CONNECT] = INTERVAL_H_CONNECT + 1,
+	};
+	const struct interval_counts *c = &iv->c;
+	double replies = (double)interval_replies(c);
+	double ended = replies + (double)interval_errors(c);
+	const struct hdr *h;
+
+	switch (o->metric) {
+	case SLO_HIST:
+		if (hist[o->hist] == 0 ||
+		    hdr_count(h = iv->h[hist[o->hist] - 1]) == 0)
+			return NAN;
+		return o->stat == SLO_ST_MAX ? (double)hdr_max(h) :
+		    o->stat == SLO_ST_MEAN ? hdr_mean(h) :
+		    (double)hdr_value_at_percentile(h, o->q);
+	case SLO_ERRORS:
+		return slo_count_value(o, (double)interval_errors(c), ended);
+	case SLO_ERRCLASS:
+		return slo_count_value(o, (double)c->errors[o->index], ended);
+	case SLO_STATUS:
+		return slo_count_value(o, (double)c->replies[o->index + 1],
+		    replies);
+	case SLO_REPLY_RATE:
+		return len > 0 ? replies / len : NAN;
+	case SLO_ACHIEVED:
+		return interval_scheduled(iv) && len > 0 ? 100.0 *
+		    ((double)c->arrivals / len) / iv->target_rate : NAN;
+	default:
+		return NAN;	/* late: the threshold is sched's */
+	}
+}
+
+/*
+ * " SLO-FAIL: EXPR[,EXPR...]" at the end of an --interval line: the
+ * objectives the interval breached (those it measured and that failed).
+ */
+static void
+interval_slo_line(struct interval *iv, double len)
+{
+	const char *sep = " SLO-FAIL: ";
+	double m;
+	size_t i;
+
+	for (i = 0; i < iv->nslo; i++) {
+		m = interval_slo_measure(iv, &iv->slo[i], len);
+		if (isnan(m) || slo_pass(&iv->slo[i], m))
+			continue;
+		fprintf(iv->lines, "%s%s", sep, iv->slo[i].text);
+		sep = ",";
+	}
+}
+
+/*
  * The --interval line of the interval that ends at `end', its rates over
  * its real length (which it says when it is not the period's).
  */
@@ -301,6 +368,7 @@ interval_line(struct interval *iv, uint64_t end)
 		put_sec3(iv->lines, end - iv->mark);
 		fputs(" s", iv->lines);
 	}
+	interval_slo_line(iv, len);
 	fputc('\n', iv->lines);
 	fflush(iv->lines);
 }
@@ -490,6 +558,8 @@ interval_init(struct interval *iv, struct bus *bus,
 	iv->lines = cfg->lines;
 	iv->periodic = cfg->periodic;
 	iv->target_rate = cfg->target_rate;
+	iv->slo = cfg->slo;
+	iv->nslo = cfg->nslo;
 	iv->period = cfg->period != 0 ? cfg->period : INTERVAL_DEFAULT_NS;
 	iv->flush = cfg->flush;
 	iv->flush_arg = cfg->flush_arg;

@@ -38,6 +38,7 @@
 
 struct bus;
 struct hdr;
+struct slo;
 
 /* The default interval: 1 s. */
 #define INTERVAL_DEFAULT_NS	UINT64_C(1000000000)
@@ -66,6 +67,9 @@ struct interval_config {
 	void		*flush_arg;
 	int		 record;	/* keep every interval for the
 					   --json document (stats.interval) */
+	const struct slo *slo;		/* --slo: the objectives whose
+					   breach an --interval line shows */
+	size_t		 nslo;
 };
 
 /* The histograms, in the order of the hlog's lines. */
@@ -170,6 +174,8 @@ struct interval {
 	int		 periodic;
 	double		 target_rate;
 	uint64_t	 period;	/* ns */
+	const struct slo *slo;		/* cfg's */
+	size_t		 nslo;
 	interval_flush_fn *flush;
 	void		*flush_arg;
 	int		 record;

@@ -50,27 +50,7 @@ ok "no schedule: no corrected, lateness or arrivals lines"
 
 # (b) The client stopped for 0.3 s in the middle of a paced run: the
 # arrivals due meanwhile are made late; their first calls' corrected
-# reply time shows the stall, the reply time does not.
-stall() {
-	: > "$T_DIR/srv.log"
-	"$HP" --server 127.0.0.1 --port "$PORT" --rate 100 --num-conns 200 \
-	    --uri /size/10 "$@" > "$OUT" 2> "$OUT.err" &
-	pid=$!
-	i=0
-	while [ "$(srv_requests)" -lt 60 ] && [ $i -lt 200 ]; do
-		sleep 0.02
-		i=$((i + 1))
-	done
-	kill -STOP $pid
-	sleep 0.3
-	kill -CONT $pid
-	( sleep 20; kill -9 $pid 2>/dev/null ) &
-	wd=$!
-	wait $pid
-	RC=$?
-	kill $wd 2>/dev/null
-	T_LAST="httperf --rate 100 --num-conns 200 $* (stopped 0.3 s)"
-}
+# reply time shows the stall, the reply time does not (stall: lib.sh).
 stall
 expect_rc 0
 expect_counts 200 200 200

@@ -177,6 +177,30 @@ hp_fds() {
 	T_LAST="httperf $* (ulimit -n $t_n)"
 }
 
+# stall [options]: a paced run (--rate 100 --num-conns 200 --uri /size/10
+# and the options) whose client is stopped for 0.3 s once the fixture
+# has 60 requests: the arrivals due meanwhile are late.  Sets RC.
+stall() {
+	: > "$T_DIR/srv.log"
+	"$HP" --server 127.0.0.1 --port "$PORT" --rate 100 --num-conns 200 \
+	    --uri /size/10 "$@" > "$OUT" 2> "$OUT.err" &
+	pid=$!
+	i=0
+	while [ "$(srv_requests)" -lt 60 ] && [ $i -lt 200 ]; do
+		sleep 0.02
+		i=$((i + 1))
+	done
+	kill -STOP $pid
+	sleep 0.3
+	kill -CONT $pid
+	( sleep 20; kill -9 $pid 2>/dev/null ) &
+	wd=$!
+	wait $pid
+	RC=$?
+	kill $wd 2>/dev/null
+	T_LAST="httperf --rate 100 --num-conns 200 $* (stopped 0.3 s)"
+}
+
 # expect_ms MAX: the last hp or hp_fds run took at most MAX ms.  Under
 # valgrind times say nothing: not checked, said once as a skip.
 expect_ms() {
