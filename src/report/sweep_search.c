@@ -185,6 +185,7 @@ sweep_search_init(struct sweep_search *ss, const struct sweep_spec *spec,
 	ss->nplan = sweep_spec_count(spec);
 	ss->phase = SWEEP_P_PLAN;
 	ss->cap.end = objectives ? SWEEP_E_ALL_PASS : SWEEP_E_NONE;
+	ss->cap.agree = 1;
 }
 
 /* The search is over, with answer `end'. */
@@ -232,7 +233,6 @@ sweep_search_next(struct sweep_search *ss, double *level,
 		}
 		ss->phase = SWEEP_P_REPEAT;
 		ss->repeat_left = 2;
-		ss->cap.agree = 1;
 		/* FALLTHROUGH */
 	case SWEEP_P_REPEAT:
 		if (ss->repeat_left == 0) {

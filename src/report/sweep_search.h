@@ -114,8 +114,10 @@ struct sweep_capacity {
 					   CLIENT when one passed); else 0 */
 	double		 fail;		/* the lowest failing level known
 					   (FOUND); else 0 */
-	int		 repeated;	/* boundary verdicts run again */
-	int		 agree;		/* ...and they agreed */
+	int		 repeated;	/* how many boundary verdicts ran
+					   again (0 to 2) */
+	int		 agree;		/* ...and each agreed (1 when none
+					   ran) */
 	double		 client_level;	/* CLIENT: the level it happened at */
 };
 

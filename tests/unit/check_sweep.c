@@ -132,6 +132,7 @@ struct server {
 	double		 capacity;	/* passes iff level <= capacity */
 	double		 client;	/* > 0: CLIENT at level >= client */
 	double		 client_at;	/* > 0: CLIENT at this level */
+	size_t		 client_step;	/* > 0: CLIENT at this step (1..) */
 	double		 flaky;		/* > 0: this level's 2nd run flips */
 	int		 objectives;
 	int		 runs_at_flaky;
@@ -147,7 +148,7 @@ server_verdict(struct server *sv, double level)
 	int pass = level <= sv->capacity;
 
 	if ((sv->client > 0 && level >= sv->client) ||
-	    level == sv->client_at)
+	    level == sv->client_at || sv->n == sv->client_step)
 		return SWEEP_V_CLIENT;
 	if (!sv->objectives)
 		return SWEEP_V_NONE;
@@ -256,6 +257,7 @@ START_TEST(test_first_fail)
 	ck_assert_double_eq(sv.cap.capacity, 0);
 	ck_assert_double_eq(sv.cap.fail, 0);
 	ck_assert_int_eq(sv.cap.repeated, 0);
+	ck_assert_int_eq(sv.cap.agree, 1);
 }
 END_TEST
 
@@ -270,6 +272,7 @@ START_TEST(test_all_pass)
 	ck_assert_int_eq(sv.cap.end, SWEEP_E_ALL_PASS);
 	ck_assert_double_eq(sv.cap.capacity, 190);
 	ck_assert_int_eq(sv.cap.repeated, 0);
+	ck_assert_int_eq(sv.cap.agree, 1);
 	ck_assert_uint_eq(server_search(&sv, "100:200:50", 0, 0.02), 3);
 	ck_assert_double_eq(sv.cap.capacity, 200);
 }
@@ -305,7 +308,18 @@ START_TEST(test_client)
 	ck_assert_double_eq(sv.cap.client_level, 105);
 	ck_assert_double_eq(sv.cap.capacity, 100);
 
+	/* ...and at a repeat: 100 110 105 102.5 101.25, repeat 100. */
 	sv.client_at = 0;
+	sv.capacity = 100.5;
+	sv.client_step = 6;
+	ck_assert_uint_eq(server_search(&sv, "100:200:10", 0, 0.02), 6);
+	ck_assert_int_eq(sv.kind[5], SWEEP_K_REPEAT);
+	ck_assert_int_eq(sv.cap.end, SWEEP_E_CLIENT);
+	ck_assert_double_eq(sv.cap.client_level, 100);
+	ck_assert_double_eq(sv.cap.capacity, 100);
+	ck_assert_double_eq(sv.cap.fail, 0);
+
+	sv.client_step = 0;
 	sv.client = 1;
 	ck_assert_uint_eq(server_search(&sv, "100:200:10", 0, 0.02), 1);
 	ck_assert_int_eq(sv.cap.end, SWEEP_E_CLIENT);
