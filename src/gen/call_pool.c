@@ -85,6 +85,18 @@ cp_idle_remove(struct call_pool *p, size_t i)
 	s->prev = s->next = NONE;
 }
 
+/* Slot `i' takes no more requests: it is closing. */
+static void
+cp_dead(struct call_pool *p, size_t i)
+{
+	if (p->slots[i].state == CALL_POOL_DEAD)
+		return;
+	if (p->slots[i].state == CALL_POOL_IDLE)
+		cp_idle_remove(p, i);
+	p->slots[i].state = CALL_POOL_DEAD;
+	p->ndead++;
+}
+
 /* Takes a slot for a new connection (the caller checked the cap). */
 static size_t
 cp_slot_new(struct call_pool *p)
@@ -111,6 +123,7 @@ cp_slot_new(struct call_pool *p)
 	p->slots[i].prev = p->slots[i].next = NONE;
 	p->slots[i].inflight = 0;
 	p->slots[i].cap = 1;
+	p->slots[i].retire = 0;
 	p->nopen++;
 	p->nopening++;
 	return i;
@@ -125,6 +138,8 @@ cp_slot_free(struct call_pool *p, size_t i)
 	p->nbusy -= s->inflight;
 	p->ended += s->inflight;
 	s->inflight = 0;
+	if (s->state == CALL_POOL_DEAD)
+		p->ndead--;
 	s->state = CALL_POOL_FREE;
 	s->gen++;
 	s->user = NULL;
@@ -344,6 +359,42 @@ call_pool_set_capacity(struct call_pool *p, uint64_t id, size_t cap,
 	}
 }
 
+/*
+ * Retires the connections above the most, one pass per state: the idle
+ * ones first (closed now), then the busy ones (closed when their last
+ * request ends), then those on their way (closed now).
+ */
+void
+call_pool_set_max_conns(struct call_pool *p, size_t max_conns, uint64_t now)
+{
+	static const enum call_pool_state order[] = {
+		CALL_POOL_IDLE, CALL_POOL_BUSY, CALL_POOL_OPENING,
+	};
+	struct call_pool_slot *s;
+	uint64_t id;
+	size_t k, i;
+
+	p->max_conns = max_conns > 0 ? max_conns : 1;
+	if (p->max_conns > 0xffffffffu)
+		p->max_conns = 0xffffffffu;
+	for (k = 0; k < nitems(order); k++)
+		for (i = 0; i < p->nslots && !p->stopped &&
+		    p->nopen - p->ndead > p->max_conns; i++) {
+			s = &p->slots[i];
+			if (s->state != order[k])
+				continue;
+			if (s->state == CALL_POOL_OPENING)
+				p->nopening--;
+			cp_dead(p, i);
+			id = cp_id(p, i);
+			if (s->inflight > 0)
+				s->retire = 1;
+			else
+				p->ops->close(p->arg, id, s->user, now);
+		}
+	cp_pump(p, now);
+}
+
 void
 call_pool_connected(struct call_pool *p, uint64_t id, uint64_t now)
 {
@@ -372,11 +423,13 @@ call_pool_call_done(struct call_pool *p, uint64_t id, int reusable,
 	s->inflight--;
 	p->nbusy--;
 	p->ended++;
-	if (!reusable || p->stopped) {
+	if (s->retire && s->inflight == 0) {
+		/* Surplus (call_pool_set_max_conns): its last one ended. */
+		s->retire = 0;
+		p->ops->close(p->arg, id, s->user, now);
+	} else if (!reusable || p->stopped) {
 		/* It takes no more; those still in flight end with it. */
-		if (s->state == CALL_POOL_IDLE)
-			cp_idle_remove(p, i);
-		s->state = CALL_POOL_DEAD;
+		cp_dead(p, i);
 	} else if (s->state == CALL_POOL_BUSY && s->inflight < s->cap)
 		cp_idle_push(p, i);
 	cp_pump(p, now);
@@ -444,8 +497,7 @@ call_pool_stop(struct call_pool *p, uint64_t now)
 	   requests in flight (HTTP/2) are left as the busy ones are. */
 	while ((i = p->idle_head) != NONE) {
 		if (p->slots[i].inflight > 0) {
-			cp_idle_remove(p, i);
-			p->slots[i].state = CALL_POOL_DEAD;
+			cp_dead(p, i);
 			continue;
 		}
 		id = cp_id(p, i);
