@@ -251,9 +251,14 @@ cp_pump(struct call_pool *p, uint64_t now)
 			    intended, now) == 0) {
 				p->sent++;
 				/* Room for more: the back of the line. */
-				if (cp_slot(p, id) == i &&
-				    p->slots[i].state == CALL_POOL_BUSY &&
-				    p->slots[i].inflight < p->slots[i].cap)
+				if (cp_slot(p, id) != i ||
+				    p->slots[i].state != CALL_POOL_BUSY ||
+				    p->slots[i].inflight >= p->slots[i].cap)
+					continue;
+				/* A burst goes on: the front of the line. */
+				if (p->burst)
+					cp_idle_push_front(p, i);
+				else
 					cp_idle_push(p, i);
 				continue;
 			}
@@ -298,6 +303,19 @@ void
 call_pool_expect(struct call_pool *p, size_t per_conn)
 {
 	p->open_cap = per_conn > 0 ? per_conn : 1;
+}
+
+void
+call_pool_burst(struct call_pool *p)
+{
+	p->burst = 1;
+}
+
+/* Whether busy slot `s' takes requests again. */
+static int
+cp_room(const struct call_pool *p, const struct call_pool_slot *s)
+{
+	return p->burst ? s->inflight == 0 : s->inflight < s->cap;
 }
 
 void
@@ -352,7 +370,7 @@ call_pool_set_capacity(struct call_pool *p, uint64_t id, size_t cap,
 	if (s->state == CALL_POOL_IDLE && s->inflight >= s->cap) {
 		cp_idle_remove(p, i);
 		s->state = CALL_POOL_BUSY;
-	} else if (s->state == CALL_POOL_BUSY && s->inflight < s->cap &&
+	} else if (s->state == CALL_POOL_BUSY && cp_room(p, s) &&
 	    !p->stopped) {
 		cp_idle_push(p, i);
 		cp_pump(p, now);
@@ -430,7 +448,7 @@ call_pool_call_done(struct call_pool *p, uint64_t id, int reusable,
 	} else if (!reusable || p->stopped) {
 		/* It takes no more; those still in flight end with it. */
 		cp_dead(p, i);
-	} else if (s->state == CALL_POOL_BUSY && s->inflight < s->cap)
+	} else if (s->state == CALL_POOL_BUSY && cp_room(p, s))
 		cp_idle_push(p, i);
 	cp_pump(p, now);
 }

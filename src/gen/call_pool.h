@@ -116,6 +116,8 @@ struct call_pool {
 	uint64_t	 opened;	/* connections opened */
 	size_t		 max_queued;	/* longest the queue was */
 
+	int		 burst;	/* a connection takes requests in bursts
+				   (call_pool_burst) */
 	int		 draining;
 	int		 stopped;
 	int		 finished;	/* done was called */
@@ -154,6 +156,16 @@ int	call_pool_arrival(struct call_pool *p, uint64_t intended,
  * `per_conn' requests waiting, not one per request.
  */
 void	call_pool_expect(struct call_pool *p, size_t per_conn);
+
+/*
+ * From now on a connection takes requests in bursts: up to its capacity
+ * at once, then none until every one of them has ended (HTTP/1.1
+ * pipelining as --burst-length and wrk do it), so that a reply that
+ * closes the connection (a keep-alive limit that is a multiple of the
+ * burst) finds no request behind it.  Without it, a connection takes a
+ * request whenever it has room.
+ */
+void	call_pool_burst(struct call_pool *p);
 
 /* Sets the handle of connection `id' (from ops->open). */
 void	call_pool_set_user(struct call_pool *p, uint64_t id, void *user);

@@ -315,6 +315,8 @@ call_rate_init(void **state, const struct gen_env *env, char *err,
 		g->per_conn = g->core->cfg.max_streams > 0 ?
 		    g->core->cfg.max_streams : H2_DEFAULT_STREAMS;
 	call_pool_expect(&g->pool, g->per_conn);
+	if (g->h1_cap > 1)
+		call_pool_burst(&g->pool);
 	bus_subscribe(env->bus, BUS_CONN_CONNECTED, call_rate_event, g);
 	bus_subscribe(env->bus, BUS_CALL_DESTROYED, call_rate_event, g);
 	bus_subscribe(env->bus, BUS_CONN_CLOSED, call_rate_event, g);
