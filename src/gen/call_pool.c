@@ -124,6 +124,7 @@ cp_slot_new(struct call_pool *p)
 	p->slots[i].inflight = 0;
 	p->slots[i].cap = 1;
 	p->slots[i].retire = 0;
+	p->slots[i].burst_sent = 0;
 	p->nopen++;
 	p->nopening++;
 	return i;
@@ -253,7 +254,9 @@ cp_pump(struct call_pool *p, uint64_t now)
 				/* Room for more: the back of the line. */
 				if (cp_slot(p, id) != i ||
 				    p->slots[i].state != CALL_POOL_BUSY ||
-				    p->slots[i].inflight >= p->slots[i].cap)
+				    p->slots[i].inflight >= p->slots[i].cap ||
+				    (p->burst && ++p->slots[i].burst_sent >=
+				    p->slots[i].cap))
 					continue;
 				/* A burst goes on: the front of the line. */
 				if (p->burst)
@@ -441,6 +444,8 @@ call_pool_call_done(struct call_pool *p, uint64_t id, int reusable,
 	s->inflight--;
 	p->nbusy--;
 	p->ended++;
+	if (s->inflight == 0)
+		s->burst_sent = 0;	/* the next burst */
 	if (s->retire && s->inflight == 0) {
 		/* Surplus (call_pool_set_max_conns): its last one ended. */
 		s->retire = 0;

@@ -79,6 +79,7 @@ struct call_pool_slot {
 	size_t		 prev, next;	/* idle list, or free list (next) */
 	size_t		 inflight;	/* requests sent, not ended */
 	size_t		 cap;		/* most in flight at once (>= 1) */
+	size_t		 burst_sent;	/* sent in this burst (call_pool_burst) */
 	int		 retire;	/* DEAD: closed once none is in
 					   flight (call_pool_set_max_conns) */
 };

@@ -731,6 +731,18 @@ START_TEST(bursts)
 	arrive(f, 4, 3);
 	ck_assert_uint_eq(f->nsends, 6);
 	ck_assert_uint_eq(f->p.qlen, 1);
+	/* A burst of 3 is over; the next one is cut short (2, the queue
+	   is empty), and stays at most 3 although one of it ended. */
+	reply(f, a);
+	reply(f, a);
+	reply(f, a);
+	ck_assert_uint_eq(f->nsends, 7);
+	arrive(f, 7, 1);
+	ck_assert_uint_eq(f->nsends, 8);
+	reply(f, a);
+	arrive(f, 8, 2);
+	ck_assert_uint_eq(f->nsends, 9);
+	ck_assert_uint_eq(f->p.qlen, 1);
 	fx_free(f);
 }
 END_TEST
