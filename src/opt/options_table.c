@@ -508,7 +508,7 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    OPT_E_SET, SCALING, "close with a TCP reset (no TIME_WAIT here)"),
 	[OPT_CONCURRENCY] = NUM("concurrency", concurrency, 1,
 	    OPTIONS_MAX_CONCURRENCY, 0, OPT_E_NONZERO, WORKLOAD,
-	    "closed loop: N connections, each call after the last"),
+	    "closed loop over N connections, call after call"),
 	[OPT_DEBUG] = NUM("debug", debug, 0, 9, 0, OPT_E_NONE, OUTPUT,
 	    "print debugging lines, more as N grows (0-9)"),
 	[OPT_FAILURE_STATUS] = NUM("failure-status", failure_status, 100,

@@ -137,7 +137,12 @@ wait_for_log 6
 got=$(awk '$2 == "GET" { print $3 }' "$T_DIR/srv.log" | sort | tr '\n' ' ')
 [ "$got" = "/size/1 /size/1 /size/2 /size/2 /size/3 /size/3 " ] ||
     fail "URIs: $got"
-ok "--wlog's URIs"
+printf '/size/1\n/size/2\n/size/3\n/size/4\n/size/5\n' > "$T_DIR/five"
+hp --concurrency 2 --num-calls 100 --wlog "n,$T_DIR/five"
+expect_rc 0
+expect_counts 2 5 5
+expect_errors 0 0 0 0 0 0 0 0 0
+ok "--wlog's URIs; --wlog n ends the run"
 
 # JSON: the member, valid; --merge adds the concurrency, the counts and
 # the rates.
