@@ -161,7 +161,10 @@ mod_cfg_progress(const struct mod_ctx *r, union mod_cfg *u)
 	} else if (o->wsesslog_n > 0) {
 		u->progress.unit = PROGRESS_U_SESSIONS;
 		u->progress.total = o->wsesslog_n;
-	} else if (o->call_rate > 0 || o->concurrency > 0) {
+	} else if (o->concurrency > 0) {
+		/* The closed loop signals no arrivals: --runtime only. */
+		u->progress.unit = PROGRESS_U_NONE;
+	} else if (o->call_rate > 0) {
 		u->progress.unit = PROGRESS_U_ARRIVALS;
 		u->progress.total = o->num_calls;
 	} else {
