@@ -506,6 +506,9 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    "be client I of N (auto: ask the launcher)"),
 	[OPT_CLOSE_WITH_RESET] = FLAG("close-with-reset", close_with_reset,
 	    OPT_E_SET, SCALING, "close with a TCP reset (no TIME_WAIT here)"),
+	[OPT_CONCURRENCY] = NUM("concurrency", concurrency, 1,
+	    OPTIONS_MAX_CONCURRENCY, 0, OPT_E_NONZERO, WORKLOAD,
+	    "closed loop over N connections, call after call"),
 	[OPT_DEBUG] = NUM("debug", debug, 0, 9, 0, OPT_E_NONE, OUTPUT,
 	    "print debugging lines, more as N grows (0-9)"),
 	[OPT_FAILURE_STATUS] = NUM("failure-status", failure_status, 100,
@@ -710,5 +713,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_HTTP2, OPT_HTTP2_FALLBACK, OPT_MAX_STREAMS,
 	OPT_UNIX_SOCKET, OPT_PROXY, OPT_PROXY_ENV, OPT_PROXY_USER,
 	OPT_SLO,
+	OPT_CONCURRENCY,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);
