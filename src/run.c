@@ -515,6 +515,11 @@ run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 	d.slo = o->slo;
 	d.slo_measured = r->slo_measured;
 	d.nslo = o->n_slo;
+	if ((d.abort_slo = r->abort_slo) != NULL) {
+		d.abort_at_s = (double)r->abort_at / 1e9;
+		d.abort_value = d.abort_slo->unit == SLO_U_NS ?
+		    r->abort_value / 1e6 : r->abort_value;
+	}
 	rv = result_write(f, &d);
 	free(echo);
 	return rv;

@@ -71,3 +71,35 @@ timeout 10 "$HP" --merge "$T_DIR/none.json" --slo-abort > "$OUT" \
 [ "$(cat "$OUT.err")" = "httperf: --slo-abort: cannot be used with --merge" ] ||
     fail "message: $(cat "$OUT.err")"
 ok "--slo-abort with --merge is a usage error"
+
+# The --json document: options.slo-abort and stats.slo_abort (schema).
+for c in 0 1; do
+	hp --uri /delay/300/1 --timeout 0.05 --num-conns 200 --slo-abort \
+	    --slo 'errors<=0' --client $c/2 --json "$T_DIR/a$c.json"
+	expect_rc 4
+done
+cp "$T_DIR/a0.json" "$T_DIR/a.json"
+validate_json "$T_DIR/a.json"
+[ "$(json_get "$T_DIR/a.json" options.slo-abort)" = true ] ||
+    fail "options.slo-abort"
+[ "$(json_get "$T_DIR/a.json" stats.slo_abort.objective)" = 'errors<=0' ] ||
+    fail "stats.slo_abort.objective"
+[ "$(json_get "$T_DIR/a.json" stats.slo_abort.value)" = 1 ] ||
+    fail "stats.slo_abort.value: $(json_get "$T_DIR/a.json" stats.slo_abort.value)"
+[ "$(json_get "$T_DIR/a.json" stats.slo_abort.unit)" = count ] ||
+    fail "stats.slo_abort.unit"
+awk -v s="$(json_get "$T_DIR/a.json" stats.slo_abort.at_s)" \
+    'BEGIN { exit !(s >= 0.04 && s < 5) }' || fail "stats.slo_abort.at_s"
+# Without an abort, no member.
+hp --uri /ok --num-conns 2 --slo-abort --slo 'errors<=0' --json "$T_DIR/b.json"
+expect_rc 0
+validate_json "$T_DIR/b.json"
+python3 -c 'import json,sys; sys.exit("slo_abort" in json.load(open(sys.argv[1]))["stats"])' \
+    "$T_DIR/b.json" || fail "stats.slo_abort without an abort"
+# --merge of a file with stats.slo_abort: merged, the member dropped.
+timeout 10 "$HP" --merge "$T_DIR/a0.json" "$T_DIR/a1.json" --json "$T_DIR/m.json" \
+    > "$OUT" 2> "$OUT.err" || fail "merge: $(cat "$OUT.err")"
+validate_json "$T_DIR/m.json"
+python3 -c 'import json,sys; sys.exit("slo_abort" in json.load(open(sys.argv[1]))["stats"])' \
+    "$T_DIR/m.json" || fail "stats.slo_abort in a merged document"
+ok "--json: options.slo-abort, stats.slo_abort; --merge drops it"
