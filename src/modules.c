@@ -106,7 +106,8 @@ static int
 mod_want_interval(const struct options *o)
 {
 	return o->hlog_file != NULL || o->interval > 0 ||
-	    o->periodic_stats || o->json_file != NULL || o->html_file != NULL;
+	    o->periodic_stats || o->json_file != NULL || o->html_file != NULL ||
+	    o->slo_abort;
 }
 
 static void
@@ -121,6 +122,10 @@ mod_cfg_interval(const struct mod_ctx *r, union mod_cfg *u)
 	u->interval.target_rate = rate_spec_rate(&o->rate);
 	u->interval.slo = o->slo;
 	u->interval.nslo = o->n_slo;
+	if (o->slo_abort) {
+		u->interval.abort = r->slo_abort;
+		u->interval.abort_arg = r->slo_abort_arg;
+	}
 	u->interval.record = o->json_file != NULL || o->html_file != NULL;
 }
 

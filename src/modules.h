@@ -63,6 +63,9 @@ struct mod_ctx {
 	/* Set to 1 when the run draws the progress line (a second signal
 	   then erases it): the run's flag. */
 	volatile sig_atomic_t	*progress_on;
+	/* --slo-abort: the run's stop (stat/interval.h), and its arg. */
+	interval_abort_fn	*slo_abort;
+	void			*slo_abort_arg;
 };
 
 /* Says whether the options give the run this module. */

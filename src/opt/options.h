@@ -136,6 +136,7 @@ struct options {
 	/* --slo: the objectives, in the order given (owned). */
 	struct slo	*slo;
 	size_t		 n_slo;
+	int		 slo_abort;	/* --slo-abort */
 
 	/* Sockets. */
 	int		 hog;

@@ -623,6 +623,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    OPT_E_SET, WORKLOAD, "sessions send back the cookies they got"),
 	[OPT_SLO] = FUNC("slo", "EXPR", opt_slo, opt_echo_slo, OUTPUT,
 	    "objective such as p99<5ms; exit 4 if one fails"),
+	[OPT_SLO_ABORT] = FLAG("slo-abort", slo_abort, OPT_E_SET, OUTPUT,
+	    "stop once an objective can no longer pass"),
 	[OPT_SSL] = FLAG("ssl", ssl, OPT_E_SET, TLS,
 	    "speak TLS (default port 443)"),
 	[OPT_SSL_CA_FILE] = STR("ssl-ca-file", "F", OPT_K_PATH, ssl_ca_file,
@@ -712,7 +714,7 @@ const enum opt_id opt_echo_order[] = {
 	OPT_MAX_LATENESS, OPT_START_AT, OPT_QUIET,
 	OPT_HTTP2, OPT_HTTP2_FALLBACK, OPT_MAX_STREAMS,
 	OPT_UNIX_SOCKET, OPT_PROXY, OPT_PROXY_ENV, OPT_PROXY_USER,
-	OPT_SLO,
+	OPT_SLO, OPT_SLO_ABORT,
 	OPT_CONCURRENCY,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);
