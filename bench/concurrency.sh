@@ -40,31 +40,11 @@ die() { echo "concurrency.sh: $*" >&2; exit 1; }
 [ -n "$H2LOAD" ] && [ -x "$H2LOAD" ] || die "h2load is missing (apt-get install nghttp2-client)"
 [ -x "$NGINX" ] || die "nginx is missing"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/httperf-concbench.XXXXXX")
-NPID=
-cleanup() {
-	[ -n "$NPID" ] && kill "$NPID" 2>/dev/null && wait "$NPID" 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-PIN_SRV= PIN_CLI=
-if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
-	PIN_SRV="taskset -c 1"
-	PIN_CLI="taskset -c 0"
-fi
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
-	    echo $((20000 + RANDOM % 20000))
-}
+. "$HERE/nginx-bench.sh"
+bench_nginx_init concbench
 P_H1=$(free_port)
 P_H2C=$(free_port)
 while [ "$P_H2C" = "$P_H1" ]; do P_H2C=$(free_port); done
-
-N=$WORK/nginx
-mkdir -p "$N/html" "$N/logs" "$N/tmp"
-head -c 1024 /dev/zero | tr '\0' 'x' > "$N/html/1k.html"
 {
 nginx_conf_main "$N" off $((CONNS * 2 + 64)) $((CONNS * 2 + 128))
 echo "http {"
@@ -96,12 +76,6 @@ for i in $(seq 100); do
 done
 ulimit -n $((CONNS * 2 + 128)) 2>/dev/null
 
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) exit
-		if (NR % 2) print v[(NR + 1) / 2]
-		else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
 # One mode: RUNS interleaved runs of each client; prints the row.
 bench_mode() {
@@ -137,8 +111,8 @@ bench_mode() {
 		echo "$rate" >> "$WORK/$mode.h2"
 	done
 	local hp h2
-	hp=$(median < "$WORK/$mode.hp")
-	h2=$(median < "$WORK/$mode.h2")
+	hp=$(median %.1f < "$WORK/$mode.hp")
+	h2=$(median %.1f < "$WORK/$mode.h2")
 	echo "  $mode runs: httperf $(tr '\n' ' ' < "$WORK/$mode.hp")| h2load $(tr '\n' ' ' < "$WORK/$mode.h2")" >&2
 	printf '%-4s  %10s  %10s  %6.3f  %s\n' "$mode" "$hp" "$h2" \
 	    "$(awk -v a="$hp" -v b="$h2" 'BEGIN { print a / b }')" \
