@@ -15,6 +15,34 @@
  * a repeat that disagrees is reported, not hidden.  A step where the
  * client itself was the bottleneck ends the search: the client, not the
  * server, was the limit, and that step never counts as a pass.
+ *
+ * The decisions, in detail:
+ * - Levels.  Linear: FROM + i*STEP; geometric: FROM * FACTOR^i; every
+ *   level <= TO (with a relative slack of 1e-9 for rounding), as
+ *   autobench's `rate <= high_rate': TO itself is a level only when it
+ *   falls on the grid (10:100:20 is 10 30 50 70 90; 1:100*2 ends at 64).
+ *   With `integer' a geometric level is rounded to the nearest whole
+ *   number and a level equal to the one before it is dropped (1:10*1.5
+ *   is 1 2 3 5 8).  At most SWEEP_LEVELS_MAX levels before that.
+ * - Bisection.  Between the last pass P and the first fail F the probe
+ *   is (P + F) / 2 (rounded down with `integer'); it stops when
+ *   F - P <= precision * P, or with `integer' when F - P <= 1, or when
+ *   the midpoint no longer differs from P or F.  From a 10 % bracket to
+ *   2 % that is 3 probes.
+ * - Repeats (only after a bisection or a plan FAIL that has a pass
+ *   below it): P runs again, then F.  `repeated' counts the repeats
+ *   run, `agree' is 1 while every repeat gave its first verdict.  If P
+ *   fails on its repeat it is not trusted: the capacity becomes the
+ *   highest OTHER level that passed (each of its runs passed), F becomes
+ *   P, agree is 0, F is not repeated and no further probe runs; when no
+ *   other level passed the end is SWEEP_E_FIRST_FAIL.  If F passes on
+ *   its repeat, agree is 0 and the capacity stays P (every run at P
+ *   passed; F failed once): the conservative answer either way.
+ * - SWEEP_E_ALL_PASS: the capacity is the highest plan level (TO when
+ *   TO is on the grid).  SWEEP_E_FIRST_FAIL: no repeat (nothing passed).
+ * - SWEEP_V_CLIENT ends the search at any step, with objectives or
+ *   not: SWEEP_E_CLIENT, capacity the last pass if any (else 0).
+ * - Without objectives the verdicts PASS and FAIL are taken as NONE.
  */
 #ifndef HTTPERF_REPORT_SWEEP_SEARCH_H
 #define HTTPERF_REPORT_SWEEP_SEARCH_H
@@ -23,6 +51,9 @@
 
 /* Room for a spec parse error message. */
 #define SWEEP_ERR_MAX	128
+
+/* The most levels a fixed sweep may have. */
+#define SWEEP_LEVELS_MAX	1000
 
 /* FROM:TO:STEP (linear) or FROM:TO*FACTOR (geometric). */
 struct sweep_spec {
@@ -45,6 +76,9 @@ int	sweep_spec_parse(const char *text, int integer, struct sweep_spec *s,
 
 /* How many levels the fixed sweep has (at least 1). */
 size_t	sweep_spec_count(const struct sweep_spec *s);
+
+/* The fixed sweep's level `i' (0 <= i < sweep_spec_count). */
+double	sweep_spec_level(const struct sweep_spec *s, size_t i);
 
 /* Why a step runs. */
 enum sweep_kind {
@@ -80,8 +114,10 @@ struct sweep_capacity {
 					   CLIENT when one passed); else 0 */
 	double		 fail;		/* the lowest failing level known
 					   (FOUND); else 0 */
-	int		 repeated;	/* boundary verdicts run again */
-	int		 agree;		/* ...and they agreed */
+	int		 repeated;	/* how many boundary verdicts ran
+					   again (0 to 2) */
+	int		 agree;		/* ...and each agreed (1 when none
+					   ran) */
 	double		 client_level;	/* CLIENT: the level it happened at */
 };
 
@@ -93,6 +129,7 @@ struct sweep_search {
 	size_t		 planned;	/* plan levels run so far */
 	size_t		 nplan;
 	double		 last_pass;	/* 0: none yet */
+	double		 prev_pass;	/* the pass before last_pass */
 	double		 first_fail;	/* 0: none yet */
 	int		 have_pass, have_fail;
 	int		 phase;		/* plan, bisect, repeat, done */
