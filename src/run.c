@@ -34,7 +34,9 @@
 #include "report/html_out.h"
 #include "report/result.h"
 #include "report/slo_doc.h"
+#include "report/sweep_search.h"
 #include "run.h"
+#include "run_sweep.h"
 #include "setup.h"
 #include "stat/basic_report.h"
 
@@ -715,8 +717,12 @@ int
 run_main(const struct options *o, const struct run_sig *sig)
 {
 	struct run r;
+	struct sweep_spec spec;
 	int status = 1, rc;
 
+	/* A usage error, before anything is set up. */
+	if (run_sweep_check(o, &spec) == -1)
+		return 1;
 	memset(&r, 0, sizeof(r));
 	r.o = o;
 	r.sig = sig;
