@@ -46,32 +46,11 @@ die() { echo "h2.sh: $*" >&2; exit 1; }
 
 PER_CONN=$((REQS / CONNS))
 REQS=$((PER_CONN * CONNS))
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/httperf-h2bench.XXXXXX")
-NPID=
-cleanup() {
-	[ -n "$NPID" ] && kill "$NPID" 2>/dev/null && wait "$NPID" 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-PIN_SRV= PIN_CLI=
-if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
-	PIN_SRV="taskset -c 1"
-	PIN_CLI="taskset -c 0"
-fi
-
-# Two free loopback ports.
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
-	    echo $((20000 + RANDOM % 20000))
-}
+. "$HERE/nginx-bench.sh"
+bench_nginx_init h2bench
 P_TLS=$(free_port)
 P_H2C=$(free_port)
 while [ "$P_H2C" = "$P_TLS" ]; do P_H2C=$(free_port); done
-
-N=$WORK/nginx
-mkdir -p "$N/html" "$N/logs" "$N/tmp"
-head -c 1024 /dev/zero | tr '\0' 'x' > "$N/html/1k.html"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
     -keyout "$N/key.pem" -out "$N/cert.pem" -days 2 -subj /CN=localhost \
     2>/dev/null || die "cannot make a certificate"
@@ -119,12 +98,6 @@ cpu_run() {
 		printf "%.6f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2]
 	}' "$out.times" > "$out.cpu"
 	return $rc
-}
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) exit
-		if (NR % 2) print v[(NR + 1) / 2]
-		else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # One mode: RUNS interleaved runs of each client; prints the row.

@@ -106,7 +106,8 @@ static int
 mod_want_interval(const struct options *o)
 {
 	return o->hlog_file != NULL || o->interval > 0 ||
-	    o->periodic_stats || o->json_file != NULL || o->html_file != NULL;
+	    o->periodic_stats || o->json_file != NULL || o->html_file != NULL ||
+	    o->slo_abort;
 }
 
 static void
@@ -121,6 +122,10 @@ mod_cfg_interval(const struct mod_ctx *r, union mod_cfg *u)
 	u->interval.target_rate = rate_spec_rate(&o->rate);
 	u->interval.slo = o->slo;
 	u->interval.nslo = o->n_slo;
+	if (o->slo_abort) {
+		u->interval.abort = r->slo_abort;
+		u->interval.abort_arg = r->slo_abort_arg;
+	}
 	u->interval.record = o->json_file != NULL || o->html_file != NULL;
 }
 
@@ -161,6 +166,9 @@ mod_cfg_progress(const struct mod_ctx *r, union mod_cfg *u)
 	} else if (o->wsesslog_n > 0) {
 		u->progress.unit = PROGRESS_U_SESSIONS;
 		u->progress.total = o->wsesslog_n;
+	} else if (o->concurrency > 0) {
+		/* The closed loop signals no arrivals: --runtime only. */
+		u->progress.unit = PROGRESS_U_NONE;
 	} else if (o->call_rate > 0) {
 		u->progress.unit = PROGRESS_U_ARRIVALS;
 		u->progress.total = o->num_calls;
@@ -258,7 +266,8 @@ mod_cfg_wsesslog(const struct mod_ctx *r, union mod_cfg *u)
 static int
 mod_want_conns(const struct options *o)
 {
-	return !options_session(o) && o->call_rate == 0;
+	return !options_session(o) && o->call_rate == 0 &&
+	    o->concurrency == 0;
 }
 
 static void
@@ -293,6 +302,29 @@ mod_cfg_crate(const struct mod_ctx *r, union mod_cfg *u)
 	u->crate.num_clients = o->num_clients;
 }
 
+/* --concurrency N: the closed loop over the --call-rate pool. */
+static int
+mod_want_closed(const struct options *o)
+{
+	return o->concurrency > 0;
+}
+
+static void
+mod_cfg_closed(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->crate.total = o->num_calls;
+	u->crate.concurrency = o->concurrency;
+	u->crate.burst_len = o->burst_len;
+}
+
+static void
+mod_cfg_conc(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->conc.concurrency = r->o->concurrency;
+}
+
 const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &basic_collector, NULL, mod_cfg_basic },
 	{ &tls_stat_collector, mod_want_tls, NULL },
@@ -303,6 +335,7 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &interval_collector, mod_want_interval, mod_cfg_interval },
 	{ &sched_stat_collector, mod_want_sched, mod_cfg_sched },
 	{ &progress_collector, mod_want_progress, mod_cfg_progress },
+	{ &conc_stat_collector, mod_want_closed, mod_cfg_conc },
 };
 
 const struct mod_gen mod_gens[] = {
@@ -315,6 +348,8 @@ const struct mod_gen mod_gens[] = {
 	    1, 0 },
 	{ &call_rate_generator, mod_want_crate, mod_cfg_crate, "--call-rate",
 	    1, 0 },
+	{ &call_rate_generator, mod_want_closed, mod_cfg_closed,
+	    "--concurrency", 1, 0 },
 };
 
 const size_t mod_nstats = nitems(mod_stats);

@@ -24,6 +24,7 @@
 #include "gen/wsesslog.h"
 #include "stat/basic.h"
 #include "stat/collector.h"
+#include "stat/conc_stat.h"
 #include "stat/interval.h"
 #include "stat/print.h"
 #include "stat/progress.h"
@@ -49,6 +50,7 @@ union mod_cfg {
 	struct sched_stat_config sched;
 	struct progress_config	 progress;
 	struct proxy_stat_config proxy;
+	struct conc_stat_config	 conc;
 };
 
 /* What the settings are built from: the options and the run's set-up. */
@@ -61,6 +63,9 @@ struct mod_ctx {
 	/* Set to 1 when the run draws the progress line (a second signal
 	   then erases it): the run's flag. */
 	volatile sig_atomic_t	*progress_on;
+	/* --slo-abort: the run's stop (stat/interval.h), and its arg. */
+	interval_abort_fn	*slo_abort;
+	void			*slo_abort_arg;
 };
 
 /* Says whether the options give the run this module. */
@@ -94,7 +99,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	9
+#define MOD_NSTATS	10
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;

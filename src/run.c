@@ -39,6 +39,7 @@
 #include "run_sweep.h"
 #include "setup.h"
 #include "stat/basic_report.h"
+#include "stat/slo.h"
 
 #define PERF_SAMPLE_SEC	5	/* reply-rate sampling interval */
 
@@ -79,6 +80,10 @@ struct run {
 	FILE		*html;		/* --html's file, or NULL */
 	uint64_t	 wall_start;	/* ns since the epoch */
 	uint64_t	 cut_at;	/* a signal ended the run then; 0: not */
+	/* --slo-abort: the objective that stopped the run, or NULL. */
+	const struct slo *abort_slo;
+	uint64_t	 abort_at;	/* ns after the start */
+	double		 abort_value;	/* its live measure (count or ns) */
 };
 
 /* Checks for SIGINT, SIGTERM or SIGHUP once per loop turn. */
@@ -157,6 +162,39 @@ run_end(struct run *r, uint64_t end)
 	for (i = 0; i < mod_ngens; i++)
 		if (r->gens[i].on && mod_gens[i].gen->end != NULL)
 			mod_gens[i].gen->end(r->gens[i].state, end);
+}
+
+/*
+ * --slo-abort: objective o can no longer pass; the run ends now (the
+ * report covers what ran) and says why after the verdicts.
+ */
+static void
+run_slo_abort(void *arg, uint64_t now, uint64_t at, const struct slo *o,
+    double value)
+{
+	struct run *r = arg;
+
+	if (r->abort_slo != NULL)
+		return;
+	r->abort_slo = o;
+	r->abort_at = at;
+	r->abort_value = value;
+	run_end(r, now);
+	loop_stop(r->loop);
+}
+
+/* The line after the verdicts saying why --slo-abort stopped the run. */
+static void
+run_slo_abort_line(const struct run *r)
+{
+	const struct slo *o = r->abort_slo;
+
+	fprintf(r->out, "Aborted at %.3f s: objective %s can no longer pass "
+	    "(", (double)r->abort_at / 1e9, o->text);
+	if (o->unit == SLO_U_NS)
+		fprintf(r->out, "%.3f ms)\n", r->abort_value / 1e6);
+	else
+		fprintf(r->out, "%.0f count)\n", r->abort_value);
 }
 
 /* Stops every generator: nothing more is created. */
@@ -479,6 +517,11 @@ run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 	d.slo = o->slo;
 	d.slo_measured = r->slo_measured;
 	d.nslo = o->n_slo;
+	if ((d.abort_slo = r->abort_slo) != NULL) {
+		d.abort_at_s = (double)r->abort_at / 1e9;
+		d.abort_value = d.abort_slo->unit == SLO_U_NS ?
+		    r->abort_value / 1e6 : r->abort_value;
+	}
 	rv = result_write(f, &d);
 	free(echo);
 	return rv;
@@ -590,13 +633,15 @@ run_after(struct run *r, const struct collector_run *cr, int rv)
 		    r->slo_measured)) == -1)
 			rv = -1;
 	}
+	if (r->abort_slo != NULL)
+		run_slo_abort_line(r);
 	if (r->json != NULL && run_json(r, cr) == -1)
 		rv = -1;
 	if (r->html != NULL && run_html(r, cr) == -1)
 		rv = -1;
 	if (rv == 0 && warned && r->o->max_lateness_given)
 		rv = 3;
-	else if (rv == 0 && failed > 0)
+	else if (rv == 0 && (failed > 0 || r->abort_slo != NULL))
 		rv = 4;
 	return rv;
 }
@@ -730,6 +775,8 @@ run_main(const struct options *o, const struct run_sig *sig)
 	r.ctx.setup = &r.setup;
 	r.ctx.cookies_ignored = &r.cookies_ignored;
 	r.ctx.progress_on = sig->progress_on;
+	r.ctx.slo_abort = run_slo_abort;
+	r.ctx.slo_abort_arg = &r;
 	/* With the JSON on the standard output, the report goes aside. */
 	r.out = o->json_file != NULL && strcmp(o->json_file, "-") == 0 ?
 	    stderr : stdout;

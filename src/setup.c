@@ -72,6 +72,8 @@ setup_nofile_want(const struct options *o)
 {
 	uint64_t units;
 
+	if (o->concurrency > 0)
+		return sock_nofile_want(1, o->concurrency);
 	if (o->call_rate > 0)
 		return sock_nofile_want(1, o->max_connections > 0 ?
 		    o->max_connections : 100);

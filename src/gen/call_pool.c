@@ -85,6 +85,18 @@ cp_idle_remove(struct call_pool *p, size_t i)
 	s->prev = s->next = NONE;
 }
 
+/* Slot `i' takes no more requests: it is closing. */
+static void
+cp_dead(struct call_pool *p, size_t i)
+{
+	if (p->slots[i].state == CALL_POOL_DEAD)
+		return;
+	if (p->slots[i].state == CALL_POOL_IDLE)
+		cp_idle_remove(p, i);
+	p->slots[i].state = CALL_POOL_DEAD;
+	p->ndead++;
+}
+
 /* Takes a slot for a new connection (the caller checked the cap). */
 static size_t
 cp_slot_new(struct call_pool *p)
@@ -111,6 +123,8 @@ cp_slot_new(struct call_pool *p)
 	p->slots[i].prev = p->slots[i].next = NONE;
 	p->slots[i].inflight = 0;
 	p->slots[i].cap = 1;
+	p->slots[i].retire = 0;
+	p->slots[i].burst_sent = 0;
 	p->nopen++;
 	p->nopening++;
 	return i;
@@ -125,6 +139,8 @@ cp_slot_free(struct call_pool *p, size_t i)
 	p->nbusy -= s->inflight;
 	p->ended += s->inflight;
 	s->inflight = 0;
+	if (s->state == CALL_POOL_DEAD)
+		p->ndead--;
 	s->state = CALL_POOL_FREE;
 	s->gen++;
 	s->user = NULL;
@@ -236,9 +252,16 @@ cp_pump(struct call_pool *p, uint64_t now)
 			    intended, now) == 0) {
 				p->sent++;
 				/* Room for more: the back of the line. */
-				if (cp_slot(p, id) == i &&
-				    p->slots[i].state == CALL_POOL_BUSY &&
-				    p->slots[i].inflight < p->slots[i].cap)
+				if (cp_slot(p, id) != i ||
+				    p->slots[i].state != CALL_POOL_BUSY ||
+				    p->slots[i].inflight >= p->slots[i].cap ||
+				    (p->burst && ++p->slots[i].burst_sent >=
+				    p->slots[i].cap))
+					continue;
+				/* A burst goes on: the front of the line. */
+				if (p->burst)
+					cp_idle_push_front(p, i);
+				else
 					cp_idle_push(p, i);
 				continue;
 			}
@@ -283,6 +306,19 @@ void
 call_pool_expect(struct call_pool *p, size_t per_conn)
 {
 	p->open_cap = per_conn > 0 ? per_conn : 1;
+}
+
+void
+call_pool_burst(struct call_pool *p)
+{
+	p->burst = 1;
+}
+
+/* Whether busy slot `s' takes requests again. */
+static int
+cp_room(const struct call_pool *p, const struct call_pool_slot *s)
+{
+	return p->burst ? s->inflight == 0 : s->inflight < s->cap;
 }
 
 void
@@ -337,11 +373,47 @@ call_pool_set_capacity(struct call_pool *p, uint64_t id, size_t cap,
 	if (s->state == CALL_POOL_IDLE && s->inflight >= s->cap) {
 		cp_idle_remove(p, i);
 		s->state = CALL_POOL_BUSY;
-	} else if (s->state == CALL_POOL_BUSY && s->inflight < s->cap &&
+	} else if (s->state == CALL_POOL_BUSY && cp_room(p, s) &&
 	    !p->stopped) {
 		cp_idle_push(p, i);
 		cp_pump(p, now);
 	}
+}
+
+/*
+ * Retires the connections above the most, one pass per state: the idle
+ * ones first (closed now), then the busy ones (closed when their last
+ * request ends), then those on their way (closed now).
+ */
+void
+call_pool_set_max_conns(struct call_pool *p, size_t max_conns, uint64_t now)
+{
+	static const enum call_pool_state order[] = {
+		CALL_POOL_IDLE, CALL_POOL_BUSY, CALL_POOL_OPENING,
+	};
+	struct call_pool_slot *s;
+	uint64_t id;
+	size_t k, i;
+
+	p->max_conns = max_conns > 0 ? max_conns : 1;
+	if (p->max_conns > 0xffffffffu)
+		p->max_conns = 0xffffffffu;
+	for (k = 0; k < nitems(order); k++)
+		for (i = 0; i < p->nslots && !p->stopped &&
+		    p->nopen - p->ndead > p->max_conns; i++) {
+			s = &p->slots[i];
+			if (s->state != order[k])
+				continue;
+			if (s->state == CALL_POOL_OPENING)
+				p->nopening--;
+			cp_dead(p, i);
+			id = cp_id(p, i);
+			if (s->inflight > 0)
+				s->retire = 1;
+			else
+				p->ops->close(p->arg, id, s->user, now);
+		}
+	cp_pump(p, now);
 }
 
 void
@@ -372,12 +444,16 @@ call_pool_call_done(struct call_pool *p, uint64_t id, int reusable,
 	s->inflight--;
 	p->nbusy--;
 	p->ended++;
-	if (!reusable || p->stopped) {
+	if (s->inflight == 0)
+		s->burst_sent = 0;	/* the next burst */
+	if (s->retire && s->inflight == 0) {
+		/* Surplus (call_pool_set_max_conns): its last one ended. */
+		s->retire = 0;
+		p->ops->close(p->arg, id, s->user, now);
+	} else if (!reusable || p->stopped) {
 		/* It takes no more; those still in flight end with it. */
-		if (s->state == CALL_POOL_IDLE)
-			cp_idle_remove(p, i);
-		s->state = CALL_POOL_DEAD;
-	} else if (s->state == CALL_POOL_BUSY && s->inflight < s->cap)
+		cp_dead(p, i);
+	} else if (s->state == CALL_POOL_BUSY && cp_room(p, s))
 		cp_idle_push(p, i);
 	cp_pump(p, now);
 }
@@ -444,8 +520,7 @@ call_pool_stop(struct call_pool *p, uint64_t now)
 	   requests in flight (HTTP/2) are left as the busy ones are. */
 	while ((i = p->idle_head) != NONE) {
 		if (p->slots[i].inflight > 0) {
-			cp_idle_remove(p, i);
-			p->slots[i].state = CALL_POOL_DEAD;
+			cp_dead(p, i);
 			continue;
 		}
 		id = cp_id(p, i);

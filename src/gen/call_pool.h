@@ -79,6 +79,9 @@ struct call_pool_slot {
 	size_t		 prev, next;	/* idle list, or free list (next) */
 	size_t		 inflight;	/* requests sent, not ended */
 	size_t		 cap;		/* most in flight at once (>= 1) */
+	size_t		 burst_sent;	/* sent in this burst (call_pool_burst) */
+	int		 retire;	/* DEAD: closed once none is in
+					   flight (call_pool_set_max_conns) */
 };
 
 struct call_pool {
@@ -102,6 +105,7 @@ struct call_pool {
 
 	size_t		 nopen;		/* slots not FREE */
 	size_t		 nopening;
+	size_t		 ndead;		/* slots DEAD */
 	size_t		 nbusy;		/* requests in flight */
 	size_t		 open_cap;	/* requests a connection on its way
 					   is counted for */
@@ -113,6 +117,8 @@ struct call_pool {
 	uint64_t	 opened;	/* connections opened */
 	size_t		 max_queued;	/* longest the queue was */
 
+	int		 burst;	/* a connection takes requests in bursts
+				   (call_pool_burst) */
 	int		 draining;
 	int		 stopped;
 	int		 finished;	/* done was called */
@@ -152,6 +158,16 @@ int	call_pool_arrival(struct call_pool *p, uint64_t intended,
  */
 void	call_pool_expect(struct call_pool *p, size_t per_conn);
 
+/*
+ * From now on a connection takes requests in bursts: up to its capacity
+ * at once, then none until every one of them has ended (HTTP/1.1
+ * pipelining as --burst-length and wrk do it), so that a reply that
+ * closes the connection (a keep-alive limit that is a multiple of the
+ * burst) finds no request behind it.  Without it, a connection takes a
+ * request whenever it has room.
+ */
+void	call_pool_burst(struct call_pool *p);
+
 /* Sets the handle of connection `id' (from ops->open). */
 void	call_pool_set_user(struct call_pool *p, uint64_t id, void *user);
 
@@ -162,6 +178,17 @@ void	call_pool_set_user(struct call_pool *p, uint64_t id, void *user);
  * stay.
  */
 void	call_pool_set_capacity(struct call_pool *p, uint64_t id, size_t cap,
+	    uint64_t now);
+
+/*
+ * Changes the most connections to `max_conns' (>= 1) while the run goes
+ * on (the closed loop's concurrency, gen/call_rate.h): above it, idle
+ * connections close now, busy ones take no more and close once their
+ * requests in flight end, those on their way close; below it, more are
+ * opened as requests wait.  Connections closing count until they are
+ * closed, so the server never sees more than the most at once.
+ */
+void	call_pool_set_max_conns(struct call_pool *p, size_t max_conns,
 	    uint64_t now);
 
 /* Connection `id' is up. */

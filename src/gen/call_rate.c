@@ -50,6 +50,11 @@ struct call_rate {
 	void		*done_arg;
 	int		 stopped;
 	struct rate_spec own;		/* spec's copy once the rate changed */
+	/* The closed loop (call_rate.h): its concurrency (0: a schedule),
+	   and the requests in flight a connection carries, expected. */
+	size_t		 conc;
+	size_t		 h1_cap;	/* HTTP/1.1: --burst-length */
+	size_t		 per_conn;
 };
 
 /*
@@ -128,8 +133,34 @@ call_rate_missed(void *arg, uint64_t n, uint64_t now)
 	struct call_rate *g = arg;
 	union bus_arg a;
 
+	if (g->conc > 0)		/* no schedule: nothing to count */
+		return;
 	a.i = (long)n;
 	bus_signal(g->bus, BUS_ARRIVAL_MISSED, NULL, a, now);
+}
+
+/*
+ * The closed loop: as many requests made and not over (waiting or in
+ * flight) as the connections carry, conc * per_conn (at most the queue's
+ * cap).  Each is made at once (no schedule), so its latency counts from
+ * when it goes out.  At most that many are made per call, so a request
+ * that is missed at once (its connection refuses it) cannot spin here:
+ * the next event makes it again.
+ */
+static void
+call_rate_refill(struct call_rate *g, uint64_t now)
+{
+	const struct call_pool *p = &g->pool;
+	uint64_t want, have;
+
+	if (g->conc == 0 || g->stopped)
+		return;
+	want = g->per_conn > p->queue_max / g->conc ? p->queue_max :
+	    (uint64_t)g->conc * g->per_conn;
+	have = p->made - p->ended - p->missed;
+	for (; have < want && call_pool_wants(p); have++)
+		if (call_pool_arrival(&g->pool, now, now) == -1)
+			break;
 }
 
 static void
@@ -153,6 +184,7 @@ call_rate_closed_fired(struct timer *t, uint64_t now)
 	for (i = 0; i < g->nclosed; i++)
 		call_pool_closed(&g->pool, g->closed[i], now);
 	g->nclosed = 0;
+	call_rate_refill(g, now);
 }
 
 /*
@@ -167,7 +199,7 @@ call_rate_capacity(const struct call_rate *g, const struct conn *c)
 	unsigned n;
 
 	if (c->h2 == NULL)
-		return 1;
+		return g->h1_cap;
 	if ((n = h2_conn_streams(c)) > 0)
 		return n;
 	return g->core->cfg.max_streams > 0 ? g->core->cfg.max_streams :
@@ -197,8 +229,10 @@ call_rate_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 			break;
 		/* --http2-fallback: the server speaks HTTP/1.1, so will the
 		   connections opened from now on. */
-		if (c->h2 == NULL && g->core->cfg.http2)
-			call_pool_expect(&g->pool, 1);
+		if (c->h2 == NULL && g->core->cfg.http2) {
+			g->per_conn = g->h1_cap;
+			call_pool_expect(&g->pool, g->h1_cap);
+		}
 		call_pool_set_capacity(&g->pool, c->owner_data[CR_ID],
 		    call_rate_capacity(g, c), now);
 		call_pool_connected(&g->pool, c->owner_data[CR_ID], now);
@@ -219,6 +253,7 @@ call_rate_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		call_pool_call_done(&g->pool, call->owner_data[CR_ID],
 		    c != NULL && c->state == CONN_CONNECTED && !c->draining,
 		    now);
+		call_rate_refill(g, now);
 		break;
 	case BUS_CONN_CLOSED:
 		/* Its socket is closed after this event: the pool hears of
@@ -252,7 +287,8 @@ call_rate_init(void **state, const struct gen_env *env, char *err,
 	const struct call_rate_config *cfg = env->cfg;
 	struct call_rate *g;
 
-	if (cfg->rate == NULL || rate_spec_rate(cfg->rate) <= 0) {
+	if (cfg->concurrency == 0 &&
+	    (cfg->rate == NULL || rate_spec_rate(cfg->rate) <= 0)) {
 		snprintf(err, errlen, "needs a rate above 0");
 		return -1;
 	}
@@ -266,14 +302,22 @@ call_rate_init(void **state, const struct gen_env *env, char *err,
 	g->done_arg = env->done_arg;
 	g->until = UINT64_MAX;
 	timer_init(&g->closed_timer, call_rate_closed_fired);
-	call_pool_init(&g->pool, cfg->max_conns > 0 ? cfg->max_conns :
-	    CALL_RATE_DEFAULT_CONNS, cfg->total, CALL_POOL_QUEUE_MAX,
-	    &call_rate_ops, g);
+	g->conc = cfg->concurrency;
+	g->h1_cap = g->conc == 0 || cfg->burst_len == 0 ? 1 :
+	    cfg->burst_len > CALL_POOL_QUEUE_MAX ? CALL_POOL_QUEUE_MAX :
+	    (size_t)cfg->burst_len;
+	g->per_conn = g->h1_cap;
+	call_pool_init(&g->pool, g->conc > 0 ? g->conc : cfg->max_conns > 0 ?
+	    cfg->max_conns : CALL_RATE_DEFAULT_CONNS, cfg->total,
+	    CALL_POOL_QUEUE_MAX, &call_rate_ops, g);
 	/* HTTP/2: a connection on its way is counted for its streams (an
 	   HTTP/1.1 one with --http2-fallback then takes one). */
 	if (g->core->cfg.http2)
-		call_pool_expect(&g->pool, g->core->cfg.max_streams > 0 ?
-		    g->core->cfg.max_streams : H2_DEFAULT_STREAMS);
+		g->per_conn = g->core->cfg.max_streams > 0 ?
+		    g->core->cfg.max_streams : H2_DEFAULT_STREAMS;
+	call_pool_expect(&g->pool, g->per_conn);
+	if (g->h1_cap > 1)
+		call_pool_burst(&g->pool);
 	bus_subscribe(env->bus, BUS_CONN_CONNECTED, call_rate_event, g);
 	bus_subscribe(env->bus, BUS_CALL_DESTROYED, call_rate_event, g);
 	bus_subscribe(env->bus, BUS_CONN_CLOSED, call_rate_event, g);
@@ -300,6 +344,10 @@ call_rate_start(void *state, uint64_t now)
 {
 	struct call_rate *g = state;
 
+	if (g->conc > 0) {		/* the closed loop: all at once */
+		call_rate_refill(g, now);
+		return;
+	}
 	/* The first arrival is now (or --client's offset later). */
 	rate_gen_start(&g->rate, g->core->loop, g->spec, g->client_id,
 	    g->num_clients, call_rate_tick, g, now);
@@ -333,7 +381,7 @@ call_rate_stop(void *state)
 	if (g->stopped)
 		return;
 	g->stopped = 1;
-	if (g->until != UINT64_MAX && g->until > 0) {
+	if (g->conc == 0 && g->until != UINT64_MAX && g->until > 0) {
 		max = g->pool.total == 0 ? UINT64_MAX :
 		    g->pool.total - g->pool.made;
 		if (call_pool_wants(&g->pool) &&
@@ -371,7 +419,21 @@ call_rate_set_rate(void *state, double rate, uint64_t now)
 
 	if (g->stopped)
 		return;
+	if (g->conc != 0)
+		return;
 	g->spec = rate_gen_rescale(&g->rate, &g->own, rate, now);
+}
+
+void
+closed_set_concurrency(void *state, unsigned n, uint64_t now)
+{
+	struct call_rate *g = state;
+
+	if (g->conc == 0 || g->stopped || n == 0)
+		return;
+	g->conc = n;
+	call_pool_set_max_conns(&g->pool, n, now);
+	call_rate_refill(g, now);
 }
 
 const struct generator call_rate_generator = {

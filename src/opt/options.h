@@ -66,6 +66,10 @@ struct options {
 	   --max-connections; `rate' is then their schedule, num_calls
 	   their total (0: no limit) and num_conns 0.  0: off. */
 	double		 call_rate;
+	/* --concurrency N: the closed loop (gen/call_rate.h) over N
+	   connections, num_calls its total (0: no limit), num_conns 0.
+	   0: off. */
+	unsigned	 concurrency;
 	unsigned	 client_id;	/* --client I/N (auto: resolved) */
 	unsigned	 num_clients;
 	/* --start-at TIME: the wall-clock instant the test starts at, in
@@ -132,6 +136,7 @@ struct options {
 	/* --slo: the objectives, in the order given (owned). */
 	struct slo	*slo;
 	size_t		 n_slo;
+	int		 slo_abort;	/* --slo-abort */
 
 	/* --sweep: the spec as given (FROM:TO:STEP or FROM:TO*FACTOR,
 	   parsed by report/sweep_search.c's sweep_spec_parse at start-up),
@@ -194,6 +199,9 @@ struct options {
  * behind without the timer's catch-up loop running away.
  */
 #define OPTIONS_MAX_CALL_RATE	1e7
+
+/* The highest --concurrency: connections open at once. */
+#define OPTIONS_MAX_CONCURRENCY	1000000
 
 /*
  * The largest count --num-conns, --num-calls, --burst-length, --wsess,

@@ -54,6 +54,25 @@ static const struct opt_rule opt_rules[] = {
 	    "--call-rate (one request at a time per connection)" },
 	{ OPT_CALL_RATE, 1, OPT_ANY_BOUND, "requires --num-calls (the total "
 	    "of requests) or --runtime" },
+	/*
+	 * --concurrency is the closed loop: no schedule, N connections,
+	 * --num-calls requests in all.
+	 */
+	{ OPT_CONCURRENCY, 0, OPT_RATE, "cannot be used with --rate "
+	    "(a closed loop has no schedule)" },
+	{ OPT_CONCURRENCY, 0, OPT_PERIOD, "cannot be used with --period "
+	    "(a closed loop has no schedule)" },
+	{ OPT_CONCURRENCY, 0, OPT_CALL_RATE,
+	    "cannot be used with --call-rate" },
+	{ OPT_CONCURRENCY, 0, OPT_WSESS, "cannot be used with --wsess" },
+	{ OPT_CONCURRENCY, 0, OPT_WSESSLOG,
+	    "cannot be used with --wsesslog" },
+	{ OPT_NUM_CONNS, 0, OPT_CONCURRENCY, "does not apply to "
+	    "--concurrency (N is the connections, --num-calls the total)" },
+	{ OPT_MAX_CONNECTIONS, 0, OPT_CONCURRENCY, "does not apply to "
+	    "--concurrency (N is the connections)" },
+	{ OPT_CONCURRENCY, 1, OPT_ANY_BOUND, "requires --num-calls (the "
+	    "total of requests) or --runtime" },
 	{ OPT_WSESS, 0, OPT_WSESSLOG, "cannot be used with --wsesslog" },
 	{ OPT_WLOG, 0, OPT_WSESSLOG, "cannot be used with --wsesslog "
 	    "(its URIs come from its file)" },
@@ -133,6 +152,8 @@ static const struct opt_rule opt_rules[] = {
 	    "(the sweep decides the length of the test)" },
 	{ OPT_NUM_CALLS, 0, OPT_SWEEP, "cannot be used with --sweep "
 	    "(the sweep decides the length of the test)" },
+	{ OPT_SLO_ABORT, 0, OPT_SWEEP, "cannot be used with --sweep "
+	    "(the objectives judge each step)" },
 };
 
 /* Returns non-zero if `id' (an option or OPT_ANY_*) was given. */
@@ -256,6 +277,28 @@ opt_check_call_rate(const struct opt_ctx *c)
 	return 0;
 }
 
+/*
+ * --concurrency N: --num-calls not given is no limit (--runtime ends the
+ * run); --num-conns does not apply.  On HTTP/2 a connection carries
+ * --max-streams, not --burst-length, requests at once.
+ */
+static int
+opt_check_concurrency(const struct opt_ctx *c)
+{
+	struct options *o = c->o;
+
+	if (!c->given[OPT_CONCURRENCY])
+		return 0;
+	if (c->given[OPT_BURST_LENGTH] && o->http2)
+		return opt_fail(c, &opt_table[OPT_BURST_LENGTH], NULL, NULL,
+		    "does not apply to --concurrency with --http2 "
+		    "(--max-streams is what a connection carries)");
+	o->num_conns = 0;
+	if (!c->given[OPT_NUM_CALLS])
+		o->num_calls = 0;
+	return 0;
+}
+
 int
 opt_check(const struct opt_ctx *c)
 {
@@ -287,7 +330,7 @@ opt_check(const struct opt_ctx *c)
 		return opt_fail(c, &opt_table[OPT_HTTP2], NULL, NULL,
 		    "through a proxy requires --ssl (h2 in a CONNECT tunnel; "
 		    "a proxy does not forward h2c)");
-	if (opt_check_slo(c) == -1)
+	if (opt_check_slo(c) == -1 || opt_check_concurrency(c) == -1)
 		return -1;
 	if (opt_check_sweep(c) == -1)
 		return -1;

@@ -64,8 +64,10 @@ rd_stats_same(struct mrd *r, const struct jv *st)
 		for (k = 0; k < m->ncols; k++)
 			if (merge_reads(m, k, jv_key_at(st, i)))
 				break;
-		/* The files' verdicts: the merge measures its own. */
-		if (k == m->ncols && strcmp(jv_key_at(st, i), "slo") != 0)
+		/* The files' verdicts: the merge measures its own; a
+		   file's --slo-abort is not carried (its totals are). */
+		if (k == m->ncols && strcmp(jv_key_at(st, i), "slo") != 0 &&
+		    strcmp(jv_key_at(st, i), "slo_abort") != 0)
 			merge_fail(r, "stats", "%s: results this version "
 			    "cannot merge", jv_key_at(st, i));
 	}

@@ -119,6 +119,23 @@ result_copy(struct jsonw *w, const struct jv *v)
 	}
 }
 
+/* stats.slo_abort: {at_s, objective, value, unit}. */
+static void
+result_write_abort(struct jsonw *w, const struct result_doc *d)
+{
+	jsonw_key(w, "slo_abort");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "at_s");
+	jsonw_double(w, d->abort_at_s);
+	jsonw_key(w, "objective");
+	jsonw_str(w, d->abort_slo->text);
+	jsonw_key(w, "value");
+	jsonw_double(w, d->abort_value);
+	jsonw_key(w, "unit");
+	jsonw_str(w, d->abort_slo->unit == SLO_U_NS ? "ms" : "count");
+	jsonw_obj_end(w);
+}
+
 int
 result_write(FILE *f, const struct result_doc *d)
 {
@@ -147,6 +164,8 @@ result_write(FILE *f, const struct result_doc *d)
 			slo_json(&w, &d->slo[i], d->slo_measured[i]);
 		jsonw_arr_end(&w);
 	}
+	if (d->abort_slo != NULL)
+		result_write_abort(&w, d);
 	jsonw_obj_end(&w);
 	if (d->tail != NULL)
 		d->tail(&w, d->tail_arg);

@@ -55,6 +55,12 @@ struct result_doc {
 	const struct slo *slo;
 	const double	*slo_measured;
 	size_t		 nslo;
+	/* stats.slo_abort: the objective that stopped the run
+	   (--slo-abort), or NULL; when, and its measure in the verdict
+	   line's unit (ms or count). */
+	const struct slo *abort_slo;
+	double		 abort_at_s;
+	double		 abort_value;
 	/* Writes members after "stats" (merge: "merged"), or NULL. */
 	void		(*tail)(struct jsonw *w, const void *arg);
 	const void	*tail_arg;

@@ -418,6 +418,8 @@ interval_end(struct interval *iv, uint64_t end, int last)
 		iv->flush(iv->flush_arg, iv, end);
 	if (iv->record)
 		interval_keep(iv, end, last);
+	if (iv->abort != NULL)
+		slo_live_end(iv);
 	for (i = 0; i < INTERVAL_NHIST; i++)
 		hdr_reset(iv->h[i]);
 	memset(&iv->c, 0, sizeof(iv->c));
@@ -528,6 +530,8 @@ interval_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	default:
 		break;
 	}
+	if (iv->abort != NULL && !iv->aborted)
+		slo_live_check(iv, now);
 }
 
 /* "--hlog: FILE: what", the file name made safe for one line. */
@@ -563,6 +567,8 @@ interval_init(struct interval *iv, struct bus *bus,
 	iv->period = cfg->period != 0 ? cfg->period : INTERVAL_DEFAULT_NS;
 	iv->flush = cfg->flush;
 	iv->flush_arg = cfg->flush_arg;
+	iv->abort = cfg->abort;
+	iv->abort_arg = cfg->abort_arg;
 	iv->record = cfg->record;
 	interval_recs_init(&iv->recs, iv->period, 1, INTERVAL_MAX_RECS);
 	if (cfg->hlog != NULL) {

@@ -52,6 +52,14 @@ struct interval;
 typedef void interval_flush_fn(void *arg, const struct interval *iv,
     uint64_t end);
 
+/*
+ * --slo-abort: called once, when objective `o' can no longer pass (its
+ * live measure `value', in o->unit: a count or ns), `at' ns after the
+ * test's start, `now' the monotonic time.
+ */
+typedef void interval_abort_fn(void *arg, uint64_t now, uint64_t at,
+    const struct slo *o, double value);
+
 /* Its settings (collector_env.cfg). */
 struct interval_config {
 	uint64_t	 period;	/* ns per interval, 0: the default */
@@ -70,6 +78,8 @@ struct interval_config {
 	const struct slo *slo;		/* --slo: the objectives whose
 					   breach an --interval line shows */
 	size_t		 nslo;
+	interval_abort_fn *abort;	/* --slo-abort, or NULL */
+	void		*abort_arg;
 };
 
 /* The histograms, in the order of the hlog's lines. */
@@ -199,6 +209,14 @@ struct interval {
 	struct hdr	*h[INTERVAL_NHIST];
 	struct interval_counts c;	/* of the current interval */
 
+	/* --slo-abort (stat/slo_live.c): the intervals ended so far. */
+	interval_abort_fn *abort;
+	void		*abort_arg;
+	int		 aborted;
+	struct interval_counts done;
+	uint64_t	 done_n[INTERVAL_NHIST];	/* values recorded */
+	uint64_t	 done_max[INTERVAL_NHIST];	/* ns */
+
 	/* --periodic-stats: a 1 s schedule of its own. */
 	struct timer	 ptimer;
 	uint64_t	 pn;		/* lines printed */
@@ -246,6 +264,17 @@ uint64_t interval_errors(const struct interval_counts *c);
 
 /* Frees it (closes the hlog).  Harmless after a failed init. */
 void	interval_fini(struct interval *iv);
+
+/*
+ * --slo-abort (stat/slo_live.c).  Says whether objective o can be judged
+ * before the end: an absolute count with < or <=, or max< / max<= of the
+ * reply, corrected or connect time.
+ */
+int	slo_live_judged(const struct slo *o);
+/* Adds the ending interval to the totals (before it is reset). */
+void	slo_live_end(struct interval *iv);
+/* After an event: calls iv->abort once an objective has failed. */
+void	slo_live_check(struct interval *iv, uint64_t now);
 
 /*
  * Writes one hlog line: "Tag=TAG,START,LENGTH,MAX,HISTF..." with the

@@ -29,12 +29,13 @@ done <<'TABLE'
 --runtime: cannot be used with --sweep (the sweep decides the length of the test)	--rate 10 --sweep 10:50:10 --step-time 1 --runtime 5
 --num-conns: cannot be used with --sweep (the sweep decides the length of the test)	--rate 10 --sweep 10:50:10 --step-time 1 --num-conns 5
 --num-calls: cannot be used with --sweep (the sweep decides the length of the test)	--call-rate 10 --sweep 10:50:10 --step-time 1 --num-calls 5
+--slo-abort: cannot be used with --sweep (the objectives judge each step)	--rate 10 --sweep 10:50:10 --step-time 1 --slo p99<20ms --slo-abort
 --step-warmup: must be shorter than --step-time	--rate 10 --sweep 10:50:10 --step-time 1 --step-warmup 1
 --sweep-precision: must be above 0 and below 100 (percent)	--rate 10 --sweep 10:50:10 --step-time 1 --sweep-precision 100
 --sweep: 50:10:10: TO is below FROM	--rate 10 --sweep 50:10:10 --step-time 1
 --sweep: 10-50: expected FROM:TO:STEP or FROM:TO*FACTOR	--rate 10 --sweep 10-50 --step-time 1
 --sweep: 10:100*1: FACTOR is not above 1	--call-rate 10 --sweep 10:100*1 --step-time 1
 TABLE
-[ "$n" = 14 ] || fail "read $n rows"
+[ "$n" = 15 ] || fail "read $n rows"
 
 ok "$n usage errors"

@@ -655,6 +655,98 @@ START_TEST(streams)
 }
 END_TEST
 
+/*
+ * The closed loop's concurrency changes while the pool runs
+ * (call_pool_set_max_conns): up, connections open for the requests
+ * waiting; down, the idle ones close at once, the busy ones after their
+ * request, and no new one opens while the closing ones still count.
+ */
+START_TEST(max_conns_change)
+{
+	struct fx *f = fx_new(2, 0, CALL_POOL_QUEUE_MAX);
+	size_t i;
+
+	arrive(f, 0, 2);
+	ck_assert_uint_eq(f->nopens, 2);
+	call_pool_connected(&f->p, f->opens[0], 1100);
+	call_pool_connected(&f->p, f->opens[1], 1100);
+	ck_assert_uint_eq(f->nsends, 2);
+	arrive(f, 2, 2);			/* the cap: they wait */
+	ck_assert_uint_eq(f->nopens, 2);
+	call_pool_set_max_conns(&f->p, 4, 1200);
+	ck_assert_uint_eq(f->nopens, 4);
+	call_pool_connected(&f->p, f->opens[2], 1300);
+	call_pool_connected(&f->p, f->opens[3], 1300);
+	ck_assert_uint_eq(f->nsends, 4);
+	/* 0 goes idle; down to 1: 0 closes now, two of the busy ones
+	   after their requests. */
+	reply(f, f->opens[0]);
+	call_pool_set_max_conns(&f->p, 1, 1400);
+	ck_assert_uint_eq(f->ncloses, 1);
+	ck_assert_uint_eq(f->closes[0], f->opens[0]);
+	ck_assert_uint_eq(f->p.nopen, 3);
+	ck_assert_uint_eq(f->p.ndead, 2);
+	arrive(f, 4, 1);			/* no room, no new one */
+	ck_assert_uint_eq(f->nopens, 4);
+	ck_assert_uint_eq(f->p.qlen, 1);
+	for (i = 1; i < 4; i++)
+		reply(f, f->opens[i]);
+	/* Two closed after their request; the one left took the wait. */
+	ck_assert_uint_eq(f->ncloses, 3);
+	ck_assert_uint_eq(f->p.nopen, 1);
+	ck_assert_uint_eq(f->p.ndead, 0);
+	ck_assert_uint_eq(f->nsends, 5);
+	ck_assert_uint_eq(f->send_id[4], f->opens[3]);
+	ck_assert_uint_eq(f->p.qlen, 0);
+	ck_assert_uint_eq(f->missed, 0);
+	fx_free(f);
+}
+END_TEST
+
+/*
+ * Bursts (call_pool_burst): a connection takes up to its capacity at
+ * once, then nothing until all of them have ended.
+ */
+START_TEST(bursts)
+{
+	struct fx *f = fx_new(1, 0, CALL_POOL_QUEUE_MAX);
+	uint64_t a;
+
+	call_pool_burst(&f->p);
+	call_pool_expect(&f->p, 3);
+	arrive(f, 0, 2);
+	a = f->opens[0];
+	call_pool_set_capacity(&f->p, a, 3, 1100);
+	call_pool_connected(&f->p, a, 1100);
+	ck_assert_uint_eq(f->nsends, 2);
+	arrive(f, 2, 2);		/* the third of the burst goes out */
+	ck_assert_uint_eq(f->nsends, 3);
+	ck_assert_uint_eq(f->p.qlen, 1);
+	reply(f, a);
+	reply(f, a);
+	ck_assert_uint_eq(f->nsends, 3);	/* the burst is not over */
+	reply(f, a);
+	ck_assert_uint_eq(f->nsends, 4);	/* the next burst */
+	ck_assert_uint_eq(f->send_t[3], 3);
+	arrive(f, 4, 3);
+	ck_assert_uint_eq(f->nsends, 6);
+	ck_assert_uint_eq(f->p.qlen, 1);
+	/* A burst of 3 is over; the next one is cut short (2, the queue
+	   is empty), and stays at most 3 although one of it ended. */
+	reply(f, a);
+	reply(f, a);
+	reply(f, a);
+	ck_assert_uint_eq(f->nsends, 7);
+	arrive(f, 7, 1);
+	ck_assert_uint_eq(f->nsends, 8);
+	reply(f, a);
+	arrive(f, 8, 2);
+	ck_assert_uint_eq(f->nsends, 9);
+	ck_assert_uint_eq(f->p.qlen, 1);
+	fx_free(f);
+}
+END_TEST
+
 static Suite *
 call_rate_suite(void)
 {
@@ -676,6 +768,8 @@ call_rate_suite(void)
 	tcase_add_test(tc, queue_wraps);
 	tcase_add_test(tc, wants_once);
 	tcase_add_test(tc, streams);
+	tcase_add_test(tc, max_conns_change);
+	tcase_add_test(tc, bursts);
 	suite_add_tcase(s, tc);
 	return s;
 }
