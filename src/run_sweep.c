@@ -1,16 +1,90 @@
 /*
- * --sweep: one test, the rate moved through steps (issue 25).  So far
- * the check of the spec, which opt/ cannot make (it includes nothing of
- * report/, where the spec's parser is).
+ * --sweep: one test, the rate moved through steps (issue 25).
+ *
+ * The steps are windows of one run: the workload's schedule goes on at
+ * each step's level (the generator's set_rate), the connections carry
+ * over.  The search (report/sweep_search.h) hands out the levels; a step
+ * timer ends each step.  From the end of a step's warm-up to its end a
+ * fresh set of collectors (every mod_stats[] row but those that write
+ * while the test runs: print, progress, interval) measures the step
+ * alone, made with a copy of the options whose rate is the step's, so
+ * that the schedule collector judges lateness and the achieved rate
+ * against it.  They sit on a bus of their own, which a forwarder on the
+ * run's bus feeds: it is subscribed after the whole-run collectors and
+ * before the generators, so the steps see the events in the order the
+ * whole run does, and a step's collectors leave by the step's bus being
+ * freed.  An event counts in the step whose measure is open when it
+ * happens: a call in the step of its reply (or error), a connection in
+ * the step it was created in for its creation and in the step it closed
+ * in for its end; the warm-ups' events count only in the whole run.
+ * Each step's result is kept as its result document's text.
  */
 #include "config.h"
 
+#include <sys/resource.h>
+#include <sys/time.h>
+
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/bus.h"
+#include "core/clock.h"
+#include "core/loop.h"
+#include "gen/rate.h"
+#include "lib/hdr.h"
+#include "lib/jsonr.h"
+#include "lib/util.h"
+#include "modules.h"
 #include "opt/options.h"
+#include "report/slo_doc.h"
 #include "report/sweep_search.h"
+#include "run_int.h"
 #include "run_sweep.h"
+#include "stat/basic_report.h"
+#include "stat/slo.h"
+
+/* --sweep-precision not given: 2 %. */
+#define SWEEP_PRECISION_PCT	2.0
+
+/* What a step measured. */
+struct sweep_step {
+	enum sweep_kind	 kind;
+	double		 level;
+	enum sweep_verdict verdict;
+	int		 client;	/* the client was the bottleneck */
+	uint64_t	 reqs;		/* requests sent */
+	uint64_t	 replies;
+	uint64_t	 errors;
+	double		 secs;		/* measured (step-time - warm-up) */
+	double		 pct[4];	/* reply time p50 p90 p99 p99.9, ns */
+	char		*doc;		/* the step's result document */
+	size_t		 doclen;
+};
+
+struct run_sweep {
+	struct run	*r;
+	struct sweep_spec spec;
+	struct sweep_search ss;
+	struct options	 so;		/* the step's options: its rate */
+	struct mod_ctx	 ctx;		/* ... and what its collectors get */
+	struct core	 core;		/* the run's, with the step's bus */
+	struct bus	*bus;		/* the step's; NULL: not measuring */
+	struct run_mod	 stats[MOD_NSTATS];
+	struct timer	 warm_timer;
+	struct timer	 step_timer;
+	double		 level;
+	enum sweep_kind	 kind;
+	uint64_t	 m_start;	/* the measure's start */
+	uint64_t	 m_wall;	/* ... on the wall clock */
+	struct rusage	 ru0;
+	struct sweep_step *steps;
+	size_t		 nsteps;
+	size_t		 cap;
+	int		 over;		/* the search is over */
+};
 
 int
 run_sweep_check(const struct options *o, struct sweep_spec *s)
@@ -26,4 +100,391 @@ run_sweep_check(const struct options *o, struct sweep_spec *s)
 		return -1;
 	}
 	return 0;
+}
+
+struct run_sweep *
+run_sweep_new(const struct options *o, const struct sweep_spec *s)
+{
+	struct run_sweep *sw = xcalloc(1, sizeof(*sw));
+	double p = o->sweep_precision > 0 ? o->sweep_precision :
+	    SWEEP_PRECISION_PCT;
+
+	sw->spec = *s;
+	sw->so = *o;
+	sweep_search_init(&sw->ss, s, p / 100, o->n_slo > 0);
+	return sw;
+}
+
+/* The collectors a step has: not those that write while the test runs. */
+static int
+sweep_col_wanted(size_t i)
+{
+	const struct collector *c = mod_stats[i].col;
+
+	return c != &print_collector && c != &progress_collector &&
+	    c != &interval_collector;
+}
+
+/* The run's events, handed on to the step's collectors while they are. */
+static void
+sweep_forward(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
+    uint64_t now)
+{
+	struct run_sweep *sw = ctx;
+
+	if (sw->bus != NULL)
+		bus_signal(sw->bus, ev, obj, arg, now);
+}
+
+/* Closes the step's collectors and its bus. */
+static void
+sweep_cols_free(struct run_sweep *sw)
+{
+	size_t i;
+
+	for (i = MOD_NSTATS; i-- > 0;)
+		if (sw->stats[i].on) {
+			mod_stats[i].col->fini(sw->stats[i].state);
+			sw->stats[i].on = 0;
+		}
+	bus_free(sw->bus);
+	sw->bus = NULL;
+}
+
+/*
+ * Makes the step's collectors on a fresh bus of their own.  Returns 0,
+ * or -1 after a message (none is left then).
+ */
+static int
+sweep_cols_new(struct run_sweep *sw, char *err, size_t errlen)
+{
+	struct run *r = sw->r;
+	size_t i;
+
+	sw->bus = bus_new();
+	sw->core = r->core;
+	sw->core.bus = sw->bus;
+	sw->ctx = r->ctx;
+	sw->ctx.o = &sw->so;
+	for (i = 0; i < MOD_NSTATS; i++)
+		if (sweep_col_wanted(i) && run_col_init(r, &sw->ctx,
+		    &sw->core, sw->bus, i, &sw->stats[i], err, errlen) == -1) {
+			sweep_cols_free(sw);
+			return -1;
+		}
+	return 0;
+}
+
+int
+run_sweep_subscribe(struct run *r, char *err, size_t errlen)
+{
+	struct run_sweep *sw = r->sweep;
+	int ev;
+
+	sw->r = r;
+	timer_init(&sw->warm_timer, NULL);
+	timer_init(&sw->step_timer, NULL);
+	/* Forward only what a step's collectors listen to: a trial set. */
+	if (sweep_cols_new(sw, err, errlen) == -1)
+		return -1;
+	for (ev = 0; ev < BUS_NEVENTS; ev++)
+		if (bus_wanted(sw->bus, (enum bus_event)ev))
+			bus_subscribe(r->bus, (enum bus_event)ev,
+			    sweep_forward, sw);
+	sweep_cols_free(sw);
+	return 0;
+}
+
+/* The state of the step's collector `col', or NULL. */
+static void *
+sweep_col(struct run_sweep *sw, const struct collector *col)
+{
+	size_t i;
+
+	for (i = 0; i < MOD_NSTATS; i++)
+		if (sw->stats[i].on && mod_stats[i].col == col)
+			return sw->stats[i].state;
+	return NULL;
+}
+
+/* The warm-up is over: the step's collectors start. */
+static void
+sweep_measure(struct run_sweep *sw, uint64_t now)
+{
+	struct run *r = sw->r;
+	struct basic *b, *whole = NULL;
+	char err[256];
+	size_t i;
+
+	if (sweep_cols_new(sw, err, sizeof(err)) == -1)
+		return;
+	/* The connections open now close in the step: its basic collector
+	   starts with them. */
+	for (i = 0; i < mod_nstats; i++)
+		if (r->stats[i].on && mod_stats[i].col == &basic_collector)
+			whole = r->stats[i].state;
+	if ((b = sweep_col(sw, &basic_collector)) != NULL && whole != NULL)
+		b->concurrent = whole->concurrent;
+	sw->m_start = now;
+	sw->m_wall = clock_wall_now();
+	getrusage(RUSAGE_SELF, &sw->ru0);
+	for (i = 0; i < MOD_NSTATS; i++)
+		if (sw->stats[i].on && mod_stats[i].col->start != NULL)
+			mod_stats[i].col->start(sw->stats[i].state, now);
+}
+
+static void
+sweep_warm_fired(struct timer *t, uint64_t now)
+{
+	sweep_measure(containerof(t, struct run_sweep, warm_timer), now);
+}
+
+static double
+sweep_tv(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec * 1e-6;
+}
+
+/*
+ * The step's result document into st->doc (as --json would write it,
+ * with the step's options and collectors), and the objectives' verdict
+ * measured on it.
+ */
+static void
+sweep_doc(struct run_sweep *sw, struct sweep_step *st,
+    const struct collector_run *cr)
+{
+	struct run t = *sw->r;
+	struct jv *doc;
+	FILE *f;
+	size_t i;
+	int fail = 0;
+
+	t.o = &sw->so;
+	t.stats = sw->stats;
+	t.slo_measured = NULL;
+	t.abort_slo = NULL;
+	t.wall_start = sw->m_wall;
+	if ((f = open_memstream(&st->doc, &st->doclen)) == NULL)
+		return;
+	if (run_json_doc(&t, cr, f) == -1 || fclose(f) != 0) {
+		free(st->doc);
+		st->doc = NULL;
+		st->doclen = 0;
+	}
+	if (sw->so.n_slo == 0)
+		return;
+	doc = st->doc != NULL ? jv_parse(st->doc, st->doclen, NULL, 0) :
+	    NULL;
+	for (i = 0; i < sw->so.n_slo; i++)
+		if (doc == NULL || !slo_pass(&sw->so.slo[i],
+		    slo_doc_measure(doc, &sw->so.slo[i])))
+			fail = 1;
+	jv_free(doc);
+	st->verdict = fail ? SWEEP_V_FAIL : SWEEP_V_PASS;
+}
+
+/* The step's figures from its collectors, then its document. */
+static void
+sweep_figures(struct run_sweep *sw, struct sweep_step *st, uint64_t now)
+{
+	static const double at[4] = { 50, 90, 99, 99.9 };
+	struct collector_run cr;
+	struct sched_verdict v;
+	struct rusage ru1;
+	struct basic *b = sweep_col(sw, &basic_collector);
+	struct sched_stat *s = sweep_col(sw, &sched_stat_collector);
+	const struct hdr *h = NULL;
+	size_t i;
+
+	getrusage(RUSAGE_SELF, &ru1);
+	cr.duration = now - sw->m_start;
+	cr.cpu_user = sweep_tv(&ru1.ru_utime) - sweep_tv(&sw->ru0.ru_utime);
+	cr.cpu_sys = sweep_tv(&ru1.ru_stime) - sweep_tv(&sw->ru0.ru_stime);
+	st->secs = clock_to_sec(cr.duration);
+	if (b != NULL) {
+		st->reqs = b->t.reqs_sent;
+		st->replies = basic_total_replies(&b->t);
+		for (i = 0; i < BASIC_ERR_COUNT; i++)
+			st->errors += b->t.errors[i];
+		h = b->phase[BASIC_PH_REPLY_CORR] != NULL ?
+		    b->phase[BASIC_PH_REPLY_CORR] : b->phase[BASIC_PH_REPLY];
+	}
+	for (i = 0; i < 4; i++)
+		st->pct[i] = h != NULL && hdr_count(h) > 0 ?
+		    (double)hdr_value_at_percentile(h, at[i]) : NAN;
+	sweep_doc(sw, st, &cr);
+	if (s != NULL) {
+		sched_stat_verdict(s, sched_stat_cpu_pct(&cr), &v);
+		st->client = v.why != 0;
+	}
+	if (st->client)
+		st->verdict = SWEEP_V_CLIENT;
+}
+
+/* Ends the step at `now': its figures, kept; its collectors closed. */
+static void
+sweep_step_end(struct run_sweep *sw, uint64_t now)
+{
+	struct sweep_step *st;
+	char err[256];
+	size_t i;
+
+	if (sw->nsteps == sw->cap) {
+		sw->cap = sw->cap == 0 ? 16 : sw->cap * 2;
+		sw->steps = xreallocarray(sw->steps, sw->cap,
+		    sizeof(*sw->steps));
+	}
+	st = &sw->steps[sw->nsteps++];
+	memset(st, 0, sizeof(*st));
+	st->kind = sw->kind;
+	st->level = sw->level;
+	if (sw->bus != NULL) {
+		for (i = 0; i < MOD_NSTATS; i++)
+			if (sw->stats[i].on &&
+			    mod_stats[i].col->stop != NULL &&
+			    mod_stats[i].col->stop(sw->stats[i].state, now,
+			    err, sizeof(err)) == -1)
+				fprintf(stderr, "%s: %s\n", sw->so.prog, err);
+		sweep_figures(sw, st, now);
+		sweep_cols_free(sw);
+	}
+	sweep_search_result(&sw->ss, st->verdict);
+}
+
+/*
+ * Sets the level of the workload: its schedule's rate.  (A concurrency
+ * sweep plugs in here.)
+ */
+static void
+sweep_set_level(struct run_sweep *sw, double level, uint64_t now)
+{
+	struct run *r = sw->r;
+	const struct generator *g = mod_gens[r->workload].gen;
+
+	rate_spec_scale(&sw->so.rate, level);
+	if (sw->so.call_rate > 0)
+		sw->so.call_rate = level;
+	if (g->set_rate != NULL)
+		g->set_rate(r->gens[r->workload].state, level, now);
+}
+
+/* The next step from `now', or the end of the run. */
+static void
+sweep_next(struct run_sweep *sw, uint64_t now)
+{
+	struct run *r = sw->r;
+	struct timer_wheel *w = loop_timers(r->loop);
+
+	if (!sweep_search_next(&sw->ss, &sw->level, &sw->kind)) {
+		sw->over = 1;
+		run_end(r, now);
+		loop_stop(r->loop);
+		return;
+	}
+	sweep_set_level(sw, sw->level, now);
+	if (sw->so.step_warmup > 0) {
+		timer_init(&sw->warm_timer, sweep_warm_fired);
+		timer_add(w, &sw->warm_timer,
+		    now + clock_from_sec(sw->so.step_warmup));
+	} else
+		sweep_measure(sw, now);
+}
+
+static void
+sweep_step_fired(struct timer *t, uint64_t now)
+{
+	struct run_sweep *sw = containerof(t, struct run_sweep, step_timer);
+
+	sweep_step_end(sw, now);
+	sweep_next(sw, now);
+	if (!sw->over) {
+		timer_init(&sw->step_timer, sweep_step_fired);
+		timer_add(loop_timers(sw->r->loop), &sw->step_timer,
+		    now + clock_from_sec(sw->so.step_time));
+	}
+}
+
+void
+run_sweep_start(struct run *r, uint64_t now)
+{
+	struct run_sweep *sw = r->sweep;
+
+	sweep_next(sw, now);
+	if (!sw->over) {
+		timer_init(&sw->step_timer, sweep_step_fired);
+		timer_add(loop_timers(r->loop), &sw->step_timer,
+		    now + clock_from_sec(sw->so.step_time));
+	}
+}
+
+void
+run_sweep_stop(struct run *r)
+{
+	struct run_sweep *sw = r->sweep;
+
+	timer_cancel(&sw->warm_timer);
+	timer_cancel(&sw->step_timer);
+	sweep_cols_free(sw);
+}
+
+static const char *const sweep_kind_name[] = {
+	[SWEEP_K_PLAN] = "plan",
+	[SWEEP_K_PROBE] = "probe",
+	[SWEEP_K_REPEAT] = "repeat",
+};
+
+static const char *const sweep_verdict_name[] = {
+	[SWEEP_V_NONE] = "-",
+	[SWEEP_V_PASS] = "PASS",
+	[SWEEP_V_FAIL] = "FAIL",
+	[SWEEP_V_CLIENT] = "CLIENT",
+};
+
+/* One row of the table. */
+static void
+sweep_row(FILE *out, size_t n, const struct sweep_step *st)
+{
+	double d = st->secs > 0 ? st->secs : NAN;
+	double tries = (double)(st->replies + st->errors);
+	size_t i;
+
+	fprintf(out, "%4zu %-6s %9.1f %8" PRIu64 " %9.1f %8" PRIu64
+	    " %9.1f", n, sweep_kind_name[st->kind], st->level, st->reqs,
+	    (double)st->reqs / d, st->replies, (double)st->replies / d);
+	for (i = 0; i < 4; i++)
+		fprintf(out, " %9.3f", st->pct[i] / 1e6);
+	fprintf(out, " %7.2f %s\n", tries > 0 ?
+	    100 * (double)st->errors / tries : 0.0,
+	    sweep_verdict_name[st->verdict]);
+}
+
+void
+run_sweep_report(struct run *r)
+{
+	struct run_sweep *sw = r->sweep;
+	FILE *out = r->out;
+	size_t i;
+
+	fprintf(out, "\nSweep %s: %zu steps of %.3f s (warm-up %.3f s)\n",
+	    sw->so.sweep, sw->nsteps, sw->so.step_time, sw->so.step_warmup);
+	fprintf(out, "Step kind     offered requests  req/s    replies "
+	    " reply/s   p50[ms]   p90[ms]   p99[ms] p99.9[ms] errors%% "
+	    "verdict\n");
+	for (i = 0; i < sw->nsteps; i++)
+		sweep_row(out, i + 1, &sw->steps[i]);
+}
+
+void
+run_sweep_free(struct run_sweep *sw)
+{
+	size_t i;
+
+	if (sw == NULL)
+		return;
+	sweep_cols_free(sw);
+	for (i = 0; i < sw->nsteps; i++)
+		free(sw->steps[i].doc);
+	free(sw->steps);
+	free(sw);
 }

@@ -1,12 +1,18 @@
 /*
- * --sweep: one test, the rate moved through steps (issue 25).  The
- * driver of the steps will live here; so far, the check of the spec at
- * start-up.
+ * --sweep: one test, the rate moved through steps (issue 25).  Each step
+ * runs --step-time seconds at its level, in the same process (the
+ * connections carry over); after its warm-up a fresh set of collectors
+ * measures it alone; the whole-run collectors see the whole sweep.
  */
 #ifndef HTTPERF_RUN_SWEEP_H
 #define HTTPERF_RUN_SWEEP_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 struct options;
+struct run;
+struct run_sweep;
 struct sweep_spec;
 
 /*
@@ -15,5 +21,27 @@ struct sweep_spec;
  * standard error, worded as opt/'s, before anything is set up.
  */
 int	run_sweep_check(const struct options *o, struct sweep_spec *s);
+
+/* The driver of the spec run_sweep_check parsed.  Never returns NULL. */
+struct run_sweep *run_sweep_new(const struct options *o,
+	    const struct sweep_spec *s);
+
+/*
+ * Subscribes the steps' forwarder to the run's bus, once the whole-run
+ * collectors are (run.c's set-up).  Returns 0, or -1 after a message.
+ */
+int	run_sweep_subscribe(struct run *r, char *err, size_t errlen);
+
+/* The test started at `now' (the generators too): the first step. */
+void	run_sweep_start(struct run *r, uint64_t now);
+
+/* The test stopped: the timers off (a step cut short is dropped). */
+void	run_sweep_stop(struct run *r);
+
+/* After the report and the verdicts: the steps' table. */
+void	run_sweep_report(struct run *r);
+
+/* Frees it (NULL is fine), and a step's collectors still open. */
+void	run_sweep_free(struct run_sweep *sw);
 
 #endif
