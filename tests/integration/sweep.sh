@@ -1,8 +1,6 @@
 #!/bin/sh
 # Sweeps (--sweep, issue 25): the usage errors, one line naming the
-# option, exit 1, before any load.  (The fixed sweep against the
-# fixture and the capacity search with testsrv -W are to follow with
-# the driver, src/run_sweep.c.)
+# option, exit 1, before any load; a fixed sweep against the fixture.
 . "$TESTLIB"
 
 start_srv
@@ -38,4 +36,44 @@ done <<'TABLE'
 TABLE
 [ "$n" = 15 ] || fail "read $n rows"
 
-ok "$n usage errors"
+# A fixed sweep, 3 steps of 1 s, no warm-up: one table row per step at
+# its level; the steps tile the run, so their requests add up to the
+# run's exactly, and to what the fixture logged; each step achieves
+# its offered rate (the schedule restarts at each step's rate, one
+# interval after the step's start, so a step may lack its last one).
+# --max-lateness 200: a loaded machine's lateness is not the point.
+: > "$T_DIR/srv.log"
+hp --uri /size/10 --rate 10 --sweep 10:30:10 --step-time 1 \
+    --max-lateness 200
+expect_rc 0
+rows=$(awk '/^Sweep 10:30:10: 3 steps of 1.000 s \(warm-up 0.000 s\)$/ \
+    { on = 1; next } on && $1 ~ /^[0-9]+$/' "$OUT")
+[ "$(printf '%s\n' "$rows" | wc -l)" = 3 ] || fail "rows: $rows"
+total=$(awk '/^Total:/ { print $5 }' "$OUT")
+sum=$(printf '%s\n' "$rows" | awk '{ s += $4 } END { print s }')
+[ "$sum" = "$total" ] || fail "steps' requests $sum, the run's $total"
+[ "$(srv_requests)" = "$total" ] ||
+    fail "fixture logged $(srv_requests), the run sent $total"
+printf '%s\n' "$rows" | awk '
+	$1 != NR || $2 != "plan" || $3 != 10 * NR ".0" { exit 1 }
+	# requests and replies: the level, one less at most
+	$4 > $3 || $4 < $3 - 2 || $6 != $4 { exit 1 }
+	$12 != "0.00" || $13 != "-" { exit 1 }' ||
+    fail "rows: $rows"
+
+# --call-rate, a geometric sweep, a warm-up: the steps' requests are the
+# level less its warm-up's share; the run has the warm-ups' too.
+: > "$T_DIR/srv.log"
+hp --uri /size/10 --call-rate 20 --sweep 20:80*2 --step-time 1 \
+    --step-warmup 0.5 --max-lateness 200
+expect_rc 0
+rows=$(awk '/^Sweep 20:80\*2: 3 steps of 1.000 s \(warm-up 0.500 s\)$/ \
+    { on = 1; next } on && $1 ~ /^[0-9]+$/' "$OUT")
+printf '%s\n' "$rows" | awk '
+	$1 != NR || $3 != 10 * 2 ^ NR ".0" { exit 1 }
+	$4 > $3 / 2 + 1 || $4 < $3 / 2 - 2 { exit 1 }
+	END { if (NR != 3) exit 1 }' || fail "rows: $rows"
+total=$(awk '/^Total:/ { print $5 }' "$OUT")
+[ "$total" -ge 135 ] && [ "$total" -le 140 ] || fail "total $total"
+
+ok "$n usage errors, fixed sweeps (--rate, --call-rate with warm-up)"
