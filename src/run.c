@@ -488,6 +488,10 @@ run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 		d.abort_value = d.abort_slo->unit == SLO_U_NS ?
 		    r->abort_value / 1e6 : r->abort_value;
 	}
+	if (r->sweep != NULL) {
+		d.tail = run_sweep_json;
+		d.tail_arg = r->sweep;
+	}
 	rv = result_write(f, &d);
 	free(echo);
 	return rv;
@@ -587,11 +591,12 @@ static int
 run_after(struct run *r, const struct collector_run *cr, int rv)
 {
 	struct run_html_arg a = { r, cr };
-	int warned, failed = 0;
+	int warned, failed = 0, swept = 0;
 
 	warned = run_warn(r, cr);
 	run_warn_failed(r);
-	if (r->o->n_slo > 0) {
+	/* A sweep's objectives judge its steps, not the whole run. */
+	if (r->o->n_slo > 0 && r->sweep == NULL) {
 		r->slo_measured = xcalloc(r->o->n_slo,
 		    sizeof(*r->slo_measured));
 		if ((failed = slo_doc_report(r->o->prog, r->out,
@@ -601,13 +606,15 @@ run_after(struct run *r, const struct collector_run *cr, int rv)
 	}
 	if (r->abort_slo != NULL)
 		run_slo_abort_line(r);
-	if (r->sweep != NULL)
-		run_sweep_report(r);
+	if (r->sweep != NULL && (swept = run_sweep_report(r)) == -1)
+		rv = -1;
 	if (r->json != NULL && run_json(r, cr) == -1)
 		rv = -1;
 	if (r->html != NULL && run_html(r, cr) == -1)
 		rv = -1;
-	if (rv == 0 && warned && r->o->max_lateness_given)
+	if (rv == 0 && r->sweep != NULL)
+		rv = swept;
+	else if (rv == 0 && warned && r->o->max_lateness_given)
 		rv = 3;
 	else if (rv == 0 && (failed > 0 || r->abort_slo != NULL))
 		rv = 4;
@@ -661,12 +668,14 @@ run_test(struct run *r)
 		if (r->stats[i].on && mod_stats[i].col->start != NULL)
 			mod_stats[i].col->start(r->stats[i].state, start);
 	getrusage(RUSAGE_SELF, &ru0);
+	if (r->sweep != NULL)
+		run_sweep_start(r, start);
 	/* The first arrival happens now. */
 	for (i = 0; i < mod_ngens; i++)
 		if (r->gens[i].on && mod_gens[i].gen->start != NULL)
 			mod_gens[i].gen->start(r->gens[i].state, start);
 	if (r->sweep != NULL)
-		run_sweep_start(r, start);
+		run_sweep_started(r, start);
 	if (loop_run(r->loop) == -1)
 		fprintf(stderr, "%s: event loop failed: %s\n", o->prog,
 		    strerror(errno));
@@ -750,8 +759,8 @@ run_main(const struct options *o, const struct run_sig *sig)
 	r.ctx.progress_on = sig->progress_on;
 	r.ctx.slo_abort = run_slo_abort;
 	r.ctx.slo_abort_arg = &r;
-	if (o->sweep != NULL)
-		r.sweep = run_sweep_new(o, &spec);
+	if (o->sweep != NULL && (r.sweep = run_sweep_new(o, &spec)) == NULL)
+		return 1;
 	/* With the JSON on the standard output, the report goes aside. */
 	r.out = o->json_file != NULL && strcmp(o->json_file, "-") == 0 ?
 	    stderr : stdout;

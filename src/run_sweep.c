@@ -24,7 +24,9 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 
-#include <inttypes.h>
+#include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,10 +38,12 @@
 #include "gen/rate.h"
 #include "lib/hdr.h"
 #include "lib/jsonr.h"
+#include "lib/jsonw.h"
 #include "lib/util.h"
 #include "modules.h"
 #include "opt/options.h"
 #include "report/slo_doc.h"
+#include "report/sweep_out.h"
 #include "report/sweep_search.h"
 #include "run_int.h"
 #include "run_sweep.h"
@@ -48,21 +52,6 @@
 
 /* --sweep-precision not given: 2 %. */
 #define SWEEP_PRECISION_PCT	2.0
-
-/* What a step measured. */
-struct sweep_step {
-	enum sweep_kind	 kind;
-	double		 level;
-	enum sweep_verdict verdict;
-	int		 client;	/* the client was the bottleneck */
-	uint64_t	 reqs;		/* requests sent */
-	uint64_t	 replies;
-	uint64_t	 errors;
-	double		 secs;		/* measured (step-time - warm-up) */
-	double		 pct[4];	/* reply time p50 p90 p99 p99.9, ns */
-	char		*doc;		/* the step's result document */
-	size_t		 doclen;
-};
 
 struct run_sweep {
 	struct run	*r;
@@ -84,6 +73,8 @@ struct run_sweep {
 	size_t		 nsteps;
 	size_t		 cap;
 	int		 over;		/* the search is over */
+	int		 started;	/* the generators are */
+	FILE		*tsv;		/* --sweep-tsv's file, or NULL */
 };
 
 int
@@ -105,10 +96,19 @@ run_sweep_check(const struct options *o, struct sweep_spec *s)
 struct run_sweep *
 run_sweep_new(const struct options *o, const struct sweep_spec *s)
 {
-	struct run_sweep *sw = xcalloc(1, sizeof(*sw));
+	struct run_sweep *sw;
 	double p = o->sweep_precision > 0 ? o->sweep_precision :
 	    SWEEP_PRECISION_PCT;
+	FILE *f = NULL;
 
+	/* Created before the test, as --json's, so a bad path costs none. */
+	if (o->sweep_tsv != NULL && (f = fopen(o->sweep_tsv, "w")) == NULL) {
+		fprintf(stderr, "%s: --sweep-tsv: %s: %s\n", o->prog,
+		    o->sweep_tsv, strerror(errno));
+		return NULL;
+	}
+	sw = xcalloc(1, sizeof(*sw));
+	sw->tsv = f;
 	sw->spec = *s;
 	sw->so = *o;
 	sweep_search_init(&sw->ss, s, p / 100, o->n_slo > 0);
@@ -245,6 +245,24 @@ sweep_tv(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec * 1e-6;
 }
 
+/* Writes t's result document into st->doc (NULL when it cannot). */
+static void
+sweep_doc_write(struct run *t, const struct collector_run *cr,
+    struct sweep_step *st)
+{
+	FILE *f;
+
+	st->doc = NULL;
+	st->doclen = 0;
+	if ((f = open_memstream(&st->doc, &st->doclen)) == NULL)
+		return;
+	if (run_json_doc(t, cr, f) == -1 || fclose(f) != 0) {
+		free(st->doc);
+		st->doc = NULL;
+		st->doclen = 0;
+	}
+}
+
 /*
  * The step's result document into st->doc (as --json would write it,
  * with the step's options and collectors), and the objectives' verdict
@@ -256,7 +274,6 @@ sweep_doc(struct run_sweep *sw, struct sweep_step *st,
 {
 	struct run t = *sw->r;
 	struct jv *doc;
-	FILE *f;
 	size_t i;
 	int fail = 0;
 
@@ -265,23 +282,60 @@ sweep_doc(struct run_sweep *sw, struct sweep_step *st,
 	t.slo_measured = NULL;
 	t.abort_slo = NULL;
 	t.wall_start = sw->m_wall;
-	if ((f = open_memstream(&st->doc, &st->doclen)) == NULL)
-		return;
-	if (run_json_doc(&t, cr, f) == -1 || fclose(f) != 0) {
-		free(st->doc);
-		st->doc = NULL;
-		st->doclen = 0;
-	}
+	t.sweep = NULL;
+	sweep_doc_write(&t, cr, st);
 	if (sw->so.n_slo == 0)
 		return;
 	doc = st->doc != NULL ? jv_parse(st->doc, st->doclen, NULL, 0) :
 	    NULL;
-	for (i = 0; i < sw->so.n_slo; i++)
-		if (doc == NULL || !slo_pass(&sw->so.slo[i],
-		    slo_doc_measure(doc, &sw->so.slo[i])))
+	st->measured = xcalloc(sw->so.n_slo, sizeof(*st->measured));
+	for (i = 0; i < sw->so.n_slo; i++) {
+		st->measured[i] = doc != NULL ?
+		    slo_doc_measure(doc, &sw->so.slo[i]) : NAN;
+		if (!slo_pass(&sw->so.slo[i], st->measured[i]))
 			fail = 1;
+	}
 	jv_free(doc);
 	st->verdict = fail ? SWEEP_V_FAIL : SWEEP_V_PASS;
+	/* Again, with stats.slo: the measures and the verdicts. */
+	t.slo_measured = st->measured;
+	free(st->doc);
+	sweep_doc_write(&t, cr, st);
+}
+
+/* The requests per second the level asks for, as autobench counts. */
+static double
+sweep_demand(const struct options *o, double level)
+{
+	if (o->call_rate > 0 || o->wsesslog_n > 0)
+		return level;
+	if (o->wsess_n > 0)
+		return level * o->wsess_calls;
+	return level * (o->num_calls > 0 ? o->num_calls : 1);
+}
+
+/* The step's --sweep-tsv row, from its basic collector. */
+static void
+sweep_tsv_fill(struct run_sweep *sw, struct sweep_step *st,
+    const struct basic *b)
+{
+	struct sweep_tsv_row *t = &st->tsv;
+	const struct basic_series *rr = &b->t.reply_rate;
+	double d = st->secs > 0 ? st->secs : NAN;
+
+	t->dem_req_rate = sweep_demand(&sw->so, st->level);
+	t->req_rate = (double)st->reqs / d;
+	t->con_rate = (double)b->t.conns_issued / d;
+	t->min_rep_rate = rr->n > 0 ? rr->min : NAN;
+	t->max_rep_rate = rr->n > 0 ? rr->max : NAN;
+	t->avg_rep_rate = rr->n > 0 ? rr->sum / (double)rr->n : NAN;
+	t->stddev_rep_rate = rr->n > 0 ?
+	    basic_stddev(rr->n, rr->sum, rr->sum2) : NAN;
+	t->resp_time = b->t.responses_n > 0 ? (double)b->t.response_sum /
+	    (double)b->t.responses_n / 1e6 : NAN;
+	t->net_io = (double)b->net_bytes / d / 1024.0;
+	t->errors = st->errors;
+	t->replies = st->replies;
 }
 
 /* The step's figures from its collectors, then its document. */
@@ -309,6 +363,7 @@ sweep_figures(struct run_sweep *sw, struct sweep_step *st, uint64_t now)
 			st->errors += b->t.errors[i];
 		h = b->phase[BASIC_PH_REPLY_CORR] != NULL ?
 		    b->phase[BASIC_PH_REPLY_CORR] : b->phase[BASIC_PH_REPLY];
+		sweep_tsv_fill(sw, st, b);
 	}
 	for (i = 0; i < 4; i++)
 		st->pct[i] = h != NULL && hdr_count(h) > 0 ?
@@ -365,7 +420,7 @@ sweep_set_level(struct run_sweep *sw, double level, uint64_t now)
 	rate_spec_scale(&sw->so.rate, level);
 	if (sw->so.call_rate > 0)
 		sw->so.call_rate = level;
-	if (g->set_rate != NULL)
+	if (sw->started && g->set_rate != NULL)
 		g->set_rate(r->gens[r->workload].state, level, now);
 }
 
@@ -419,6 +474,16 @@ run_sweep_start(struct run *r, uint64_t now)
 }
 
 void
+run_sweep_started(struct run *r, uint64_t now)
+{
+	struct run_sweep *sw = r->sweep;
+
+	sw->started = 1;
+	if (!sw->over)
+		sweep_set_level(sw, sw->level, now);
+}
+
+void
 run_sweep_stop(struct run *r)
 {
 	struct run_sweep *sw = r->sweep;
@@ -428,51 +493,75 @@ run_sweep_stop(struct run *r)
 	sweep_cols_free(sw);
 }
 
-static const char *const sweep_kind_name[] = {
-	[SWEEP_K_PLAN] = "plan",
-	[SWEEP_K_PROBE] = "probe",
-	[SWEEP_K_REPEAT] = "repeat",
-};
-
-static const char *const sweep_verdict_name[] = {
-	[SWEEP_V_NONE] = "-",
-	[SWEEP_V_PASS] = "PASS",
-	[SWEEP_V_FAIL] = "FAIL",
-	[SWEEP_V_CLIENT] = "CLIENT",
-};
-
-/* One row of the table. */
+/* The sweep as its output sees it. */
 static void
-sweep_row(FILE *out, size_t n, const struct sweep_step *st)
+sweep_out_of(const struct run_sweep *sw, struct sweep_out *out)
 {
-	double d = st->secs > 0 ? st->secs : NAN;
-	double tries = (double)(st->replies + st->errors);
-	size_t i;
+	const struct options *o = &sw->so;
 
-	fprintf(out, "%4zu %-6s %9.1f %8" PRIu64 " %9.1f %8" PRIu64
-	    " %9.1f", n, sweep_kind_name[st->kind], st->level, st->reqs,
-	    (double)st->reqs / d, st->replies, (double)st->replies / d);
-	for (i = 0; i < 4; i++)
-		fprintf(out, " %9.3f", st->pct[i] / 1e6);
-	fprintf(out, " %7.2f %s\n", tries > 0 ?
-	    100 * (double)st->errors / tries : 0.0,
-	    sweep_verdict_name[st->verdict]);
+	memset(out, 0, sizeof(*out));
+	out->spec = o->sweep;
+	out->spec_from = sw->spec.from;
+	out->step_time = o->step_time;
+	out->warmup = o->step_warmup;
+	out->precision = o->sweep_precision > 0 ? o->sweep_precision :
+	    SWEEP_PRECISION_PCT;
+	out->unit = o->call_rate > 0 ? "req/s" : options_session(o) ?
+	    "sess/s" : "conn/s";
+	out->slo = o->slo;
+	out->nslo = o->n_slo;
+	out->steps = sw->steps;
+	out->nsteps = sw->nsteps;
+	if (sw->over)
+		sweep_search_answer(&sw->ss, &out->cap);
+	else
+		out->cap.agree = 1;	/* cut short: no answer */
 }
 
-void
+/* The --sweep-tsv file.  Returns 0, or -1 after a message. */
+static int
+sweep_tsv(struct run_sweep *sw, const struct sweep_out *out)
+{
+	char host[HOST_NAME_MAX + 1];
+	FILE *f = sw->tsv;
+	int rv;
+
+	sw->tsv = NULL;
+	if (gethostname(host, sizeof(host)) == -1)
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	rv = sweep_out_tsv(f, host, out);
+	if (fclose(f) != 0)
+		rv = -1;
+	if (rv == -1)
+		fprintf(stderr, "%s: --sweep-tsv: cannot write %s\n",
+		    sw->so.prog, sw->so.sweep_tsv);
+	return rv;
+}
+
+int
 run_sweep_report(struct run *r)
 {
 	struct run_sweep *sw = r->sweep;
-	FILE *out = r->out;
-	size_t i;
+	struct sweep_out out;
+	int rv;
 
-	fprintf(out, "\nSweep %s: %zu steps of %.3f s (warm-up %.3f s)\n",
-	    sw->so.sweep, sw->nsteps, sw->so.step_time, sw->so.step_warmup);
-	fprintf(out, "Step kind     offered requests  req/s    replies "
-	    " reply/s   p50[ms]   p90[ms]   p99[ms] p99.9[ms] errors%% "
-	    "verdict\n");
-	for (i = 0; i < sw->nsteps; i++)
-		sweep_row(out, i + 1, &sw->steps[i]);
+	sweep_out_of(sw, &out);
+	sweep_out_print(r->out, &out);
+	rv = sweep_out_status(&out);
+	if (sw->tsv != NULL && sweep_tsv(sw, &out) == -1)
+		rv = -1;
+	return rv;
+}
+
+void
+run_sweep_json(struct jsonw *w, const void *arg)
+{
+	const struct run_sweep *sw = arg;
+	struct sweep_out out;
+
+	sweep_out_of(sw, &out);
+	sweep_out_json(w, &out);
 }
 
 void
@@ -483,8 +572,12 @@ run_sweep_free(struct run_sweep *sw)
 	if (sw == NULL)
 		return;
 	sweep_cols_free(sw);
-	for (i = 0; i < sw->nsteps; i++)
+	if (sw->tsv != NULL)
+		fclose(sw->tsv);
+	for (i = 0; i < sw->nsteps; i++) {
 		free(sw->steps[i].doc);
+		free(sw->steps[i].measured);
+	}
 	free(sw->steps);
 	free(sw);
 }
