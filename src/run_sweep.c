@@ -53,6 +53,11 @@
 /* --sweep-precision not given: 2 %. */
 #define SWEEP_PRECISION_PCT	2.0
 
+/* Between steps: the schedule's rate meanwhile (an arrival a week
+   later), and how often the drain looks for calls still in flight. */
+#define SWEEP_PAUSE_RATE	1e-6
+#define SWEEP_DRAIN_POLL_NS	(CLOCK_NS_PER_SEC / 1000)
+
 struct run_sweep {
 	struct run	*r;
 	struct sweep_spec spec;
@@ -74,6 +79,10 @@ struct run_sweep {
 	size_t		 cap;
 	int		 over;		/* the search is over */
 	int		 started;	/* the generators are */
+	struct timer	 drain_timer;
+	uint64_t	 drain_end;
+	uint64_t	 live;		/* calls in flight */
+	int		 idle_polls;
 	FILE		*tsv;		/* --sweep-tsv's file, or NULL */
 };
 
@@ -136,6 +145,19 @@ sweep_forward(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		bus_signal(sw->bus, ev, obj, arg, now);
 }
 
+/* The calls in flight, for the drain. */
+static void
+sweep_calls(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
+    uint64_t now)
+{
+	struct run_sweep *sw = ctx;
+
+	if (ev == BUS_CALL_NEW)
+		sw->live++;
+	else if (sw->live > 0)
+		sw->live--;
+}
+
 /* Closes the step's collectors and its bus. */
 static void
 sweep_cols_free(struct run_sweep *sw)
@@ -184,6 +206,9 @@ run_sweep_subscribe(struct run *r, char *err, size_t errlen)
 	sw->r = r;
 	timer_init(&sw->warm_timer, NULL);
 	timer_init(&sw->step_timer, NULL);
+	timer_init(&sw->drain_timer, NULL);
+	bus_subscribe(r->bus, BUS_CALL_NEW, sweep_calls, sw);
+	bus_subscribe(r->bus, BUS_CALL_DESTROYED, sweep_calls, sw);
 	/* Forward only what a step's collectors listen to: a trial set. */
 	if (sweep_cols_new(sw, err, errlen) == -1)
 		return -1;
@@ -424,19 +449,14 @@ sweep_set_level(struct run_sweep *sw, double level, uint64_t now)
 		g->set_rate(r->gens[r->workload].state, level, now);
 }
 
-/* The next step from `now', or the end of the run. */
-static void
-sweep_next(struct run_sweep *sw, uint64_t now)
-{
-	struct run *r = sw->r;
-	struct timer_wheel *w = loop_timers(r->loop);
+static void	sweep_step_fired(struct timer *t, uint64_t now);
 
-	if (!sweep_search_next(&sw->ss, &sw->level, &sw->kind)) {
-		sw->over = 1;
-		run_end(r, now);
-		loop_stop(r->loop);
-		return;
-	}
+/* The step at sw->level begins at `now': its level, its timers. */
+static void
+sweep_begin(struct run_sweep *sw, uint64_t now)
+{
+	struct timer_wheel *w = loop_timers(sw->r->loop);
+
 	sweep_set_level(sw, sw->level, now);
 	if (sw->so.step_warmup > 0) {
 		timer_init(&sw->warm_timer, sweep_warm_fired);
@@ -444,6 +464,54 @@ sweep_next(struct run_sweep *sw, uint64_t now)
 		    now + clock_from_sec(sw->so.step_warmup));
 	} else
 		sweep_measure(sw, now);
+	timer_init(&sw->step_timer, sweep_step_fired);
+	timer_add(w, &sw->step_timer, now + clock_from_sec(sw->so.step_time));
+}
+
+/* Asks the search for the next step; at the end, ends the run. */
+static int
+sweep_pick(struct run_sweep *sw, uint64_t now)
+{
+	if (sweep_search_next(&sw->ss, &sw->level, &sw->kind))
+		return 1;
+	sw->over = 1;
+	run_end(sw->r, now);
+	loop_stop(sw->r->loop);
+	return 0;
+}
+
+/*
+ * Between two steps, the drain: no arrival (the schedule paused) until
+ * no call is in flight (two polls in a row), for at most --step-time,
+ * so that no step inherits the queue of the one before it.
+ */
+static void
+sweep_drain_fired(struct timer *t, uint64_t now)
+{
+	struct run_sweep *sw = containerof(t, struct run_sweep, drain_timer);
+
+	sw->idle_polls = sw->live == 0 ? sw->idle_polls + 1 : 0;
+	if (sw->idle_polls >= 2 || now >= sw->drain_end) {
+		sweep_begin(sw, now);
+		return;
+	}
+	timer_add(loop_timers(sw->r->loop), &sw->drain_timer,
+	    now + SWEEP_DRAIN_POLL_NS);
+}
+
+static void
+sweep_drain(struct run_sweep *sw, uint64_t now)
+{
+	struct run *r = sw->r;
+	const struct generator *g = mod_gens[r->workload].gen;
+
+	if (g->set_rate != NULL)
+		g->set_rate(r->gens[r->workload].state, SWEEP_PAUSE_RATE, now);
+	sw->idle_polls = 0;
+	sw->drain_end = now + clock_from_sec(sw->so.step_time);
+	timer_init(&sw->drain_timer, sweep_drain_fired);
+	timer_add(loop_timers(r->loop), &sw->drain_timer,
+	    now + SWEEP_DRAIN_POLL_NS);
 }
 
 static void
@@ -452,12 +520,8 @@ sweep_step_fired(struct timer *t, uint64_t now)
 	struct run_sweep *sw = containerof(t, struct run_sweep, step_timer);
 
 	sweep_step_end(sw, now);
-	sweep_next(sw, now);
-	if (!sw->over) {
-		timer_init(&sw->step_timer, sweep_step_fired);
-		timer_add(loop_timers(sw->r->loop), &sw->step_timer,
-		    now + clock_from_sec(sw->so.step_time));
-	}
+	if (sweep_pick(sw, now))
+		sweep_drain(sw, now);
 }
 
 void
@@ -465,12 +529,8 @@ run_sweep_start(struct run *r, uint64_t now)
 {
 	struct run_sweep *sw = r->sweep;
 
-	sweep_next(sw, now);
-	if (!sw->over) {
-		timer_init(&sw->step_timer, sweep_step_fired);
-		timer_add(loop_timers(r->loop), &sw->step_timer,
-		    now + clock_from_sec(sw->so.step_time));
-	}
+	if (sweep_pick(sw, now))
+		sweep_begin(sw, now);
 }
 
 void
@@ -490,6 +550,7 @@ run_sweep_stop(struct run *r)
 
 	timer_cancel(&sw->warm_timer);
 	timer_cancel(&sw->step_timer);
+	timer_cancel(&sw->drain_timer);
 	sweep_cols_free(sw);
 }
 
