@@ -76,4 +76,79 @@ printf '%s\n' "$rows" | awk '
 total=$(awk '/^Total:/ { print $5 }' "$OUT")
 [ "$total" -ge 135 ] && [ "$total" -le 140 ] || fail "total $total"
 
-ok "$n usage errors, fixed sweeps (--rate, --call-rate with warm-up)"
+# No objectives: every planned step, the capacity line says so, exit 0.
+grep -qx 'Capacity: - req/s (none: no objectives)' "$OUT" ||
+    fail "capacity line: $(grep Capacity "$OUT")"
+
+# The --json document (validated) has the steps, each with its own
+# whole document whose request count is the table's; the --sweep-tsv
+# file is autobench's, read back as bench2graph does (column 1 is x).
+: > "$T_DIR/srv.log"
+hp --uri /size/10 --rate 10 --sweep 10:30:10 --step-time 1 \
+    --max-lateness 200 --json "$T_DIR/sw.json" --sweep-tsv "$T_DIR/sw.tsv"
+expect_rc 0
+validate_json "$T_DIR/sw.json"
+[ "$(json_get "$T_DIR/sw.json" sweep.capacity.end)" = none ] ||
+    fail "capacity.end: $(json_get "$T_DIR/sw.json" sweep.capacity.end)"
+rows=$(awk '/^Sweep 10:30:10:/ { on = 1; next } on && $1 ~ /^[0-9]+$/' \
+    "$OUT")
+for i in 0 1 2; do
+	want=$(printf '%s\n' "$rows" | awk -v i=$((i + 1)) 'NR == i { print $4 }')
+	got=$(json_get "$T_DIR/sw.json" \
+	    "sweep.steps.$i.result.stats.basic.requests.total")
+	[ "$got" = "$want" ] || fail "step $i: JSON $got requests, table $want"
+	[ "$(json_get "$T_DIR/sw.json" "sweep.steps.$i.level")" = \
+	    "$((10 * (i + 1)))" ] || fail "step $i: level"
+done
+[ "$(json_get "$T_DIR/sw.json" sweep.steps.3.index 2>/dev/null)" = "" ] ||
+    fail "a 4th step in the JSON"
+h=$(head -1 "$T_DIR/sw.tsv" | cut -f 1,2)
+case $h in "dem_req_rate	req_rate_"*) ;; *) fail "TSV header: $h" ;; esac
+got=$(awk -F '\t' 'NR > 1 { printf "%s %s;", $1, $2 }' "$T_DIR/sw.tsv")
+want=$(printf '%s\n' "$rows" | awk '{ printf "%d %s;", $3, $5 }')
+[ "$got" = "$want" ] || fail "TSV $got, table $want"
+
+# --merge refuses a sweep's document (its steps are not merged yet).
+rc=0
+"$HP" --merge "$T_DIR/sw.json" "$T_DIR/sw.json" > "$OUT" 2> "$OUT.err" ||
+    rc=$?
+[ "$rc" = 1 ] && [ ! -s "$OUT" ] || fail "merge: exit $rc"
+grep -qx "httperf: --merge: $T_DIR/sw.json: sweep: the result of a --sweep cannot be merged (its steps are not merged step by step yet)" \
+    "$OUT.err" || fail "merge: $(cat "$OUT.err")"
+
+# An objective the first level cannot meet: one step, first-fail, exit
+# 4, and no whole-run Objective line (the objectives judge the steps).
+hp --uri /size/10 --call-rate 10 --sweep 10:30:10 --step-time 1 \
+    --max-lateness 200 --slo 'p99<0.001ms'
+expect_rc 4
+grep -qx 'Capacity: - req/s (first-fail: the first level 10.0 failed p99<0.001ms)' \
+    "$OUT" || fail "capacity line: $(grep Capacity "$OUT")"
+! grep -q '^Objective' "$OUT" || fail "a whole-run Objective line"
+[ "$(awk '/^Sweep/ { on = 1; next } on && $1 ~ /^[0-9]+$/' "$OUT" |
+    wc -l)" = 1 ] || fail "more than one step after the first fail"
+stop_srv
+
+# The search: one worker of 2 ms (500 requests/s), p99 < 20 ms: the
+# capacity is found within 10 % of 500, the knee in the table (a pass
+# at 400, a fail at 600), the repeats agree.
+start_srv -W 2
+hp --uri /size/10 --call-rate 300 --sweep 300:700:100 --step-time 1 \
+    --step-warmup 0.3 --slo 'p99<20ms' --max-lateness 200 \
+    --json "$T_DIR/search.json"
+expect_rc 0
+validate_json "$T_DIR/search.json"
+cap=$(sed -n 's/^Capacity: \([0-9.]*\) req\/s (found: p99<20ms; the next level \([0-9.]*\) failed; repeated 2: agree)$/\1 \2/p' "$OUT")
+[ -n "$cap" ] || fail "capacity line: $(grep Capacity "$OUT")"
+awk -v c="${cap% *}" 'BEGIN { exit !(c >= 450 && c <= 550) }' ||
+    fail "capacity ${cap% *}, expected 500 within 10 %"
+awk '/^Sweep/ { on = 1; next }
+	on && $2 == "plan" && $3 == "400.0" && $13 == "PASS" { p = 1 }
+	on && $2 == "plan" && $3 == "600.0" && $13 == "FAIL" { f = 1 }
+	END { exit !(p && f) }' "$OUT" || fail "no knee: $(cat "$OUT")"
+j=$(json_get "$T_DIR/search.json" sweep.capacity.capacity)
+awk -v j="$j" -v c="${cap% *}" 'BEGIN { exit !(j - c < 0.051 && c - j < 0.051) }' ||
+    fail "JSON capacity $j, the line's ${cap% *}"
+stop_srv
+
+ok "$n usage errors, fixed sweeps (--rate, --call-rate with warm-up)," \
+    "JSON, TSV, merge refused, first-fail exit 4, search finds ${cap% *}/s"
