@@ -575,8 +575,10 @@ sweep_out_of(const struct run_sweep *sw, struct sweep_out *out)
 	out->nsteps = sw->nsteps;
 	if (sw->over)
 		sweep_search_answer(&sw->ss, &out->cap);
-	else
-		out->cap.agree = 1;	/* cut short: no answer */
+	else {
+		out->cut = 1;		/* a signal: no answer */
+		out->cap.agree = 1;
+	}
 }
 
 /* The --sweep-tsv file.  Returns 0, or -1 after a message. */

@@ -77,6 +77,11 @@ sweep_capacity(FILE *out, const struct sweep_out *s)
 {
 	const struct sweep_capacity *c = &s->cap;
 
+	if (s->cut) {
+		fprintf(out, "Capacity: - %s (cut: the test stopped before "
+		    "the sweep ended)\n", s->unit);
+		return;
+	}
 	fputs("Capacity: ", out);
 	if (c->capacity > 0)
 		fprintf(out, "%.1f", c->capacity);
@@ -176,7 +181,7 @@ sweep_out_json(struct jsonw *w, const struct sweep_out *s)
 	jsonw_arr_end(w);
 	jsonw_key(w, "capacity");
 	jsonw_obj_begin(w);
-	jsonw_kstr(w, "end", sweep_end_name[s->cap.end]);
+	jsonw_kstr(w, "end", s->cut ? "cut" : sweep_end_name[s->cap.end]);
 	sweep_klevel(w, "capacity", s->cap.capacity);
 	sweep_klevel(w, "fail", s->cap.fail);
 	jsonw_ku64(w, "repeated", (uint64_t)s->cap.repeated);

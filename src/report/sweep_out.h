@@ -49,6 +49,8 @@ struct sweep_out {
 	const struct sweep_step *steps;
 	size_t		 nsteps;
 	struct sweep_capacity cap;	/* the search's answer */
+	int		 cut;		/* the test stopped (a signal) before
+					   the search was over: no answer */
 };
 
 /*

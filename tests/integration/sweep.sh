@@ -126,6 +126,25 @@ grep -qx 'Capacity: - req/s (first-fail: the first level 10.0 failed p99<0.001ms
 ! grep -q '^Objective' "$OUT" || fail "a whole-run Objective line"
 [ "$(awk '/^Sweep/ { on = 1; next } on && $1 ~ /^[0-9]+$/' "$OUT" |
     wc -l)" = 1 ] || fail "more than one step after the first fail"
+
+# SIGINT in the third step: the two steps that ended, then "cut", exit 0.
+"$HP" --server 127.0.0.1 --port "$PORT" --uri /size/10 --rate 20 \
+    --sweep 20:100:20 --step-time 1 --max-lateness 200 \
+    > "$OUT" 2> "$OUT.err" &
+pid=$!
+( sleep 60; kill -9 $pid 2>/dev/null ) &
+wd=$!
+sleep 2.5
+kill -INT $pid
+wait $pid
+RC=$?
+kill $wd 2>/dev/null
+T_LAST="httperf --sweep 20:100:20 --step-time 1 (SIGINT at 2.5 s)"
+expect_rc 0
+grep -qx 'Capacity: - conn/s (cut: the test stopped before the sweep ended)' \
+    "$OUT" || fail "capacity line: $(grep Capacity "$OUT")"
+grep -q '^Sweep 20:100:20: [23] steps of 1.000 s' "$OUT" ||
+    fail "steps: $(grep '^Sweep' "$OUT")"
 stop_srv
 
 # The search: one worker of 2 ms (500 requests/s), p99 < 20 ms: the
@@ -151,4 +170,5 @@ awk -v j="$j" -v c="${cap% *}" 'BEGIN { exit !(j - c < 0.051 && c - j < 0.051) }
 stop_srv
 
 ok "$n usage errors, fixed sweeps (--rate, --call-rate with warm-up)," \
-    "JSON, TSV, merge refused, first-fail exit 4, search finds ${cap% *}/s"
+    "JSON, TSV, merge refused, first-fail exit 4, cut by SIGINT," \
+    "search finds ${cap% *}/s"
