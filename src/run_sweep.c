@@ -94,7 +94,9 @@ run_sweep_check(const struct options *o, struct sweep_spec *s)
 	memset(s, 0, sizeof(*s));
 	if (o->sweep == NULL)
 		return 0;
-	if (sweep_spec_parse(o->sweep, 0, s, err, sizeof(err)) == -1) {
+	/* A concurrency's levels are whole numbers. */
+	if (sweep_spec_parse(o->sweep, o->concurrency > 0, s, err,
+	    sizeof(err)) == -1) {
 		fprintf(stderr, "%s: --sweep: %s: %s\n", o->prog, o->sweep,
 		    err);
 		return -1;
@@ -433,8 +435,8 @@ sweep_step_end(struct run_sweep *sw, uint64_t now)
 }
 
 /*
- * Sets the level of the workload: its schedule's rate.  (A concurrency
- * sweep plugs in here.)
+ * Sets the level of the workload: its schedule's rate, or the closed
+ * loop's concurrency.
  */
 static void
 sweep_set_level(struct run_sweep *sw, double level, uint64_t now)
@@ -442,6 +444,13 @@ sweep_set_level(struct run_sweep *sw, double level, uint64_t now)
 	struct run *r = sw->r;
 	const struct generator *g = mod_gens[r->workload].gen;
 
+	if (sw->so.concurrency > 0) {
+		sw->so.concurrency = (unsigned)level;
+		if (sw->started)
+			closed_set_concurrency(r->gens[r->workload].state,
+			    (unsigned)level, now);
+		return;
+	}
 	rate_spec_scale(&sw->so.rate, level);
 	if (sw->so.call_rate > 0)
 		sw->so.call_rate = level;
@@ -520,7 +529,12 @@ sweep_step_fired(struct timer *t, uint64_t now)
 	struct run_sweep *sw = containerof(t, struct run_sweep, step_timer);
 
 	sweep_step_end(sw, now);
-	if (sweep_pick(sw, now))
+	if (!sweep_pick(sw, now))
+		return;
+	/* A closed loop has no queue of its own to drain. */
+	if (sw->so.concurrency > 0)
+		sweep_begin(sw, now);
+	else
 		sweep_drain(sw, now);
 }
 
@@ -567,8 +581,9 @@ sweep_out_of(const struct run_sweep *sw, struct sweep_out *out)
 	out->warmup = o->step_warmup;
 	out->precision = o->sweep_precision > 0 ? o->sweep_precision :
 	    SWEEP_PRECISION_PCT;
-	out->unit = o->call_rate > 0 ? "req/s" : options_session(o) ?
-	    "sess/s" : "conn/s";
+	out->unit = o->concurrency > 0 ? "conc" : o->call_rate > 0 ?
+	    "req/s" : options_session(o) ? "sess/s" : "conn/s";
+	out->param = o->concurrency > 0 ? "concurrency" : "rate";
 	out->slo = o->slo;
 	out->nslo = o->n_slo;
 	out->steps = sw->steps;

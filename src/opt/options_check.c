@@ -25,6 +25,8 @@ enum {
 	OPT_ANY_SCHEDULE,		/* a rate above 0 (--rate, --period),
 					   or --call-rate */
 	OPT_ANY_PROXY,			/* --proxy or --proxy-env */
+	OPT_ANY_LEVEL,			/* what --sweep moves: a schedule
+					   or --concurrency */
 };
 
 struct opt_rule {
@@ -139,8 +141,8 @@ static const struct opt_rule opt_rules[] = {
 	 * --sweep moves the rate of the workload's schedule from step to
 	 * step; the sweep decides the length of the test.
 	 */
-	{ OPT_SWEEP, 1, OPT_ANY_SCHEDULE, "requires a schedule "
-	    "(--rate or --period above 0, or --call-rate)" },
+	{ OPT_SWEEP, 1, OPT_ANY_LEVEL, "requires a schedule "
+	    "(--rate or --period above 0, or --call-rate) or --concurrency" },
 	{ OPT_SWEEP, 1, OPT_STEP_TIME, "requires --step-time" },
 	{ OPT_STEP_TIME, 1, OPT_SWEEP, "requires --sweep" },
 	{ OPT_STEP_WARMUP, 1, OPT_SWEEP, "requires --sweep" },
@@ -177,6 +179,9 @@ opt_given(const struct opt_ctx *c, int id)
 		    c->given[OPT_CALL_RATE];
 	case OPT_ANY_PROXY:
 		return c->given[OPT_PROXY] || c->given[OPT_PROXY_ENV];
+	case OPT_ANY_LEVEL:
+		return opt_given(c, OPT_ANY_SCHEDULE) ||
+		    c->given[OPT_CONCURRENCY];
 	default:
 		return c->given[id];
 	}

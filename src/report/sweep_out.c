@@ -173,7 +173,7 @@ sweep_out_json(struct jsonw *w, const struct sweep_out *s)
 	jsonw_kdouble(w, "step_time_s", s->step_time);
 	jsonw_kdouble(w, "warmup_s", s->warmup);
 	jsonw_kdouble(w, "precision_pct", s->precision);
-	jsonw_kstr(w, "param", "rate");
+	jsonw_kstr(w, "param", s->param);
 	jsonw_key(w, "steps");
 	jsonw_arr_begin(w);
 	for (i = 0; i < s->nsteps; i++)

@@ -44,6 +44,7 @@ struct sweep_out {
 	double		 warmup;	/* s */
 	double		 precision;	/* % */
 	const char	*unit;		/* the level's: "conn/s", ... */
+	const char	*param;		/* "rate" or "concurrency" */
 	const struct slo *slo;		/* the objectives (nslo) */
 	size_t		 nslo;
 	const struct sweep_step *steps;

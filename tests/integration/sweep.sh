@@ -18,7 +18,8 @@ while IFS='	' read -r msg args; do
 	    fail "$args: message: $(cat "$OUT.err"), expected: $msg"
 	[ ! -s "$OUT" ] || fail "$args: something on stdout"
 done <<'TABLE'
---sweep: requires a schedule (--rate or --period above 0, or --call-rate)	--sweep 10:50:10 --step-time 1
+--sweep: requires a schedule (--rate or --period above 0, or --call-rate) or --concurrency	--sweep 10:50:10 --step-time 1
+--sweep: 1.5:10*1.5: FROM is not a whole number	--concurrency 1 --sweep 1.5:10*1.5 --step-time 1
 --sweep: requires --step-time	--rate 10 --sweep 10:50:10
 --step-time: requires --sweep	--rate 10 --step-time 1
 --step-warmup: requires --sweep	--rate 10 --step-warmup 1
@@ -34,7 +35,7 @@ done <<'TABLE'
 --sweep: 10-50: expected FROM:TO:STEP or FROM:TO*FACTOR	--rate 10 --sweep 10-50 --step-time 1
 --sweep: 10:100*1: FACTOR is not above 1	--call-rate 10 --sweep 10:100*1 --step-time 1
 TABLE
-[ "$n" = 15 ] || fail "read $n rows"
+[ "$n" = 16 ] || fail "read $n rows"
 
 # A fixed sweep, 3 steps of 1 s, no warm-up: one table row per step at
 # its level; the steps tile the run, so their requests add up to the
@@ -167,8 +168,31 @@ awk '/^Sweep/ { on = 1; next }
 j=$(json_get "$T_DIR/search.json" sweep.capacity.capacity)
 awk -v j="$j" -v c="${cap% *}" 'BEGIN { exit !(j - c < 0.051 && c - j < 0.051) }' ||
     fail "JSON capacity $j, the line's ${cap% *}"
+
+# A concurrency sweep on the same server: N calls at once take N * 2 ms
+# each (p50), so p50<5ms passes at 1 and 2, fails at 4, the probe 3
+# fails: the capacity is 2, found and repeated; each step's document has
+# its own closed loop (in flight: its N).
+hp --uri /size/10 --concurrency 1 --sweep 1:4*2 --step-time 1 \
+    --step-warmup 0.2 --slo 'p50<5ms' --json "$T_DIR/conc.json"
+expect_rc 0
+validate_json "$T_DIR/conc.json"
+grep -qx 'Capacity: 2.0 conc (found: p50<5ms; the next level 3.0 failed; repeated 2: agree)' \
+    "$OUT" || fail "capacity line: $(grep Capacity "$OUT")"
+got=$(awk '/^Sweep/ { on = 1; next } on && $1 ~ /^[0-9]+$/ {
+	printf "%s %s %s %s;", $2, $3, int($8 + 0.5), $13 }' "$OUT")
+[ "$got" = "plan 1.0 2 PASS;plan 2.0 4 PASS;plan 4.0 8 FAIL;probe 3.0 6 FAIL;repeat 2.0 4 PASS;repeat 3.0 6 FAIL;" ] ||
+    fail "steps: $got"
+for i in 0 1 2 3; do
+	f=$(json_get "$T_DIR/conc.json" \
+	    "sweep.steps.$i.result.stats.concurrency.in_flight")
+	l=$(json_get "$T_DIR/conc.json" "sweep.steps.$i.level")
+	awk -v f="$f" -v l="$l" 'BEGIN { exit !(f > l - 0.1 && f < l + 0.1) }' ||
+	    fail "step $i: $f calls in flight at concurrency $l"
+done
 stop_srv
 
 ok "$n usage errors, fixed sweeps (--rate, --call-rate with warm-up)," \
     "JSON, TSV, merge refused, first-fail exit 4, cut by SIGINT," \
+    "concurrency 1:4*2 capacity 2," \
     "search finds ${cap% *}/s"
