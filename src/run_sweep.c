@@ -422,6 +422,10 @@ sweep_step_end(struct run_sweep *sw, uint64_t now)
 	st->kind = sw->kind;
 	st->level = sw->level;
 	if (sw->bus != NULL) {
+		/* The copy's live connections are the run's now (h2_stat
+		   adds theirs up). */
+		sw->core = sw->r->core;
+		sw->core.bus = sw->bus;
 		for (i = 0; i < MOD_NSTATS; i++)
 			if (sw->stats[i].on &&
 			    mod_stats[i].col->stop != NULL &&
