@@ -241,7 +241,8 @@ static void
 mod_cfg_wsess(const struct mod_ctx *r, union mod_cfg *u)
 {
 	mod_cfg_session(r, &u->wsess.sess);
-	u->wsess.sess.nsess = r->o->wsess_n;
+	u->wsess.sess.nsess = r->o->sweep != NULL ? UINT64_MAX :
+	    r->o->wsess_n;	/* --sweep: its steps end the run */
 	u->wsess.ncalls = r->o->wsess_calls;
 	u->wsess.burst_len = r->o->burst_len;
 	u->wsess.think = r->o->wsess_think;
@@ -258,7 +259,8 @@ static void
 mod_cfg_wsesslog(const struct mod_ctx *r, union mod_cfg *u)
 {
 	mod_cfg_session(r, &u->wsesslog.sess);
-	u->wsesslog.sess.nsess = r->o->wsesslog_n;
+	u->wsesslog.sess.nsess = r->o->sweep != NULL ? UINT64_MAX :
+	    r->o->wsesslog_n;	/* --sweep: its steps end the run */
 	u->wsesslog.think = r->o->wsesslog_think;
 	u->wsesslog.path = r->o->wsesslog_file;
 }
@@ -275,7 +277,8 @@ mod_cfg_conns(const struct mod_ctx *r, union mod_cfg *u)
 {
 	const struct options *o = r->o;
 
-	u->conns.num_conns = o->num_conns;
+	u->conns.num_conns = o->sweep != NULL ? UINT64_MAX :
+	    o->num_conns;	/* --sweep: its steps end the run */
 	u->conns.num_calls = o->num_calls;
 	u->conns.burst_len = o->burst_len;
 	u->conns.rate = &o->rate;

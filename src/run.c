@@ -34,7 +34,10 @@
 #include "report/html_out.h"
 #include "report/result.h"
 #include "report/slo_doc.h"
+#include "report/sweep_search.h"
 #include "run.h"
+#include "run_int.h"
+#include "run_sweep.h"
 #include "setup.h"
 #include "stat/basic_report.h"
 #include "stat/slo.h"
@@ -43,46 +46,6 @@
 
 /* --start-at: an instant past by more than this is refused. */
 #define START_AT_LATE_NS	CLOCK_NS_PER_SEC
-
-/* A module of this run: its state, if the run has it. */
-struct run_mod {
-	int		 on;
-	void		*state;
-};
-
-/* Everything a run needs, so callbacks can reach it. */
-struct run {
-	const struct options *o;
-	struct loop	*loop;
-	struct bus	*bus;
-	struct core	 core;
-	int		 have_core;	/* core_init() was called */
-	struct setup	 setup;		/* what the core points into */
-	struct run_mod	*stats;		/* by mod_stats[] row */
-	double		*slo_measured;	/* --slo: each objective's measure,
-					   for stats.slo; NULL before */
-	struct run_mod	*gens;		/* by mod_gens[] row */
-	size_t		 workload;	/* its mod_gens[] row */
-	const struct run_sig *sig;	/* the signal flags */
-	struct mod_ctx	 ctx;		/* what the settings come from */
-	/* Set-Cookie fields the session workload ignored (its jars were
-	   full), for the session collector's report. */
-	uint64_t	 cookies_ignored;
-	struct timer	 sample_timer;
-	uint64_t	 sample_next;
-	uint64_t	 sample_last;
-	struct timer	 runtime_timer;
-	FILE		*out;		/* the report: stdout, or stderr
-					   with --json - */
-	FILE		*json;		/* --json's stream, or NULL */
-	FILE		*html;		/* --html's file, or NULL */
-	uint64_t	 wall_start;	/* ns since the epoch */
-	uint64_t	 cut_at;	/* a signal ended the run then; 0: not */
-	/* --slo-abort: the objective that stopped the run, or NULL. */
-	const struct slo *abort_slo;
-	uint64_t	 abort_at;	/* ns after the start */
-	double		 abort_value;	/* its live measure (count or ns) */
-};
 
 /* Checks for SIGINT, SIGTERM or SIGHUP once per loop turn. */
 static void
@@ -152,7 +115,7 @@ tv_sec(const struct timeval *tv)
  * The run ends at `end' (--runtime, a signal): the workload makes no
  * arrival meant for later and counts those due by then it never made.
  */
-static void
+void
 run_end(struct run *r, uint64_t end)
 {
 	size_t i;
@@ -238,31 +201,31 @@ run_drain(void *arg, uint64_t now)
 		run_done(r, now);
 }
 
-/* Creates collector `i' if the run has it.  Returns 0 or -1. */
-static int
-run_stat_init(struct run *r, size_t i, char *err, size_t errlen)
+int
+run_col_init(struct run *r, const struct mod_ctx *ctx, struct core *core,
+    struct bus *bus, size_t i, struct run_mod *m, char *err, size_t errlen)
 {
 	const struct mod_stat *row = &mod_stats[i];
 	struct collector_env env;
 	union mod_cfg u;
 
-	if (row->want != NULL && !row->want(r->o))
+	if (row->want != NULL && !row->want(ctx->o))
 		return 0;
 	memset(&env, 0, sizeof(env));
 	memset(&u, 0, sizeof(u));
-	env.core = &r->core;
-	env.bus = r->bus;
+	env.core = core;
+	env.bus = bus;
 	if (row->cfg != NULL) {
-		row->cfg(&r->ctx, &u);
+		row->cfg(ctx, &u);
 		env.cfg = &u;
 	}
 	env.out = r->out;
-	env.verbose = r->o->verbose;
-	if (row->col->init(&r->stats[i].state, &env, err, errlen) == -1) {
+	env.verbose = ctx->o->verbose;
+	if (row->col->init(&m->state, &env, err, errlen) == -1) {
 		fprintf(stderr, "%s: %s\n", r->o->prog, err);
 		return -1;
 	}
-	r->stats[i].on = 1;
+	m->on = 1;
 	return 0;
 }
 
@@ -315,8 +278,13 @@ run_modules(struct run *r, char *err, size_t errlen)
 	r->stats = xcalloc(mod_nstats, sizeof(*r->stats));
 	r->gens = xcalloc(mod_ngens, sizeof(*r->gens));
 	for (i = 0; i < mod_nstats; i++)
-		if (run_stat_init(r, i, err, errlen) == -1)
+		if (run_col_init(r, &r->ctx, &r->core, r->bus, i,
+		    &r->stats[i], err, errlen) == -1)
 			return -1;
+	/* A sweep's steps see the events after the whole run's collectors
+	   and before the generators. */
+	if (r->sweep != NULL && run_sweep_subscribe(r, err, errlen) == -1)
+		return -1;
 	for (i = 0; i < mod_ngens; i++)
 		if (run_gen_init(r, i, err, errlen) == -1)
 			return -1;
@@ -474,7 +442,7 @@ run_report(struct run *r, const struct collector_run *cr)
  * Writes the result document to f: the head, the options, and each
  * collector's part under "stats".  Returns jsonw_finish()'s answer.
  */
-static int
+int
 run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 {
 	const struct options *o = r->o;
@@ -519,6 +487,10 @@ run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 		d.abort_at_s = (double)r->abort_at / 1e9;
 		d.abort_value = d.abort_slo->unit == SLO_U_NS ?
 		    r->abort_value / 1e6 : r->abort_value;
+	}
+	if (r->sweep != NULL) {
+		d.tail = run_sweep_json;
+		d.tail_arg = r->sweep;
 	}
 	rv = result_write(f, &d);
 	free(echo);
@@ -619,11 +591,12 @@ static int
 run_after(struct run *r, const struct collector_run *cr, int rv)
 {
 	struct run_html_arg a = { r, cr };
-	int warned, failed = 0;
+	int warned, failed = 0, swept = 0;
 
 	warned = run_warn(r, cr);
 	run_warn_failed(r);
-	if (r->o->n_slo > 0) {
+	/* A sweep's objectives judge its steps, not the whole run. */
+	if (r->o->n_slo > 0 && r->sweep == NULL) {
 		r->slo_measured = xcalloc(r->o->n_slo,
 		    sizeof(*r->slo_measured));
 		if ((failed = slo_doc_report(r->o->prog, r->out,
@@ -633,11 +606,15 @@ run_after(struct run *r, const struct collector_run *cr, int rv)
 	}
 	if (r->abort_slo != NULL)
 		run_slo_abort_line(r);
+	if (r->sweep != NULL && (swept = run_sweep_report(r)) == -1)
+		rv = -1;
 	if (r->json != NULL && run_json(r, cr) == -1)
 		rv = -1;
 	if (r->html != NULL && run_html(r, cr) == -1)
 		rv = -1;
-	if (rv == 0 && warned && r->o->max_lateness_given)
+	if (rv == 0 && r->sweep != NULL)
+		rv = swept;
+	else if (rv == 0 && warned && r->o->max_lateness_given)
 		rv = 3;
 	else if (rv == 0 && (failed > 0 || r->abort_slo != NULL))
 		rv = 4;
@@ -691,10 +668,14 @@ run_test(struct run *r)
 		if (r->stats[i].on && mod_stats[i].col->start != NULL)
 			mod_stats[i].col->start(r->stats[i].state, start);
 	getrusage(RUSAGE_SELF, &ru0);
+	if (r->sweep != NULL)
+		run_sweep_start(r, start);
 	/* The first arrival happens now. */
 	for (i = 0; i < mod_ngens; i++)
 		if (r->gens[i].on && mod_gens[i].gen->start != NULL)
 			mod_gens[i].gen->start(r->gens[i].state, start);
+	if (r->sweep != NULL)
+		run_sweep_started(r, start);
 	if (loop_run(r->loop) == -1)
 		fprintf(stderr, "%s: event loop failed: %s\n", o->prog,
 		    strerror(errno));
@@ -705,6 +686,8 @@ run_test(struct run *r)
 	run_stop(r);
 	timer_cancel(&r->sample_timer);
 	timer_cancel(&r->runtime_timer);
+	if (r->sweep != NULL)
+		run_sweep_stop(r);
 	for (i = 0; i < mod_nstats; i++)
 		if (r->stats[i].on && mod_stats[i].col->stop != NULL &&
 		    mod_stats[i].col->stop(r->stats[i].state, stop, err,
@@ -736,6 +719,7 @@ run_teardown(struct run *r, uint64_t now)
 		r->core.bus = r->bus;
 		core_close_all(&r->core, now);
 	}
+	run_sweep_free(r->sweep);
 	for (i = mod_ngens; r->gens != NULL && i-- > 0;)
 		if (r->gens[i].on)
 			mod_gens[i].gen->fini(r->gens[i].state);
@@ -760,8 +744,12 @@ int
 run_main(const struct options *o, const struct run_sig *sig)
 {
 	struct run r;
+	struct sweep_spec spec;
 	int status = 1, rc;
 
+	/* A usage error, before anything is set up. */
+	if (run_sweep_check(o, &spec) == -1)
+		return 1;
 	memset(&r, 0, sizeof(r));
 	r.o = o;
 	r.sig = sig;
@@ -771,6 +759,8 @@ run_main(const struct options *o, const struct run_sig *sig)
 	r.ctx.progress_on = sig->progress_on;
 	r.ctx.slo_abort = run_slo_abort;
 	r.ctx.slo_abort_arg = &r;
+	if (o->sweep != NULL && (r.sweep = run_sweep_new(o, &spec)) == NULL)
+		return 1;
 	/* With the JSON on the standard output, the report goes aside. */
 	r.out = o->json_file != NULL && strcmp(o->json_file, "-") == 0 ?
 	    stderr : stdout;

@@ -49,6 +49,7 @@ struct call_rate {
 	gen_done_cb	*done;
 	void		*done_arg;
 	int		 stopped;
+	struct rate_spec own;		/* spec's copy once the rate changed */
 	/* The closed loop (call_rate.h): its concurrency (0: a schedule),
 	   and the requests in flight a connection carries, expected. */
 	size_t		 conc;
@@ -410,6 +411,19 @@ call_rate_fini(void *state)
 	free(g);
 }
 
+/* --sweep: the schedule goes on at `rate' from now, on a copy of the spec. */
+static void
+call_rate_set_rate(void *state, double rate, uint64_t now)
+{
+	struct call_rate *g = state;
+
+	if (g->stopped)
+		return;
+	if (g->conc != 0)
+		return;
+	g->spec = rate_gen_rescale(&g->rate, &g->own, rate, now);
+}
+
 void
 closed_set_concurrency(void *state, unsigned n, uint64_t now)
 {
@@ -428,6 +442,7 @@ const struct generator call_rate_generator = {
 	.start = call_rate_start,
 	.drain = call_rate_drain,
 	.end = call_rate_end,
+	.set_rate = call_rate_set_rate,
 	.stop = call_rate_stop,
 	.fini = call_rate_fini,
 };

@@ -219,6 +219,14 @@ conn_gen_end(void *state, uint64_t end)
 }
 
 static void
+conn_gen_set_rate(void *state, double rate, uint64_t now)
+{
+	struct conn_gen *g = state;
+
+	workload_set_rate(&g->wl, rate, now);
+}
+
+static void
 conn_gen_stop(void *state)
 {
 	struct conn_gen *g = state;
@@ -232,6 +240,7 @@ const struct generator conn_gen_generator = {
 	.start = conn_gen_start,
 	.drain = conn_gen_drain,
 	.end = conn_gen_end,
+	.set_rate = conn_gen_set_rate,
 	.stop = conn_gen_stop,
 	.fini = free,
 };

@@ -68,6 +68,11 @@ struct generator {
 	   made (BUS_ARRIVAL_MISSED).  The earliest end told counts.
 	   NULL: nothing to do. */
 	void	(*end)(void *state, uint64_t end);
+	/* --sweep: the paced schedule's mean rate becomes `rate' (> 0)
+	   per second, its kind kept, restarting from `now' (rate.h's
+	   rate_gen_retarget).  A sequential schedule stays as it is.
+	   NULL: no rate to change (a URI source). */
+	void	(*set_rate)(void *state, double rate, uint64_t now);
 	/* The run is over: no more arrivals, no timers, events ignored.
 	   Called more than once is harmless.  NULL: nothing to stop. */
 	void	(*stop)(void *state);

@@ -222,6 +222,24 @@ rate_spec_rate(const struct rate_spec *s)
 }
 
 void
+rate_spec_scale(struct rate_spec *s, double rate)
+{
+	double f;
+	size_t i;
+
+	if (s->mean_iat <= 0 || !(rate > 0) || !isfinite(1.0 / rate)) {
+		rate_spec_set_rate(s, rate);
+		return;
+	}
+	f = 1.0 / rate / s->mean_iat;
+	s->mean_iat = 1.0 / rate;
+	s->min_iat *= f;
+	s->max_iat *= f;
+	for (i = 0; i < s->nvar; i++)
+		s->var_iat[i] *= f;
+}
+
+void
 rate_state_init(struct rate_state *st, unsigned client_id)
 {
 	st->xsubi[0] = (unsigned short)(0x1234 ^ client_id);
@@ -394,6 +412,32 @@ rate_gen_due(struct rate_gen *g, uint64_t end, uint64_t max)
 		n += iat < max - n ? iat : max - n;
 	}
 	return n;
+}
+
+void
+rate_gen_retarget(struct rate_gen *g, uint64_t now)
+{
+	if (!g->running || g->spec->mean_iat <= 0)
+		return;
+	timer_cancel(&g->timer);
+	g->next = now;
+	rate_gen_advance(g);
+	timer_add(loop_timers(g->loop), &g->timer, g->next);
+}
+
+const struct rate_spec *
+rate_gen_rescale(struct rate_gen *g, struct rate_spec *own, double rate,
+    uint64_t now)
+{
+	if (g->spec == NULL || !(rate > 0) || rate_spec_rate(g->spec) == 0)
+		return g->spec;
+	if (g->spec != own) {
+		*own = *g->spec;
+		g->spec = own;
+	}
+	rate_spec_scale(own, rate);
+	rate_gen_retarget(g, now);
+	return own;
 }
 
 void

@@ -50,6 +50,15 @@ int	rate_spec_parse_period(struct rate_spec *s, const char *arg,
 /* Returns 1/mean_iat, or 0 when sequential. */
 double	rate_spec_rate(const struct rate_spec *s);
 
+/*
+ * Changes `s' to a mean rate of `rate' per second and keeps its kind
+ * (--sweep): every interval of u and v (and v's intervals, not its
+ * durations) is scaled by the same factor, so the shape stays and the
+ * mean becomes 1/rate.  A sequential spec, or rate <= 0, is set as
+ * rate_spec_set_rate() does.
+ */
+void	rate_spec_scale(struct rate_spec *s, double rate);
+
 /* Random and variable-rate state of one schedule. */
 struct rate_state {
 	unsigned short	xsubi[3];
@@ -143,6 +152,23 @@ void	rate_gen_next(struct rate_gen *g, uint64_t now);
  */
 #define RATE_DUE_DRAWS	(UINT64_C(1) << 20)
 uint64_t rate_gen_due(struct rate_gen *g, uint64_t end, uint64_t max);
+
+/*
+ * The spec the generator paces on was changed (rate_spec_scale): the
+ * schedule restarts from `now', the next arrival one new interval later
+ * (none is made at `now' itself, so no step sees a double arrival).  The
+ * random state goes on.  No-op when stopped or sequential.
+ */
+void	rate_gen_retarget(struct rate_gen *g, uint64_t now);
+
+/*
+ * A generator's set_rate (gen/generator.h): copies the spec it paces on
+ * into `own' (once), scales it to `rate' and retargets from `now'.
+ * Returns the spec now paced on, for the workload to keep.  Nothing
+ * changes before the start, when sequential, or with rate <= 0.
+ */
+const struct rate_spec *rate_gen_rescale(struct rate_gen *g,
+	    struct rate_spec *own, double rate, uint64_t now);
 
 /* Stops the generator; no further ticks. */
 void	rate_gen_stop(struct rate_gen *g);

@@ -523,6 +523,14 @@ session_gen_end(void *arg, uint64_t end)
 }
 
 void
+session_gen_set_rate(void *arg, double rate, uint64_t now)
+{
+	struct session_gen *g = arg;
+
+	workload_set_rate(&g->wl, rate, now);
+}
+
+void
 session_gen_stop(void *arg)
 {
 	struct session_gen *g = arg;

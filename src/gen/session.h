@@ -116,12 +116,14 @@ void	session_gen_init(struct session_gen *g, struct core *core,
  * run to their end, and `done' is called after the last of them (at once
  * if none is live).
  * end: the run ends at `end' (workload_end()).
+ * set_rate: the schedule's mean rate changes (--sweep, workload_set_rate()).
  * stop: no more sessions, no more timers, events ignored.  Live sessions
  * stay as they are until session_gen_fini().
  */
 void	session_gen_start(void *g, uint64_t now);
 void	session_gen_drain(void *g, uint64_t now);
 void	session_gen_end(void *g, uint64_t end);
+void	session_gen_set_rate(void *g, double rate, uint64_t now);
 void	session_gen_stop(void *g);
 
 /*

@@ -179,3 +179,11 @@ workload_stop(struct workload *w)
 	rate_gen_stop(&w->rate);
 	timer_cancel(&w->seq_timer);
 }
+
+void
+workload_set_rate(struct workload *w, double rate, uint64_t now)
+{
+	if (w->finished)
+		return;
+	w->spec = rate_gen_rescale(&w->rate, &w->own, rate, now);
+}

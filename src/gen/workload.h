@@ -58,6 +58,7 @@ struct workload {
 					   the run is stopped */
 	int		 draining;	/* workload_drain() was called */
 	uint64_t	 until;		/* the run's end; UINT64_MAX: none */
+	struct rate_spec own;		/* spec's copy once the rate changed */
 };
 
 /* Prepares it; `spec' must outlive it. */
@@ -85,6 +86,9 @@ void	workload_drain(struct workload *w, uint64_t now);
  * earliest end told counts.
  */
 void	workload_end(struct workload *w, uint64_t end);
+
+/* The generator's set_rate (gen/generator.h), on a copy of the spec. */
+void	workload_set_rate(struct workload *w, double rate, uint64_t now);
 
 /* Creates no more units and never calls done (the run is over). */
 void	workload_stop(struct workload *w);

@@ -84,6 +84,7 @@ const struct generator wsess_generator = {
 	.start = session_gen_start,
 	.drain = session_gen_drain,
 	.end = session_gen_end,
+	.set_rate = session_gen_set_rate,
 	.stop = session_gen_stop,
 	.fini = wsess_fini,
 };

@@ -138,6 +138,17 @@ struct options {
 	size_t		 n_slo;
 	int		 slo_abort;	/* --slo-abort */
 
+	/* --sweep: the spec as given (FROM:TO:STEP or FROM:TO*FACTOR,
+	   parsed by report/sweep_search.c's sweep_spec_parse at start-up),
+	   NULL when not given; the steps' length and warm-up in s; the
+	   search's precision in percent (0: the default, 2); the
+	   autobench table's file (NULL: none). */
+	const char	*sweep;
+	double		 step_time;
+	double		 step_warmup;
+	double		 sweep_precision;
+	const char	*sweep_tsv;
+
 	/* Sockets. */
 	int		 hog;
 	int		 close_with_reset;

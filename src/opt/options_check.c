@@ -25,6 +25,8 @@ enum {
 	OPT_ANY_SCHEDULE,		/* a rate above 0 (--rate, --period),
 					   or --call-rate */
 	OPT_ANY_PROXY,			/* --proxy or --proxy-env */
+	OPT_ANY_LEVEL,			/* what --sweep moves: a schedule
+					   or --concurrency */
 };
 
 struct opt_rule {
@@ -135,6 +137,25 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_PROXY_ENV, 0, OPT_PROXY, "cannot be used with --proxy "
 	    "(--proxy names the proxy)" },
 	{ OPT_PROXY_USER, 1, OPT_ANY_PROXY, "requires --proxy or --proxy-env" },
+	/*
+	 * --sweep moves the rate of the workload's schedule from step to
+	 * step; the sweep decides the length of the test.
+	 */
+	{ OPT_SWEEP, 1, OPT_ANY_LEVEL, "requires a schedule "
+	    "(--rate or --period above 0, or --call-rate) or --concurrency" },
+	{ OPT_SWEEP, 1, OPT_STEP_TIME, "requires --step-time" },
+	{ OPT_STEP_TIME, 1, OPT_SWEEP, "requires --sweep" },
+	{ OPT_STEP_WARMUP, 1, OPT_SWEEP, "requires --sweep" },
+	{ OPT_SWEEP_PRECISION, 1, OPT_SWEEP, "requires --sweep" },
+	{ OPT_SWEEP_TSV, 1, OPT_SWEEP, "requires --sweep" },
+	{ OPT_RUNTIME, 0, OPT_SWEEP, "cannot be used with --sweep "
+	    "(the sweep decides the length of the test)" },
+	{ OPT_NUM_CONNS, 0, OPT_SWEEP, "cannot be used with --sweep "
+	    "(the sweep decides the length of the test)" },
+	{ OPT_NUM_CALLS, 0, OPT_SWEEP, "cannot be used with --sweep "
+	    "(the sweep decides the length of the test)" },
+	{ OPT_SLO_ABORT, 0, OPT_SWEEP, "cannot be used with --sweep "
+	    "(the objectives judge each step)" },
 };
 
 /* Returns non-zero if `id' (an option or OPT_ANY_*) was given. */
@@ -150,13 +171,17 @@ opt_given(const struct opt_ctx *c, int id)
 		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG] ||
 		    c->given[OPT_CALL_RATE];
 	case OPT_ANY_BOUND:
-		return c->given[OPT_NUM_CALLS] || c->given[OPT_RUNTIME];
+		return c->given[OPT_NUM_CALLS] || c->given[OPT_RUNTIME] ||
+		    c->given[OPT_SWEEP];
 	case OPT_ANY_SCHEDULE:
 		/* --call-rate's schedule is built after the rules. */
 		return rate_spec_rate(&c->o->rate) > 0 ||
 		    c->given[OPT_CALL_RATE];
 	case OPT_ANY_PROXY:
 		return c->given[OPT_PROXY] || c->given[OPT_PROXY_ENV];
+	case OPT_ANY_LEVEL:
+		return opt_given(c, OPT_ANY_SCHEDULE) ||
+		    c->given[OPT_CONCURRENCY];
 	default:
 		return c->given[id];
 	}
@@ -195,6 +220,32 @@ opt_check_slo(const struct opt_ctx *c)
 			return opt_fail(c, &opt_table[OPT_SLO], NULL, s->text,
 			    "%s", why);
 	}
+	return 0;
+}
+
+/*
+ * --sweep's steps: a length above 0, a warm-up shorter than the step, a
+ * precision above 0 and below 100 percent.  The spec's syntax is
+ * checked at start-up by report/sweep_search.c (opt/ includes nothing
+ * of report/).
+ */
+static int
+opt_check_sweep(const struct opt_ctx *c)
+{
+	const struct options *o = c->o;
+
+	if (!c->given[OPT_SWEEP])
+		return 0;
+	if (o->step_time <= 0)
+		return opt_fail(c, &opt_table[OPT_STEP_TIME], NULL, NULL,
+		    "must be above 0");
+	if (o->step_warmup >= o->step_time)
+		return opt_fail(c, &opt_table[OPT_STEP_WARMUP], NULL, NULL,
+		    "must be shorter than --step-time");
+	if (c->given[OPT_SWEEP_PRECISION] &&
+	    (o->sweep_precision <= 0 || o->sweep_precision >= 100))
+		return opt_fail(c, &opt_table[OPT_SWEEP_PRECISION], NULL,
+		    NULL, "must be above 0 and below 100 (percent)");
 	return 0;
 }
 
@@ -285,6 +336,8 @@ opt_check(const struct opt_ctx *c)
 		    "through a proxy requires --ssl (h2 in a CONNECT tunnel; "
 		    "a proxy does not forward h2c)");
 	if (opt_check_slo(c) == -1 || opt_check_concurrency(c) == -1)
+		return -1;
+	if (opt_check_sweep(c) == -1)
 		return -1;
 	return opt_check_call_rate(c);
 }

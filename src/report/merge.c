@@ -169,6 +169,10 @@ merge_add(struct merge *m, const struct jv *doc, const char *path,
 		m->first = path;
 	if (!r.failed)
 		merge_head(&r);
+	/* A sweep's document: its steps cannot be merged yet. */
+	if (!r.failed && jv_get(doc, "sweep") != NULL)
+		merge_fail(&r, "sweep", "the result of a --sweep cannot be "
+		    "merged (its steps are not merged step by step yet)");
 	if (!r.failed)
 		rd_stats(&r);
 	m->nfiles++;

@@ -37,6 +37,8 @@ struct conc_stat {
 	uint64_t	 busy;		/* ns in flight, summed */
 	uint64_t	 open;		/* calls in flight */
 	uint64_t	 open_sum;	/* their starts, modulo 2^64 */
+	uint64_t	 start;		/* the measure's (a --sweep step's
+					   begins with calls in flight) */
 	int		 stopped;
 	/* --merge: the sums of the files' rates and calls in flight. */
 	int		 merged;
@@ -63,9 +65,18 @@ conc_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		st->replies++;
 		break;
 	case BUS_CALL_DESTROYED:
-		if (call->t_send_start == 0 || st->open == 0)
+		if (call->t_send_start == 0)
 			break;		/* never sent */
 		end = call->t_recv_stop != 0 ? call->t_recv_stop : now;
+		if (call->t_send_start < st->start) {
+			/* In flight at the start: its time since. */
+			st->calls++;
+			if (end > st->start)
+				st->busy += end - st->start;
+			break;
+		}
+		if (st->open == 0)
+			break;
 		st->open--;
 		st->open_sum -= call->t_send_start;
 		st->calls++;
@@ -97,6 +108,14 @@ conc_stat_init(void **state, const struct collector_env *env, char *err,
 	for (i = 0; i < nitems(evs); i++)
 		bus_subscribe(env->bus, evs[i], conc_stat_event, st);
 	return 0;
+}
+
+static void
+conc_stat_start(void *state, uint64_t now)
+{
+	struct conc_stat *st = state;
+
+	st->start = now;
 }
 
 /* The calls still in flight count for the time they had. */
@@ -197,6 +216,7 @@ conc_stat_fini(void *state)
 const struct collector conc_stat_collector = {
 	.name = "concurrency",
 	.init = conc_stat_init,
+	.start = conc_stat_start,
 	.stop = conc_stat_stop,
 	.extra = conc_stat_extra,
 	.json = conc_stat_json,

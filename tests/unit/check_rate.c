@@ -217,6 +217,37 @@ START_TEST(set_rate)
 }
 END_TEST
 
+/* --sweep changes the mean and keeps the kind and the shape. */
+START_TEST(scale_keeps_kind)
+{
+	struct rate_spec s;
+
+	parse_ok(&s, "u0.5,1.5");
+	rate_spec_scale(&s, 4);
+	ck_assert_int_eq(s.dist, RATE_UNIFORM);
+	ck_assert_double_eq_tol(s.mean_iat, 0.25, 1e-15);
+	ck_assert_double_eq_tol(s.min_iat, 0.125, 1e-15);
+	ck_assert_double_eq_tol(s.max_iat, 0.375, 1e-15);
+	parse_ok(&s, "e2");
+	rate_spec_scale(&s, 100);
+	ck_assert_int_eq(s.dist, RATE_EXPONENTIAL);
+	ck_assert_double_eq_tol(rate_spec_rate(&s), 100.0, 1e-9);
+	parse_ok(&s, "v0.1,2,0.2,4");
+	rate_spec_scale(&s, 2 * rate_spec_rate(&s));
+	ck_assert_int_eq(s.dist, RATE_VARIABLE);
+	ck_assert_double_eq_tol(s.var_iat[0], 0.05, 1e-12);
+	ck_assert_double_eq_tol(s.var_iat[1], 0.1, 1e-12);
+	ck_assert_double_eq_tol(s.var_dur[0], 2.0, 1e-12);
+	ck_assert_double_eq_tol(s.var_dur[1], 4.0, 1e-12);
+	rate_spec_set_rate(&s, 0);
+	rate_spec_scale(&s, 50);
+	ck_assert_int_eq(s.dist, RATE_DETERMINISTIC);
+	ck_assert_double_eq_tol(s.mean_iat, 0.02, 1e-15);
+	rate_spec_scale(&s, 0);
+	ck_assert_double_eq(s.mean_iat, 0.0);
+}
+END_TEST
+
 START_TEST(seed_matches_090)
 {
 	struct rate_state st;
@@ -410,6 +441,29 @@ record_tick(void *arg, uint64_t now)
 	return t->n == t->done_at ? -1 : 0;
 }
 
+/* A tick that slows the schedule to 100/s at its 5th arrival. */
+struct retarget {
+	struct rate_gen	 g;
+	struct rate_spec s;
+	int		 n;
+	uint64_t	 now[16];
+	uint64_t	 at;		/* when the rate changed */
+};
+
+static int
+retarget_tick(void *arg, uint64_t now)
+{
+	struct retarget *r = arg;
+
+	r->now[r->n++] = now;
+	if (r->n == 5) {
+		r->at = now;
+		rate_spec_scale(&r->s, 100);
+		rate_gen_retarget(&r->g, now);
+	}
+	return r->n == 10 ? -1 : 0;
+}
+
 static struct loop *
 make_loop(void)
 {
@@ -449,6 +503,72 @@ START_TEST(gen_paced_on_loop)
 		ck_assert(t.now[i] >= t.now[i - 1]);
 	}
 	ck_assert_uint_eq(g.next, start + 100 * step);
+	loop_free(l);
+}
+END_TEST
+
+/*
+ * rate_gen_retarget: 5 arrivals at 1000/s, then the schedule restarts
+ * from the 5th at 100/s: the 6th is 10 ms after it, none in between.
+ */
+START_TEST(gen_retarget)
+{
+	struct loop *l = make_loop();
+	struct retarget r;
+	uint64_t step = clock_from_sec(0.01);
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	rate_spec_set_rate(&r.s, 1000);
+	rate_gen_start(&r.g, l, &r.s, 0, 1, retarget_tick, &r, clock_now());
+	ck_assert_int_eq(loop_run(l), 0);
+	ck_assert_int_eq(r.n, 10);
+	for (i = 5; i < r.n; i++)
+		ck_assert_msg(r.now[i] >= r.at + (uint64_t)(i - 4) * step,
+		    "tick %d early", i);
+	ck_assert_uint_eq(r.g.next, r.at + 6 * step);
+	/* Stopped or sequential: nothing to restart. */
+	rate_gen_retarget(&r.g, r.at);
+	ck_assert(!timer_is_armed(&r.g.timer));
+	loop_free(l);
+}
+END_TEST
+
+/*
+ * rate_gen_rescale: nothing before the start nor when sequential; then
+ * the caller's spec is copied once, scaled, and the schedule retargeted.
+ */
+START_TEST(gen_rescale)
+{
+	struct loop *l = make_loop();
+	struct rate_spec s, own;
+	struct rate_gen g;
+	struct ticks t;
+	uint64_t start = clock_now();
+
+	memset(&g, 0, sizeof(g));
+	memset(&t, 0, sizeof(t));
+	t.g = &g;
+	t.done_at = 1000;
+	ck_assert_ptr_null(rate_gen_rescale(&g, &own, 10, start));
+	rate_spec_set_rate(&s, 0);
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, start);
+	ck_assert_ptr_eq(rate_gen_rescale(&g, &own, 10, start), &s);
+	ck_assert_double_eq(s.mean_iat, 0.0);
+	rate_gen_stop(&g);
+	parse_ok(&s, "e0.001");
+	rate_gen_start(&g, l, &s, 0, 1, record_tick, &t, start);
+	ck_assert_ptr_eq(rate_gen_rescale(&g, &own, 0, start), &s);
+	ck_assert_ptr_eq(rate_gen_rescale(&g, &own, 20, start + 5), &own);
+	ck_assert_ptr_eq(g.spec, &own);
+	ck_assert_int_eq(own.dist, RATE_EXPONENTIAL);
+	ck_assert_double_eq_tol(rate_spec_rate(&own), 20.0, 1e-9);
+	ck_assert_double_eq_tol(rate_spec_rate(&s), 1000.0, 1e-9);
+	ck_assert(timer_is_armed(&g.timer));
+	ck_assert_uint_gt(g.next, start + 5);
+	ck_assert_ptr_eq(rate_gen_rescale(&g, &own, 40, start + 6), &own);
+	ck_assert_double_eq_tol(rate_spec_rate(&own), 40.0, 1e-9);
+	rate_gen_stop(&g);
 	loop_free(l);
 }
 END_TEST
@@ -789,6 +909,7 @@ rate_suite(void)
 	tcase_add_loop_test(tc, parse_bad, 0, (int)nitems(bad));
 	tcase_add_test(tc, parse_var_limit);
 	tcase_add_test(tc, set_rate);
+	tcase_add_test(tc, scale_keeps_kind);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("iat");
@@ -813,6 +934,8 @@ rate_suite(void)
 	tcase_add_test(tc, gen_next_ignored_when_paced);
 	tcase_add_test(tc, gen_done_at_start);
 	tcase_add_test(tc, gen_stop_inside_tick);
+	tcase_add_test(tc, gen_retarget);
+	tcase_add_test(tc, gen_rescale);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;

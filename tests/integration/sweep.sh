@@ -1,0 +1,198 @@
+#!/bin/sh
+# Sweeps (--sweep, issue 25): the usage errors, one line naming the
+# option, exit 1, before any load; a fixed sweep against the fixture.
+. "$TESTLIB"
+
+start_srv
+
+# Each row: the exact message after "httperf: ", a tab, the arguments
+# (split by the shell).
+n=0
+while IFS='	' read -r msg args; do
+	case $msg in ''|'#'*) continue ;; esac
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	hp --uri /ok $args
+	expect_rc 1
+	[ "$(cat "$OUT.err")" = "httperf: $msg" ] ||
+	    fail "$args: message: $(cat "$OUT.err"), expected: $msg"
+	[ ! -s "$OUT" ] || fail "$args: something on stdout"
+done <<'TABLE'
+--sweep: requires a schedule (--rate or --period above 0, or --call-rate) or --concurrency	--sweep 10:50:10 --step-time 1
+--sweep: 1.5:10*1.5: FROM is not a whole number	--concurrency 1 --sweep 1.5:10*1.5 --step-time 1
+--sweep: requires --step-time	--rate 10 --sweep 10:50:10
+--step-time: requires --sweep	--rate 10 --step-time 1
+--step-warmup: requires --sweep	--rate 10 --step-warmup 1
+--sweep-precision: requires --sweep	--rate 10 --sweep-precision 5
+--sweep-tsv: requires --sweep	--rate 10 --sweep-tsv /dev/null
+--runtime: cannot be used with --sweep (the sweep decides the length of the test)	--rate 10 --sweep 10:50:10 --step-time 1 --runtime 5
+--num-conns: cannot be used with --sweep (the sweep decides the length of the test)	--rate 10 --sweep 10:50:10 --step-time 1 --num-conns 5
+--num-calls: cannot be used with --sweep (the sweep decides the length of the test)	--call-rate 10 --sweep 10:50:10 --step-time 1 --num-calls 5
+--slo-abort: cannot be used with --sweep (the objectives judge each step)	--rate 10 --sweep 10:50:10 --step-time 1 --slo p99<20ms --slo-abort
+--step-warmup: must be shorter than --step-time	--rate 10 --sweep 10:50:10 --step-time 1 --step-warmup 1
+--sweep-precision: must be above 0 and below 100 (percent)	--rate 10 --sweep 10:50:10 --step-time 1 --sweep-precision 100
+--sweep: 50:10:10: TO is below FROM	--rate 10 --sweep 50:10:10 --step-time 1
+--sweep: 10-50: expected FROM:TO:STEP or FROM:TO*FACTOR	--rate 10 --sweep 10-50 --step-time 1
+--sweep: 10:100*1: FACTOR is not above 1	--call-rate 10 --sweep 10:100*1 --step-time 1
+TABLE
+[ "$n" = 16 ] || fail "read $n rows"
+
+# A fixed sweep, 3 steps of 1 s, no warm-up: one table row per step at
+# its level; the steps tile the run, so their requests add up to the
+# run's exactly, and to what the fixture logged; each step achieves
+# its offered rate (the schedule restarts at each step's rate, one
+# interval after the step's start, so a step may lack its last one).
+# --max-lateness 200: a loaded machine's lateness is not the point.
+: > "$T_DIR/srv.log"
+hp --uri /size/10 --rate 10 --sweep 10:30:10 --step-time 1 \
+    --max-lateness 200
+expect_rc 0
+rows=$(awk '/^Sweep 10:30:10: 3 steps of 1.000 s \(warm-up 0.000 s\)$/ \
+    { on = 1; next } on && $1 ~ /^[0-9]+$/' "$OUT")
+[ "$(printf '%s\n' "$rows" | wc -l)" = 3 ] || fail "rows: $rows"
+total=$(awk '/^Total:/ { print $5 }' "$OUT")
+sum=$(printf '%s\n' "$rows" | awk '{ s += $4 } END { print s }')
+[ "$sum" = "$total" ] || fail "steps' requests $sum, the run's $total"
+[ "$(srv_requests)" = "$total" ] ||
+    fail "fixture logged $(srv_requests), the run sent $total"
+printf '%s\n' "$rows" | awk '
+	$1 != NR || $2 != "plan" || $3 != 10 * NR ".0" { exit 1 }
+	# requests and replies: the level, one less at most
+	$4 > $3 || $4 < $3 - 2 || $6 != $4 { exit 1 }
+	$12 != "0.00" || $13 != "-" { exit 1 }' ||
+    fail "rows: $rows"
+
+# --call-rate, a geometric sweep, a warm-up: the steps' requests are the
+# level less its warm-up's share; the run has the warm-ups' too.
+: > "$T_DIR/srv.log"
+hp --uri /size/10 --call-rate 20 --sweep 20:80*2 --step-time 1 \
+    --step-warmup 0.5 --max-lateness 200
+expect_rc 0
+rows=$(awk '/^Sweep 20:80\*2: 3 steps of 1.000 s \(warm-up 0.500 s\)$/ \
+    { on = 1; next } on && $1 ~ /^[0-9]+$/' "$OUT")
+printf '%s\n' "$rows" | awk '
+	$1 != NR || $3 != 10 * 2 ^ NR ".0" { exit 1 }
+	$4 > $3 / 2 + 1 || $4 < $3 / 2 - 2 { exit 1 }
+	END { if (NR != 3) exit 1 }' || fail "rows: $rows"
+total=$(awk '/^Total:/ { print $5 }' "$OUT")
+[ "$total" -ge 135 ] && [ "$total" -le 140 ] || fail "total $total"
+
+# No objectives: every planned step, the capacity line says so, exit 0.
+grep -qx 'Capacity: - req/s (none: no objectives)' "$OUT" ||
+    fail "capacity line: $(grep Capacity "$OUT")"
+
+# The --json document (validated) has the steps, each with its own
+# whole document whose request count is the table's; the --sweep-tsv
+# file is autobench's, read back as bench2graph does (column 1 is x).
+: > "$T_DIR/srv.log"
+hp --uri /size/10 --rate 10 --sweep 10:30:10 --step-time 1 \
+    --max-lateness 200 --json "$T_DIR/sw.json" --sweep-tsv "$T_DIR/sw.tsv"
+expect_rc 0
+validate_json "$T_DIR/sw.json"
+[ "$(json_get "$T_DIR/sw.json" sweep.capacity.end)" = none ] ||
+    fail "capacity.end: $(json_get "$T_DIR/sw.json" sweep.capacity.end)"
+rows=$(awk '/^Sweep 10:30:10:/ { on = 1; next } on && $1 ~ /^[0-9]+$/' \
+    "$OUT")
+for i in 0 1 2; do
+	want=$(printf '%s\n' "$rows" | awk -v i=$((i + 1)) 'NR == i { print $4 }')
+	got=$(json_get "$T_DIR/sw.json" \
+	    "sweep.steps.$i.result.stats.basic.requests.total")
+	[ "$got" = "$want" ] || fail "step $i: JSON $got requests, table $want"
+	[ "$(json_get "$T_DIR/sw.json" "sweep.steps.$i.level")" = \
+	    "$((10 * (i + 1)))" ] || fail "step $i: level"
+done
+[ "$(json_get "$T_DIR/sw.json" sweep.steps.3.index 2>/dev/null)" = "" ] ||
+    fail "a 4th step in the JSON"
+h=$(head -1 "$T_DIR/sw.tsv" | cut -f 1,2)
+case $h in "dem_req_rate	req_rate_"*) ;; *) fail "TSV header: $h" ;; esac
+got=$(awk -F '\t' 'NR > 1 { printf "%s %s;", $1, $2 }' "$T_DIR/sw.tsv")
+want=$(printf '%s\n' "$rows" | awk '{ printf "%d %s;", $3, $5 }')
+[ "$got" = "$want" ] || fail "TSV $got, table $want"
+
+# --merge refuses a sweep's document (its steps are not merged yet).
+rc=0
+"$HP" --merge "$T_DIR/sw.json" "$T_DIR/sw.json" > "$OUT" 2> "$OUT.err" ||
+    rc=$?
+[ "$rc" = 1 ] && [ ! -s "$OUT" ] || fail "merge: exit $rc"
+grep -qx "httperf: --merge: $T_DIR/sw.json: sweep: the result of a --sweep cannot be merged (its steps are not merged step by step yet)" \
+    "$OUT.err" || fail "merge: $(cat "$OUT.err")"
+
+# An objective the first level cannot meet: one step, first-fail, exit
+# 4, and no whole-run Objective line (the objectives judge the steps).
+hp --uri /size/10 --call-rate 10 --sweep 10:30:10 --step-time 1 \
+    --max-lateness 200 --slo 'p99<0.001ms'
+expect_rc 4
+grep -qx 'Capacity: - req/s (first-fail: the first level 10.0 failed p99<0.001ms)' \
+    "$OUT" || fail "capacity line: $(grep Capacity "$OUT")"
+! grep -q '^Objective' "$OUT" || fail "a whole-run Objective line"
+[ "$(awk '/^Sweep/ { on = 1; next } on && $1 ~ /^[0-9]+$/' "$OUT" |
+    wc -l)" = 1 ] || fail "more than one step after the first fail"
+
+# SIGINT in the third step: the two steps that ended, then "cut", exit 0.
+"$HP" --server 127.0.0.1 --port "$PORT" --uri /size/10 --rate 20 \
+    --sweep 20:100:20 --step-time 1 --max-lateness 200 \
+    > "$OUT" 2> "$OUT.err" &
+pid=$!
+( sleep 60; kill -9 $pid 2>/dev/null ) &
+wd=$!
+sleep 2.5
+kill -INT $pid
+wait $pid
+RC=$?
+kill $wd 2>/dev/null
+T_LAST="httperf --sweep 20:100:20 --step-time 1 (SIGINT at 2.5 s)"
+expect_rc 0
+grep -qx 'Capacity: - conn/s (cut: the test stopped before the sweep ended)' \
+    "$OUT" || fail "capacity line: $(grep Capacity "$OUT")"
+grep -q '^Sweep 20:100:20: [23] steps of 1.000 s' "$OUT" ||
+    fail "steps: $(grep '^Sweep' "$OUT")"
+stop_srv
+
+# The search: one worker of 2 ms (500 requests/s), p99 < 20 ms: the
+# capacity is found within 10 % of 500, the knee in the table (a pass
+# at 400, a fail at 600), the repeats agree.
+start_srv -W 2
+hp --uri /size/10 --call-rate 300 --sweep 300:700:100 --step-time 1 \
+    --step-warmup 0.3 --slo 'p99<20ms' --max-lateness 200 \
+    --json "$T_DIR/search.json"
+expect_rc 0
+validate_json "$T_DIR/search.json"
+cap=$(sed -n 's/^Capacity: \([0-9.]*\) req\/s (found: p99<20ms; the next level \([0-9.]*\) failed; repeated 2: agree)$/\1 \2/p' "$OUT")
+[ -n "$cap" ] || fail "capacity line: $(grep Capacity "$OUT")"
+awk -v c="${cap% *}" 'BEGIN { exit !(c >= 450 && c <= 550) }' ||
+    fail "capacity ${cap% *}, expected 500 within 10 %"
+awk '/^Sweep/ { on = 1; next }
+	on && $2 == "plan" && $3 == "400.0" && $13 == "PASS" { p = 1 }
+	on && $2 == "plan" && $3 == "600.0" && $13 == "FAIL" { f = 1 }
+	END { exit !(p && f) }' "$OUT" || fail "no knee: $(cat "$OUT")"
+j=$(json_get "$T_DIR/search.json" sweep.capacity.capacity)
+awk -v j="$j" -v c="${cap% *}" 'BEGIN { exit !(j - c < 0.051 && c - j < 0.051) }' ||
+    fail "JSON capacity $j, the line's ${cap% *}"
+
+# A concurrency sweep on the same server: N calls at once take N * 2 ms
+# each (p50), so p50<5ms passes at 1 and 2, fails at 4, the probe 3
+# fails: the capacity is 2, found and repeated; each step's document has
+# its own closed loop (in flight: its N).
+hp --uri /size/10 --concurrency 1 --sweep 1:4*2 --step-time 1 \
+    --step-warmup 0.2 --slo 'p50<5ms' --json "$T_DIR/conc.json"
+expect_rc 0
+validate_json "$T_DIR/conc.json"
+grep -qx 'Capacity: 2.0 conc (found: p50<5ms; the next level 3.0 failed; repeated 2: agree)' \
+    "$OUT" || fail "capacity line: $(grep Capacity "$OUT")"
+got=$(awk '/^Sweep/ { on = 1; next } on && $1 ~ /^[0-9]+$/ {
+	printf "%s %s %s %s;", $2, $3, int($8 + 0.5), $13 }' "$OUT")
+[ "$got" = "plan 1.0 2 PASS;plan 2.0 4 PASS;plan 4.0 8 FAIL;probe 3.0 6 FAIL;repeat 2.0 4 PASS;repeat 3.0 6 FAIL;" ] ||
+    fail "steps: $got"
+for i in 0 1 2 3; do
+	f=$(json_get "$T_DIR/conc.json" \
+	    "sweep.steps.$i.result.stats.concurrency.in_flight")
+	l=$(json_get "$T_DIR/conc.json" "sweep.steps.$i.level")
+	awk -v f="$f" -v l="$l" 'BEGIN { exit !(f > l - 0.1 && f < l + 0.1) }' ||
+	    fail "step $i: $f calls in flight at concurrency $l"
+done
+stop_srv
+
+ok "$n usage errors, fixed sweeps (--rate, --call-rate with warm-up)," \
+    "JSON, TSV, merge refused, first-fail exit 4, cut by SIGINT," \
+    "concurrency 1:4*2 capacity 2," \
+    "search finds ${cap% *}/s"
