@@ -1,5 +1,6 @@
 /*
- * What the files of --merge share inside report/: reading one file.
+ * What the files of --merge share inside report/: reading one file, and
+ * the merge of --sweep results.
  */
 #ifndef HTTPERF_REPORT_MERGE_INT_H
 #define HTTPERF_REPORT_MERGE_INT_H
@@ -7,8 +8,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct jsonw;
 struct jv;
 struct merge;
+struct options;
 
 /* Reading one file: where messages go, and the first fault only. */
 struct mrd {
@@ -39,5 +42,27 @@ const struct jv *merge_get(struct mrd *r, const char *path);
  * merge_add() sets r->first); fills r->start_ns and r->duration_ns.
  */
 void	merge_head(struct mrd *r);
+
+/*
+ * --sweep results (merge_sweep.c).  merge_sweep_head: the file's
+ * "sweep" against the first file's (both or neither; the same plan of
+ * planned steps); the first file's is kept in the merge.
+ */
+void	merge_sweep_head(struct mrd *r);
+
+/*
+ * Once the files are merged and the report printed: each step merged,
+ * judged by the objectives of `o', then the sweep's table and capacity
+ * line on `out'.  Returns the sweep's exit status (0, 3, 4; 0 when the
+ * files are no sweep), or -1 after a message (a step that does not
+ * merge).
+ */
+int	merge_sweep_run(struct merge *m, const struct options *o,
+	    struct jv *const *docs, FILE *out);
+
+/* The merged document's "sweep" member, once merge_sweep_run ran. */
+void	merge_sweep_json(struct jsonw *w, const struct merge *m);
+
+void	merge_sweep_free(struct merge *m);
 
 #endif
