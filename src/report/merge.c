@@ -170,8 +170,6 @@ merge_add(struct merge *m, const struct jv *doc, const char *path,
 	if (!r.failed)
 		merge_head(&r);
 	if (!r.failed)
-		merge_sweep_head(&r);
-	if (!r.failed)
 		rd_stats(&r);
 	m->nfiles++;
 	return r.failed ? -1 : 0;

@@ -37,8 +37,8 @@ void	merge_fail(struct mrd *r, const char *field, const char *fmt, ...)
 const struct jv *merge_get(struct mrd *r, const char *path);
 
 /*
- * Checks the head (format, schema version, window, clients, host) and
- * the options against the first file's, which start the merge (merge.c:
+ * Checks the head (format, schema version, window, clients, host), the
+ * sweep (merge_sweep_head) and the options against the first file's, which start the merge (merge.c:
  * merge_add() sets r->first); fills r->start_ns and r->duration_ns.
  */
 void	merge_head(struct mrd *r);

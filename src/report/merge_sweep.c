@@ -39,6 +39,12 @@ struct merge_sweep {
 	size_t		  nsteps;
 };
 
+/* What sweep.unit and sweep.param may be (report/sweep_out.c). */
+static const char *const msw_units[] = {
+	"conn/s", "sess/s", "req/s", "conc", NULL
+};
+static const char *const msw_params[] = { "rate", "concurrency", NULL };
+
 /* The number at `key' of v, or -1 (absent, or not a number). */
 static double
 msw_num(const struct jv *v, const char *key)
@@ -48,15 +54,64 @@ msw_num(const struct jv *v, const char *key)
 	return jv_num(jv_get(v, key), &d) == 0 ? d : -1;
 }
 
-/* A string member of the first file's "sweep" the output needs. */
+/*
+ * A string member of the first file's "sweep" the output prints: one of
+ * `allowed' (NULL-terminated), or with `allowed' NULL a sweep spec.
+ */
 static void
-msw_need_str(struct mrd *r, const struct jv *sw, const char *key)
+msw_need_str(struct mrd *r, const struct jv *sw, const char *key,
+    const char *const *allowed)
 {
-	char field[64];
+	const char *v = jv_str(jv_get(sw, key), NULL);
+	struct sweep_spec spec;
+	char field[64], err[SWEEP_ERR_MAX];
 
 	snprintf(field, sizeof(field), "sweep.%s", key);
-	if (jv_str(jv_get(sw, key), NULL) == NULL)
+	if (v == NULL) {
 		merge_fail(r, field, "missing or not a string");
+		return;
+	}
+	if (allowed == NULL) {
+		if (sweep_spec_parse(v, 0, &spec, err, sizeof(err)) == -1)
+			merge_fail(r, field, "not a sweep: %s", err);
+		return;
+	}
+	for (; *allowed != NULL; allowed++)
+		if (strcmp(*allowed, v) == 0)
+			return;
+	merge_fail(r, field, "not a value this version writes");
+}
+
+/*
+ * The plan of this file's sweep `sw' against the first file's: the same
+ * spec, step time and warm-up.
+ */
+static void
+msw_plan(struct mrd *r, const struct jv *sw)
+{
+	const struct jv *sw0 = r->m->sweep;
+	const char *spec = jv_str(jv_get(sw, "spec"), NULL);
+	const char *spec0 = jv_str(jv_get(sw0, "spec"), NULL);
+	static const char *const num[] = { "step_time_s", "warmup_s" };
+	size_t i;
+
+	if (spec == NULL || spec0 == NULL || strcmp(spec, spec0) != 0) {
+		merge_fail(r, "sweep.spec", "%s, %s's is %s: the files must "
+		    "have run the same fixed plan", spec != NULL ? spec : "-",
+		    r->m->first, spec0 != NULL ? spec0 : "-");
+		return;
+	}
+	for (i = 0; i < 2; i++)
+		if (msw_num(sw, num[i]) != msw_num(sw0, num[i]) ||
+		    msw_num(sw, num[i]) < 0) {
+			char field[32];
+
+			snprintf(field, sizeof(field), "sweep.%s", num[i]);
+			merge_fail(r, field, "%g, %s's is %g: the files must "
+			    "have run the same fixed plan", msw_num(sw,
+			    num[i]), r->m->first, msw_num(sw0, num[i]));
+			return;
+		}
 }
 
 /*
@@ -110,13 +165,22 @@ merge_sweep_head(struct mrd *r)
 		return;
 	}
 	if (r->first) {
-		msw_need_str(r, sw, "spec");
-		msw_need_str(r, sw, "unit");
-		msw_need_str(r, sw, "param");
-	} else if (n != jv_len(steps0 = jv_get(m->sweep, "steps")))
-		merge_fail(r, "sweep.steps", "%zu steps, %s has %zu: the "
-		    "files must have run the same fixed plan", n, m->first,
-		    jv_len(steps0));
+		msw_need_str(r, sw, "spec", NULL);
+		msw_need_str(r, sw, "unit", msw_units);
+		msw_need_str(r, sw, "param", msw_params);
+		if (msw_num(sw, "step_time_s") <= 0 ||
+		    msw_num(sw, "warmup_s") < 0 ||
+		    msw_num(sw, "precision_pct") <= 0)
+			merge_fail(r, "sweep", "step_time_s, warmup_s or "
+			    "precision_pct missing or out of range");
+	} else {
+		msw_plan(r, sw);
+		steps0 = jv_get(m->sweep, "steps");
+		if (n != jv_len(steps0))
+			merge_fail(r, "sweep.steps", "%zu steps, %s has %zu: "
+			    "the files must have run the same fixed plan", n,
+			    m->first, jv_len(steps0));
+	}
 	for (i = 0; i < n && !r->failed; i++)
 		msw_step_head(r, i, jv_at(steps, i), steps0 != NULL ?
 		    jv_at(steps0, i) : NULL);
