@@ -420,6 +420,8 @@ merge_main(const struct options *o, const struct collector *const *cols,
 		    stderr) == -1)
 			goto out;
 	merge_finish(&m);
+	if (merge_sweep_steps(&m, o, docs) == -1)
+		goto out;
 	to_stdout = o->json_file != NULL && strcmp(o->json_file, "-") == 0;
 	if (o->json_file != NULL) {
 		if (to_stdout)
@@ -435,7 +437,7 @@ merge_main(const struct options *o, const struct collector *const *cols,
 	/* The objectives, measured again on the merged document (a
 	   sweep's on each merged step, as a run's judge its steps). */
 	if (m.sweep != NULL)
-		failed = merge_sweep_run(&m, o, docs, out);
+		failed = merge_sweep_print(&m, out);
 	else if (o->n_slo > 0 && (failed = merge_slo(&m, o, out, &a)) > 0)
 		failed = 4;
 	if (failed == -1)

@@ -324,8 +324,8 @@ msw_out(struct merge_sweep *ms, const struct merge *m,
 }
 
 int
-merge_sweep_run(struct merge *m, const struct options *o,
-    struct jv *const *docs, FILE *out)
+merge_sweep_steps(struct merge *m, const struct options *o,
+    struct jv *const *docs)
 {
 	struct merge_sweep *ms;
 	size_t j, n;
@@ -341,8 +341,14 @@ merge_sweep_run(struct merge *m, const struct options *o,
 			return -1;
 	}
 	msw_out(ms, m, o, docs);
-	sweep_out_print(out, &ms->out);
-	return sweep_out_status(&ms->out);
+	return 0;
+}
+
+int
+merge_sweep_print(const struct merge *m, FILE *out)
+{
+	sweep_out_print(out, &m->msw->out);
+	return sweep_out_status(&m->msw->out);
 }
 
 void

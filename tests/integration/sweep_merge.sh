@@ -187,7 +187,8 @@ ok "--merge: objectives judged on the merged steps, exit 0 and 4"
 
 # Refused, one line, exit 1: a sweep with a result that is no sweep, a
 # sweep of another plan (another --sweep; as many steps at other levels;
-# fewer steps; a search's probe).
+# fewer steps; a search's probe); a step's result that does not merge
+# (before anything is printed).
 hp --uri /size/10 --rate 100 --num-conns 5 --client 1/2 \
     --json "$T_DIR/plain.json"
 expect_rc 0
@@ -204,6 +205,8 @@ def edit(name, f):
 edit("level.json", lambda s: s[1].update(level=250))
 edit("short.json", lambda s: s.pop())
 edit("probe.json", lambda s: s[2].update(kind="probe"))
+edit("step.json",
+    lambda s: s[1]["result"]["stats"]["basic"]["requests"].pop("total"))
 PY
 refused() {
 	f=$1
@@ -220,4 +223,5 @@ refused other.json "sweep.spec: 100:200:100, $T_DIR/c0.json's is 100:300:100: th
 refused level.json "sweep.steps.1: level 250, $T_DIR/c0.json's is 200: the files must have run the same fixed plan"
 refused short.json "sweep.steps: 2 steps, $T_DIR/c0.json has 3: the files must have run the same fixed plan"
 refused probe.json "sweep.steps.2: a probe step of a capacity search: only fixed plans merge (with --client I/N, N above 1, a sweep runs every planned level)"
+refused step.json "sweep.steps.1.result: stats.basic.requests.total: missing or not an unsigned integer"
 ok "--merge: other plans and results that are no sweep refused"
