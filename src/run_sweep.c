@@ -18,6 +18,13 @@
  * the step it was created in for its creation and in the step it closed
  * in for its end; the warm-ups' events count only in the whole run.
  * Each step's result is kept as its result document's text.
+ *
+ * With --client I/N, N above 1, the plan is fixed (every level runs:
+ * the verdicts that count are those of a --merge of the clients' files)
+ * and the steps sit on a grid of the wall clock every client shares:
+ * step k from the --start-at instant + k * --step-time, the drain after
+ * a step taking its time out of the next one's warm-up, so that no
+ * drain shifts a later step.
  */
 #include "config.h"
 
@@ -571,8 +578,8 @@ run_sweep_start(struct run *r, uint64_t now)
 	uint64_t at = r->o->start_at_raw != NULL ? r->o->start_at :
 	    r->wall_start;
 
-	/* The grid's origin: --start-at's instant (the wake-up's late
-	   by a little), on the monotonic clock. */
+	/* The grid's origin on the monotonic clock: the --start-at
+	   instant (the wake-up comes a little after it), else the start. */
 	sw->grid0 = r->wall_start >= at ? now - (r->wall_start - at) :
 	    now + (at - r->wall_start);
 

@@ -19,6 +19,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +128,9 @@ msw_step_head(struct mrd *r, size_t i, const struct jv *st,
 	char field[64];
 
 	snprintf(field, sizeof(field), "sweep.steps.%zu", i);
-	if (jv_type(st) != JV_OBJ || kind == NULL || !(level > 0) ||
+	if (jv_type(st) != JV_OBJ || kind == NULL || (strcmp(kind, "plan") !=
+	    0 && strcmp(kind, "probe") != 0 && strcmp(kind, "repeat") != 0) ||
+	    !(level > 0) || !isfinite(level) ||
 	    jv_type(jv_get(st, "result")) != JV_OBJ)
 		merge_fail(r, field, "not a step with a kind, a level and a "
 		    "result");
@@ -164,6 +167,11 @@ merge_sweep_head(struct mrd *r)
 		merge_fail(r, "sweep.steps", "missing or not a list of steps");
 		return;
 	}
+	if (n > SWEEP_LEVELS_MAX) {
+		merge_fail(r, "sweep.steps", "more than %d steps: not a fixed "
+		    "plan", SWEEP_LEVELS_MAX);
+		return;
+	}
 	if (r->first) {
 		msw_need_str(r, sw, "spec", NULL);
 		msw_need_str(r, sw, "unit", msw_units);
@@ -186,7 +194,7 @@ merge_sweep_head(struct mrd *r)
 		    jv_at(steps0, i) : NULL);
 }
 
-/* The name of file `path''s step i in messages: "PATH: sweep.steps.I". */
+/* File `path''s step i in messages: "PATH: sweep.steps.I.result". */
 static char *
 msw_label(const char *path, size_t i)
 {

@@ -185,6 +185,6 @@ done
 stop_srv
 
 ok "$n usage errors, fixed sweeps (--rate, --call-rate with warm-up)," \
-    "JSON, TSV, merge refused, first-fail exit 4, cut by SIGINT," \
+    "JSON, TSV, first-fail exit 4, cut by SIGINT," \
     "concurrency 1:4*2 capacity 2," \
     "search finds ${cap% *}/s"
