@@ -101,6 +101,7 @@ struct run_sweep {
 
 static void	sweep_set_level(struct run_sweep *sw, double level,
 		    uint64_t now);
+static uint64_t	sweep_grid_at(const struct run_sweep *sw, size_t k);
 
 int
 run_sweep_check(const struct options *o, struct sweep_spec *s)
@@ -443,6 +444,31 @@ sweep_step_end(struct run_sweep *sw, uint64_t now)
 }
 
 /*
+ * On the grid, with a fixed interval: the instant the level's schedule
+ * goes on from (an interval before its first arrival), so that its
+ * arrivals fall on the step's lattice, its place on the grid plus the
+ * offset --client gives this client (rate_spec_offset) plus whole
+ * intervals, the first at or after `now': the clients' arrivals
+ * interleave as at the start of a run, however long each one's drain
+ * took.  Else `now'.
+ */
+static uint64_t
+sweep_phase(const struct run_sweep *sw, uint64_t now)
+{
+	const struct options *o = &sw->so;
+	uint64_t base, iat;
+
+	if (!sw->grid || o->rate.dist != RATE_DETERMINISTIC ||
+	    (iat = clock_from_sec(o->rate.mean_iat)) == 0)
+		return now;
+	base = sweep_grid_at(sw, sw->nsteps) + rate_spec_offset(&o->rate,
+	    o->client_id, o->num_clients);
+	if (base < now)
+		base += (now - base + iat - 1) / iat * iat;
+	return base >= iat ? base - iat : now;
+}
+
+/*
  * Sets the level of the workload: its schedule's rate, or the closed
  * loop's concurrency.
  */
@@ -463,7 +489,8 @@ sweep_set_level(struct run_sweep *sw, double level, uint64_t now)
 	if (sw->so.call_rate > 0)
 		sw->so.call_rate = level;
 	if (sw->started && g->set_rate != NULL)
-		g->set_rate(r->gens[r->workload].state, level, now);
+		g->set_rate(r->gens[r->workload].state, level,
+		    sweep_phase(sw, now));
 }
 
 static void	sweep_step_fired(struct timer *t, uint64_t now);

@@ -36,13 +36,13 @@ PY
 	T_PIDS="$T_PIDS $STAMP_PID"
 }
 
-# The clients: 100:300:100 conn/s each, steps of 1 s with 0.4 s of
+# The clients: 20:60:20 conn/s each, steps of 1 s with 0.4 s of
 # warm-up, every request held 200 ms by the server, so that calls are in
 # flight at every step's end and the drain is long enough to see.  Each
 # from its own address (--myaddr may differ between merged files), for
-# the log.  --slo 2xx<=200: each client's steps (about 60, 120, 180
+# the log.  --slo 2xx<=40: each client's steps (about 12, 24, 36
 # replies) pass.
-SW="--uri /delay/200/10 --rate 100 --sweep 100:300:100 --step-time 1
+SW="--uri /delay/200/10 --rate 20 --sweep 20:60:20 --step-time 1
     --step-warmup 0.4 --timeout 5 --max-lateness 200"
 stamp_log
 at=$(($(date +%s) + 3))
@@ -50,7 +50,7 @@ for i in 0 1; do
 	# shellcheck disable=SC2086
 	timeout 60 "$HP" --server 127.0.0.1 --port "$PORT" $SW \
 	    --myaddr 127.0.0.$((i + 1)) --client $i/2 --start-at $at \
-	    --slo '2xx<=200' --json "$T_DIR/c$i.json" > "$T_DIR/c$i.out" \
+	    --slo '2xx<=40' --json "$T_DIR/c$i.json" > "$T_DIR/c$i.out" \
 	    2> "$T_DIR/c$i.err" &
 	eval "P$i=\$!"
 done
@@ -64,11 +64,11 @@ for i in 0 1; do
 	RC=$(eval echo "\$rc$i")
 	expect_rc 0
 	validate_json "$T_DIR/c$i.json"
-	expect '^Sweep 100:300:100: 3 steps of 1\.000 s \(warm-up 0\.400 s\)$'
+	expect '^Sweep 20:60:20: 3 steps of 1\.000 s \(warm-up 0\.400 s\)$'
 	# Each client alone: a fixed plan, every step passes.
 	[ "$(awk '$2 == "plan" && $NF == "PASS"' "$OUT" | wc -l)" = 3 ] ||
 	    fail "client $i: rows: $(grep plan "$OUT")"
-	expect '^Capacity: 300\.0 conn/s \(all-pass: every planned level met 2xx<=200\)$'
+	expect '^Capacity: 60\.0 conn/s \(all-pass: every planned level met 2xx<=40\)$'
 	[ "$(json_get "$T_DIR/c$i.json" sweep.fixed)" = true ] ||
 	    fail "client $i: sweep.fixed"
 done
@@ -120,9 +120,24 @@ for i in 0 1; do
 		    $1 == c && $2 >= lo && $2 < hi' "$T_DIR/times" | wc -l)
 		awk -v g="$got" -v n="$n" -v k=$k 'BEGIN {
 		    exit !(g >= n - 2 && g <= n + 2 &&
-		    n >= 60 * (k + 1) - 3 && n <= 60 * (k + 1) + 1) }' ||
+		    n >= 12 * (k + 1) - 2 && n <= 12 * (k + 1) + 1) }' ||
 		    fail "client $i step $k: $n requests, the server saw $got"
 	done
+done
+# Interleaved as --client interleaves a fixed interval: in each step's
+# measure client 1's requests come half an interval (1000 / 2L ms)
+# after client 0's, whenever each one's drain ended (the median of the
+# lags, the stamps being good to a ms or two).
+for k in 0 1 2; do
+	lag=$(awk -v k=$k '$2 >= 1000 * k + 400 && $2 < 1000 * (k + 1)' \
+	    "$T_DIR/times" | sort -k 2n | awk '
+		$1 == 0 { t0 = $2 }
+		$1 == 1 && t0 != "" { print $2 - t0 }' | sort -n | awk '
+		{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	awk -v l="$lag" -v w=$((500 / (20 * (k + 1)))) \
+	    'BEGIN { exit !(l >= w - 4 && l <= w + 4) }' ||
+	    fail "step $k: client 1 lags client 0 by $lag ms, expected" \
+	    "$((500 / (20 * (k + 1)))) ms"
 done
 ok "steps on the wall-clock grid, their requests at the server"
 
@@ -138,7 +153,7 @@ mrg "$T_DIR/c0.json" "$T_DIR/c1.json" --json "$T_DIR/m.json"
 expect_rc 0
 validate_json "$T_DIR/m.json"
 expect_classic
-expect '^Sweep 100:300:100: 3 steps of 1\.000 s \(warm-up 0\.400 s\)$'
+expect '^Sweep 20:60:20: 3 steps of 1\.000 s \(warm-up 0\.400 s\)$'
 expect '^Capacity: - conn/s \(none: no objectives\)$'
 for k in 0 1 2; do
 	p=sweep.steps.$k.result.stats.basic
@@ -147,28 +162,28 @@ for k in 0 1 2; do
 	y0=$(json_get "$T_DIR/c0.json" $p.replies.total)
 	y1=$(json_get "$T_DIR/c1.json" $p.replies.total)
 	row=$(awk -v n=$((k + 1)) '$1 == n && $2 == "plan"' "$OUT")
-	echo "$row" | awk -v l=$((200 * (k + 1))) -v r=$((r0 + r1)) \
+	echo "$row" | awk -v l=$((40 * (k + 1))) -v r=$((r0 + r1)) \
 	    -v y=$((y0 + y1)) '$3 != l ".0" || $4 != r || $6 != y ||
 	    $NF != "-" { exit 1 }' ||
 	    fail "step $k: $row; the files' $r0 + $r1 requests, $y0 + $y1 replies"
 	[ "$(json_get "$T_DIR/m.json" $p.requests.total)" = $((r0 + r1)) ] ||
 	    fail "step $k: merged JSON requests"
 	[ "$(json_get "$T_DIR/m.json" sweep.steps.$k.level)" = \
-	    "$((200 * (k + 1)))" ] || fail "step $k: merged JSON level"
+	    "$((40 * (k + 1)))" ] || fail "step $k: merged JSON level"
 done
 [ "$(json_get "$T_DIR/m.json" sweep.capacity.end)" = none ] ||
     fail "merged capacity.end"
 ok "--merge: each step the sum of the files'"
 
 # The objectives on the merged steps (the files' own verdicts, all
-# PASS, are not trusted): 2xx<=200 passes at 200 (about 120 replies)
-# and fails at 400 (about 240): each file passed, the merge does not.
-mrg "$T_DIR/c0.json" "$T_DIR/c1.json" --slo '2xx<=200' --json "$T_DIR/m.json"
+# PASS, are not trusted): 2xx<=40 passes at 40 (about 24 replies) and
+# fails at 80 (about 48): each file passed, the merge does not.
+mrg "$T_DIR/c0.json" "$T_DIR/c1.json" --slo '2xx<=40' --json "$T_DIR/m.json"
 expect_rc 0
 validate_json "$T_DIR/m.json"
 [ "$(awk '$2 == "plan" { printf "%s ", $NF }' "$OUT")" = "PASS FAIL FAIL " ] ||
     fail "verdicts: $(grep plan "$OUT")"
-expect '^Capacity: 200\.0 conn/s \(found: 2xx<=200; the next level 400\.0 failed; a fixed plan: no search\)$'
+expect '^Capacity: 40\.0 conn/s \(found: 2xx<=40; the next level 80\.0 failed; a fixed plan: no search\)$'
 expect_not '^Objective '
 for k in 0 1 2; do
 	a=$(json_get "$T_DIR/c0.json" sweep.steps.$k.result.stats.slo.0.value)
@@ -176,13 +191,13 @@ for k in 0 1 2; do
 	v=$(json_get "$T_DIR/m.json" sweep.steps.$k.result.stats.slo.0.value)
 	[ "$v" = "$((a + b))" ] || fail "step $k: merged 2xx $v, files $a + $b"
 done
-[ "$(json_get "$T_DIR/m.json" sweep.capacity.capacity)" = 200 ] &&
-    [ "$(json_get "$T_DIR/m.json" sweep.capacity.fail)" = 400 ] ||
+[ "$(json_get "$T_DIR/m.json" sweep.capacity.capacity)" = 40 ] &&
+    [ "$(json_get "$T_DIR/m.json" sweep.capacity.fail)" = 80 ] ||
     fail "merged capacity: $(json_get "$T_DIR/m.json" sweep.capacity)"
 # The first merged step fails: exit 4, as a run's sweep.
-mrg "$T_DIR/c0.json" "$T_DIR/c1.json" --slo '2xx<=100'
+mrg "$T_DIR/c0.json" "$T_DIR/c1.json" --slo '2xx<=20'
 expect_rc 4
-expect '^Capacity: - conn/s \(first-fail: the first level 200\.0 failed 2xx<=100\)$'
+expect '^Capacity: - conn/s \(first-fail: the first level 40\.0 failed 2xx<=20\)$'
 ok "--merge: objectives judged on the merged steps, exit 0 and 4"
 
 # Refused, one line, exit 1: a sweep with a result that is no sweep, a
@@ -192,7 +207,7 @@ ok "--merge: objectives judged on the merged steps, exit 0 and 4"
 hp --uri /size/10 --rate 100 --num-conns 5 --client 1/2 \
     --json "$T_DIR/plain.json"
 expect_rc 0
-hp --uri /size/10 --rate 100 --sweep 100:200:100 --step-time 0.3 \
+hp --uri /size/10 --rate 20 --sweep 20:40:20 --step-time 0.3 \
     --max-lateness 200 --client 1/2 --json "$T_DIR/other.json"
 expect_rc 0
 python3 - "$T_DIR" <<'PY'
@@ -202,7 +217,7 @@ def edit(name, f):
     doc = json.load(open(d + "/c1.json"))
     f(doc["sweep"]["steps"])
     json.dump(doc, open(d + "/" + name, "w"))
-edit("level.json", lambda s: s[1].update(level=250))
+edit("level.json", lambda s: s[1].update(level=45))
 edit("short.json", lambda s: s.pop())
 edit("probe.json", lambda s: s[2].update(kind="probe"))
 edit("step.json",
@@ -219,8 +234,8 @@ refused() {
 	    fail "$f: $(cat "$OUT.err")"
 }
 refused plain.json "sweep: in one of this file and $T_DIR/c0.json only: a --sweep's result merges only with those of the same plan"
-refused other.json "sweep.spec: 100:200:100, $T_DIR/c0.json's is 100:300:100: the files must have run the same fixed plan"
-refused level.json "sweep.steps.1: level 250, $T_DIR/c0.json's is 200: the files must have run the same fixed plan"
+refused other.json "sweep.spec: 20:40:20, $T_DIR/c0.json's is 20:60:20: the files must have run the same fixed plan"
+refused level.json "sweep.steps.1: level 45, $T_DIR/c0.json's is 40: the files must have run the same fixed plan"
 refused short.json "sweep.steps: 2 steps, $T_DIR/c0.json has 3: the files must have run the same fixed plan"
 refused probe.json "sweep.steps.2: a probe step of a capacity search: only fixed plans merge (with --client I/N, N above 1, a sweep runs every planned level)"
 refused step.json "sweep.steps.1.result: stats.basic.requests.total: missing or not an unsigned integer"
