@@ -43,19 +43,15 @@
 #include "core/clock.h"
 #include "core/loop.h"
 #include "gen/rate.h"
-#include "lib/hdr.h"
-#include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "modules.h"
 #include "opt/options.h"
-#include "report/slo_doc.h"
 #include "report/sweep_out.h"
 #include "report/sweep_search.h"
 #include "run_int.h"
 #include "run_sweep.h"
 #include "stat/basic_report.h"
-#include "stat/slo.h"
 
 /* --sweep-precision not given: 2 %. */
 #define SWEEP_PRECISION_PCT	2.0
