@@ -18,6 +18,13 @@
  * the step it was created in for its creation and in the step it closed
  * in for its end; the warm-ups' events count only in the whole run.
  * Each step's result is kept as its result document's text.
+ *
+ * With --client I/N, N above 1, the plan is fixed (every level runs:
+ * the verdicts that count are those of a --merge of the clients' files)
+ * and the steps sit on a grid of the wall clock every client shares:
+ * step k from the --start-at instant + k * --step-time, the drain after
+ * a step taking its time out of the next one's warm-up, so that no
+ * drain shifts a later step.
  */
 #include "config.h"
 
@@ -36,19 +43,15 @@
 #include "core/clock.h"
 #include "core/loop.h"
 #include "gen/rate.h"
-#include "lib/hdr.h"
-#include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/util.h"
 #include "modules.h"
 #include "opt/options.h"
-#include "report/slo_doc.h"
 #include "report/sweep_out.h"
 #include "report/sweep_search.h"
 #include "run_int.h"
 #include "run_sweep.h"
 #include "stat/basic_report.h"
-#include "stat/slo.h"
 
 /* --sweep-precision not given: 2 %. */
 #define SWEEP_PRECISION_PCT	2.0
@@ -84,7 +87,17 @@ struct run_sweep {
 	uint64_t	 live;		/* calls in flight */
 	int		 idle_polls;
 	FILE		*tsv;		/* --sweep-tsv's file, or NULL */
+	/* --client I/N, N above 1: a fixed plan whose steps sit on the
+	   wall-clock grid every client shares (step k from grid0 + k *
+	   --step-time, grid0 the --start-at instant as the monotonic
+	   clock saw it). */
+	int		 grid;
+	uint64_t	 grid0;
 };
+
+static void	sweep_set_level(struct run_sweep *sw, double level,
+		    uint64_t now);
+static uint64_t	sweep_grid_at(const struct run_sweep *sw, size_t k);
 
 int
 run_sweep_check(const struct options *o, struct sweep_spec *s)
@@ -123,6 +136,12 @@ run_sweep_new(const struct options *o, const struct sweep_spec *s)
 	sw->spec = *s;
 	sw->so = *o;
 	sweep_search_init(&sw->ss, s, p / 100, o->n_slo > 0);
+	/* Several clients: only a merge of their files has the verdicts
+	   a search needs, so each runs the whole plan. */
+	if (o->num_clients > 1) {
+		sweep_search_fixed(&sw->ss);
+		sw->grid = 1;
+	}
 	return sw;
 }
 
@@ -263,7 +282,14 @@ sweep_measure(struct run_sweep *sw, uint64_t now)
 static void
 sweep_warm_fired(struct timer *t, uint64_t now)
 {
-	sweep_measure(containerof(t, struct run_sweep, warm_timer), now);
+	struct run_sweep *sw = containerof(t, struct run_sweep, warm_timer);
+
+	/* On the grid a drain ends with the warm-up, at the latest. */
+	if (timer_is_armed(&sw->drain_timer)) {
+		timer_cancel(&sw->drain_timer);
+		sweep_set_level(sw, sw->level, now);
+	}
+	sweep_measure(sw, now);
 }
 
 static double
@@ -300,9 +326,6 @@ sweep_doc(struct run_sweep *sw, struct sweep_step *st,
     const struct collector_run *cr)
 {
 	struct run t = *sw->r;
-	struct jv *doc;
-	size_t i;
-	int fail = 0;
 
 	t.o = &sw->so;
 	t.stats = sw->stats;
@@ -313,17 +336,7 @@ sweep_doc(struct run_sweep *sw, struct sweep_step *st,
 	sweep_doc_write(&t, cr, st);
 	if (sw->so.n_slo == 0)
 		return;
-	doc = st->doc != NULL ? jv_parse(st->doc, st->doclen, NULL, 0) :
-	    NULL;
-	st->measured = xcalloc(sw->so.n_slo, sizeof(*st->measured));
-	for (i = 0; i < sw->so.n_slo; i++) {
-		st->measured[i] = doc != NULL ?
-		    slo_doc_measure(doc, &sw->so.slo[i]) : NAN;
-		if (!slo_pass(&sw->so.slo[i], st->measured[i]))
-			fail = 1;
-	}
-	jv_free(doc);
-	st->verdict = fail ? SWEEP_V_FAIL : SWEEP_V_PASS;
+	st->verdict = sweep_step_verdict(st, sw->so.slo, sw->so.n_slo);
 	/* Again, with stats.slo: the measures and the verdicts. */
 	t.slo_measured = st->measured;
 	free(st->doc);
@@ -369,32 +382,20 @@ sweep_tsv_fill(struct run_sweep *sw, struct sweep_step *st,
 static void
 sweep_figures(struct run_sweep *sw, struct sweep_step *st, uint64_t now)
 {
-	static const double at[4] = { 50, 90, 99, 99.9 };
 	struct collector_run cr;
 	struct sched_verdict v;
 	struct rusage ru1;
 	struct basic *b = sweep_col(sw, &basic_collector);
 	struct sched_stat *s = sweep_col(sw, &sched_stat_collector);
-	const struct hdr *h = NULL;
-	size_t i;
 
 	getrusage(RUSAGE_SELF, &ru1);
 	cr.duration = now - sw->m_start;
 	cr.cpu_user = sweep_tv(&ru1.ru_utime) - sweep_tv(&sw->ru0.ru_utime);
 	cr.cpu_sys = sweep_tv(&ru1.ru_stime) - sweep_tv(&sw->ru0.ru_stime);
 	st->secs = clock_to_sec(cr.duration);
-	if (b != NULL) {
-		st->reqs = b->t.reqs_sent;
-		st->replies = basic_total_replies(&b->t);
-		for (i = 0; i < BASIC_ERR_COUNT; i++)
-			st->errors += b->t.errors[i];
-		h = b->phase[BASIC_PH_REPLY_CORR] != NULL ?
-		    b->phase[BASIC_PH_REPLY_CORR] : b->phase[BASIC_PH_REPLY];
+	sweep_step_basic(st, b);
+	if (b != NULL)
 		sweep_tsv_fill(sw, st, b);
-	}
-	for (i = 0; i < 4; i++)
-		st->pct[i] = h != NULL && hdr_count(h) > 0 ?
-		    (double)hdr_value_at_percentile(h, at[i]) : NAN;
 	sweep_doc(sw, st, &cr);
 	if (s != NULL) {
 		sched_stat_verdict(s, sched_stat_cpu_pct(&cr), &v);
@@ -439,6 +440,31 @@ sweep_step_end(struct run_sweep *sw, uint64_t now)
 }
 
 /*
+ * On the grid, with a fixed interval: the instant the level's schedule
+ * goes on from (an interval before its first arrival), so that its
+ * arrivals fall on the step's lattice, its place on the grid plus the
+ * offset --client gives this client (rate_spec_offset) plus whole
+ * intervals, the first at or after `now': the clients' arrivals
+ * interleave as at the start of a run, however long each one's drain
+ * took.  Else `now'.
+ */
+static uint64_t
+sweep_phase(const struct run_sweep *sw, uint64_t now)
+{
+	const struct options *o = &sw->so;
+	uint64_t base, iat;
+
+	if (!sw->grid || o->rate.dist != RATE_DETERMINISTIC ||
+	    (iat = clock_from_sec(o->rate.mean_iat)) == 0)
+		return now;
+	base = sweep_grid_at(sw, sw->nsteps) + rate_spec_offset(&o->rate,
+	    o->client_id, o->num_clients);
+	if (base < now)
+		base += (now - base + iat - 1) / iat * iat;
+	return base >= iat ? base - iat : now;
+}
+
+/*
  * Sets the level of the workload: its schedule's rate, or the closed
  * loop's concurrency.
  */
@@ -459,26 +485,46 @@ sweep_set_level(struct run_sweep *sw, double level, uint64_t now)
 	if (sw->so.call_rate > 0)
 		sw->so.call_rate = level;
 	if (sw->started && g->set_rate != NULL)
-		g->set_rate(r->gens[r->workload].state, level, now);
+		g->set_rate(r->gens[r->workload].state, level,
+		    sweep_phase(sw, now));
 }
 
 static void	sweep_step_fired(struct timer *t, uint64_t now);
+static void	sweep_drain(struct run_sweep *sw, uint64_t now, uint64_t end);
 
-/* The step at sw->level begins at `now': its level, its timers. */
+/* Where step k begins on the grid (monotonic ns). */
+static uint64_t
+sweep_grid_at(const struct run_sweep *sw, size_t k)
+{
+	return sw->grid0 + clock_from_sec((double)k * sw->so.step_time);
+}
+
+/*
+ * The step at sw->level begins: its level, its timers, at `now' or, on
+ * the grid, at its place there (its end the next step's place).  On the
+ * grid the drain of the step before takes its time out of the warm-up:
+ * the level starts once no call is in flight or when the warm-up ends.
+ */
 static void
 sweep_begin(struct run_sweep *sw, uint64_t now)
 {
 	struct timer_wheel *w = loop_timers(sw->r->loop);
+	uint64_t base = sw->grid ? sweep_grid_at(sw, sw->nsteps) : now;
+	uint64_t warm = base + clock_from_sec(sw->so.step_warmup);
 
-	sweep_set_level(sw, sw->level, now);
-	if (sw->so.step_warmup > 0) {
+	if (sw->grid && sw->nsteps > 0 && sw->so.concurrency == 0 &&
+	    warm > now)
+		sweep_drain(sw, now, warm);
+	else
+		sweep_set_level(sw, sw->level, now);
+	if (sw->so.step_warmup > 0 && warm > now) {
 		timer_init(&sw->warm_timer, sweep_warm_fired);
-		timer_add(w, &sw->warm_timer,
-		    now + clock_from_sec(sw->so.step_warmup));
+		timer_add(w, &sw->warm_timer, warm);
 	} else
 		sweep_measure(sw, now);
 	timer_init(&sw->step_timer, sweep_step_fired);
-	timer_add(w, &sw->step_timer, now + clock_from_sec(sw->so.step_time));
+	timer_add(w, &sw->step_timer, sw->grid ? sweep_grid_at(sw,
+	    sw->nsteps + 1) : now + clock_from_sec(sw->so.step_time));
 }
 
 /* Asks the search for the next step; at the end, ends the run. */
@@ -495,8 +541,10 @@ sweep_pick(struct run_sweep *sw, uint64_t now)
 
 /*
  * Between two steps, the drain: no arrival (the schedule paused) until
- * no call is in flight (two polls in a row), for at most --step-time,
- * so that no step inherits the queue of the one before it.
+ * no call is in flight (two polls in a row), for at most --step-time
+ * (on the grid: until the warm-up's end), so that no step inherits the
+ * queue of the one before it.  Then the step begins (on the grid: it
+ * has, and its level starts).
  */
 static void
 sweep_drain_fired(struct timer *t, uint64_t now)
@@ -505,7 +553,10 @@ sweep_drain_fired(struct timer *t, uint64_t now)
 
 	sw->idle_polls = sw->live == 0 ? sw->idle_polls + 1 : 0;
 	if (sw->idle_polls >= 2 || now >= sw->drain_end) {
-		sweep_begin(sw, now);
+		if (sw->grid)
+			sweep_set_level(sw, sw->level, now);
+		else
+			sweep_begin(sw, now);
 		return;
 	}
 	timer_add(loop_timers(sw->r->loop), &sw->drain_timer,
@@ -513,7 +564,7 @@ sweep_drain_fired(struct timer *t, uint64_t now)
 }
 
 static void
-sweep_drain(struct run_sweep *sw, uint64_t now)
+sweep_drain(struct run_sweep *sw, uint64_t now, uint64_t end)
 {
 	struct run *r = sw->r;
 	const struct generator *g = mod_gens[r->workload].gen;
@@ -521,7 +572,7 @@ sweep_drain(struct run_sweep *sw, uint64_t now)
 	if (g->set_rate != NULL)
 		g->set_rate(r->gens[r->workload].state, SWEEP_PAUSE_RATE, now);
 	sw->idle_polls = 0;
-	sw->drain_end = now + clock_from_sec(sw->so.step_time);
+	sw->drain_end = end;
 	timer_init(&sw->drain_timer, sweep_drain_fired);
 	timer_add(loop_timers(r->loop), &sw->drain_timer,
 	    now + SWEEP_DRAIN_POLL_NS);
@@ -535,17 +586,25 @@ sweep_step_fired(struct timer *t, uint64_t now)
 	sweep_step_end(sw, now);
 	if (!sweep_pick(sw, now))
 		return;
-	/* A closed loop has no queue of its own to drain. */
-	if (sw->so.concurrency > 0)
+	/* A closed loop has no queue of its own to drain; on the grid
+	   the step drains in its warm-up. */
+	if (sw->so.concurrency > 0 || sw->grid)
 		sweep_begin(sw, now);
 	else
-		sweep_drain(sw, now);
+		sweep_drain(sw, now, now + clock_from_sec(sw->so.step_time));
 }
 
 void
 run_sweep_start(struct run *r, uint64_t now)
 {
 	struct run_sweep *sw = r->sweep;
+	uint64_t at = r->o->start_at_raw != NULL ? r->o->start_at :
+	    r->wall_start;
+
+	/* The grid's origin on the monotonic clock: the --start-at
+	   instant (the wake-up comes a little after it), else the start. */
+	sw->grid0 = r->wall_start >= at ? now - (r->wall_start - at) :
+	    now + (at - r->wall_start);
 
 	if (sweep_pick(sw, now))
 		sweep_begin(sw, now);
@@ -592,6 +651,7 @@ sweep_out_of(const struct run_sweep *sw, struct sweep_out *out)
 	out->nslo = o->n_slo;
 	out->steps = sw->steps;
 	out->nsteps = sw->nsteps;
+	out->fixed = sw->grid;
 	if (sw->over)
 		sweep_search_answer(&sw->ss, &out->cap);
 	else {

@@ -169,10 +169,6 @@ merge_add(struct merge *m, const struct jv *doc, const char *path,
 		m->first = path;
 	if (!r.failed)
 		merge_head(&r);
-	/* A sweep's document: its steps cannot be merged yet. */
-	if (!r.failed && jv_get(doc, "sweep") != NULL)
-		merge_fail(&r, "sweep", "the result of a --sweep cannot be "
-		    "merged (its steps are not merged step by step yet)");
 	if (!r.failed)
 		rd_stats(&r);
 	m->nfiles++;
@@ -221,8 +217,10 @@ merge_print(struct merge *m, FILE *out)
 		basic_fail_warn(out, &b->t);
 }
 
-/* The "merged" member: the files' paths, hosts and clients. */
+/* The "merged" member: the files' paths, hosts and clients; then a
+   sweep's. */
 struct merge_tail {
+	const struct merge	*m;
 	const struct jv *const	*docs;
 	char *const		*paths;
 	size_t			 n;
@@ -249,13 +247,14 @@ merge_json_tail(struct jsonw *w, const void *arg)
 	}
 	jsonw_arr_end(w);
 	jsonw_obj_end(w);
+	merge_sweep_json(w, t->m);
 }
 
 int
 merge_json(struct merge *m, FILE *f, const struct jv *const *docs,
     char *const *paths, size_t nfiles)
 {
-	struct merge_tail t = { docs, paths, nfiles };
+	struct merge_tail t = { m, docs, paths, nfiles };
 	struct result_doc d;
 
 	memset(&d, 0, sizeof(d));
@@ -292,6 +291,7 @@ merge_free(struct merge *m)
 	free(m->hosts);
 	free(m->hostv);
 	free(m->slo_measured);
+	merge_sweep_free(m);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -420,6 +420,8 @@ merge_main(const struct options *o, const struct collector *const *cols,
 		    stderr) == -1)
 			goto out;
 	merge_finish(&m);
+	if (merge_sweep_steps(&m, o, docs) == -1)
+		goto out;
 	to_stdout = o->json_file != NULL && strcmp(o->json_file, "-") == 0;
 	if (o->json_file != NULL) {
 		if (to_stdout)
@@ -432,14 +434,19 @@ merge_main(const struct options *o, const struct collector *const *cols,
 	}
 	out = to_stdout ? stderr : stdout;
 	merge_print(&m, out);
-	/* The objectives, measured again on the merged document. */
-	if (o->n_slo > 0 && (failed = merge_slo(&m, o, out, &a)) == -1)
+	/* The objectives, measured again on the merged document (a
+	   sweep's on each merged step, as a run's judge its steps). */
+	if (m.sweep != NULL)
+		failed = merge_sweep_print(&m, out);
+	else if (o->n_slo > 0 && (failed = merge_slo(&m, o, out, &a)) > 0)
+		failed = 4;
+	if (failed == -1)
 		goto out;
 	if (fflush(out) != 0 || ferror(out)) {
 		fprintf(stderr, "%s: cannot write the report\n", o->prog);
 		goto out;
 	}
-	status = failed > 0 ? 4 : 0;
+	status = failed;
 	if (jf != NULL) {
 		if (merge_json(&m, jf, (const struct jv *const *)docs,
 		    o->merge_files, n) == -1 ||

@@ -31,6 +31,13 @@
  *	  the wall clock; only slots an interval falls in are made, at most
  *	  INTERVAL_MAX_RECS kept, so the work and the memory follow the
  *	  intervals the files hold, not the span between them.
+ *	- --sweep results (report/merge_sweep.c): the files of clients that
+ *	  ran the same fixed plan (--client I/N, N above 1) are merged as
+ *	  above, and each step's documents as well, step by step; the
+ *	  objectives given to --merge judge each merged step, and the
+ *	  capacity comes from the merged verdicts.  A sweep's result with
+ *	  another's of a different plan (step count, levels, a search's
+ *	  probe), or with a result that is no sweep, is refused.
  * Refused, with one line naming the file and the member, exit status 1:
  * a file that cannot be read or is not a valid result, files of
  * different workloads (any option but those options_merge_may_differ
@@ -56,6 +63,7 @@
 #define MERGE_MAX_SPAN_NS	(UINT64_C(31) * 86400 * 1000000000)
 
 struct jv;
+struct merge_sweep;
 struct options;
 
 /*
@@ -87,6 +95,10 @@ struct merge {
 	const struct slo *slo;
 	double		*slo_measured;
 	size_t		 nslo;
+	/* --sweep's results: the first file's "sweep" (NULL: not a
+	   sweep), and the merged steps once merged (merge_sweep.c). */
+	const struct jv	*sweep;
+	struct merge_sweep *msw;
 };
 
 /* Starts an empty merge over the collectors of `cols' (a run's table). */

@@ -289,6 +289,10 @@ void
 merge_head(struct mrd *r)
 {
 	rd_head_only(r);
+	/* The sweep before the options: a sweep's result with one that is
+	   no sweep is refused as such, not for its --sweep option. */
+	if (!r->failed)
+		merge_sweep_head(r);
 	if (!r->failed)
 		rd_options(r);
 }

@@ -1,5 +1,6 @@
 /*
- * What the files of --merge share inside report/: reading one file.
+ * What the files of --merge share inside report/: reading one file, and
+ * the merge of --sweep results.
  */
 #ifndef HTTPERF_REPORT_MERGE_INT_H
 #define HTTPERF_REPORT_MERGE_INT_H
@@ -7,8 +8,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct jsonw;
 struct jv;
 struct merge;
+struct options;
 
 /* Reading one file: where messages go, and the first fault only. */
 struct mrd {
@@ -34,10 +37,37 @@ void	merge_fail(struct mrd *r, const char *field, const char *fmt, ...)
 const struct jv *merge_get(struct mrd *r, const char *path);
 
 /*
- * Checks the head (format, schema version, window, clients, host) and
- * the options against the first file's, which start the merge (merge.c:
+ * Checks the head (format, schema version, window, clients, host), the
+ * sweep (merge_sweep_head) and the options against the first file's, which start the merge (merge.c:
  * merge_add() sets r->first); fills r->start_ns and r->duration_ns.
  */
 void	merge_head(struct mrd *r);
+
+/*
+ * --sweep results (merge_sweep.c).  merge_sweep_head: the file's
+ * "sweep" against the first file's (both or neither; the same plan of
+ * planned steps); the first file's is kept in the merge.
+ */
+void	merge_sweep_head(struct mrd *r);
+
+/*
+ * Once the files are merged (merge_finish), before anything is printed:
+ * each step merged and judged by the objectives of `o'.  Returns 0 (also
+ * when the files are no sweep), or -1 after a message (a step that does
+ * not merge).
+ */
+int	merge_sweep_steps(struct merge *m, const struct options *o,
+	    struct jv *const *docs);
+
+/*
+ * After the report: the sweep's table and capacity line.  Returns the
+ * sweep's exit status (0, 3, 4).
+ */
+int	merge_sweep_print(const struct merge *m, FILE *out);
+
+/* The merged document's "sweep" member, once merge_sweep_steps ran. */
+void	merge_sweep_json(struct jsonw *w, const struct merge *m);
+
+void	merge_sweep_free(struct merge *m);
 
 #endif

@@ -9,10 +9,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/hdr.h"
 #include "lib/jsonr.h"
 #include "lib/jsonw.h"
+#include "lib/util.h"
 #include "report/result.h"
+#include "report/slo_doc.h"
 #include "report/sweep_out.h"
+#include "stat/basic.h"
+#include "stat/basic_report.h"
 #include "stat/slo.h"
 
 static const char *const sweep_kind_name[] = {
@@ -35,6 +40,46 @@ static const char *const sweep_end_name[] = {
 	[SWEEP_E_FIRST_FAIL] = "first-fail",
 	[SWEEP_E_CLIENT] = "client",
 };
+
+void
+sweep_step_basic(struct sweep_step *st, const struct basic *b)
+{
+	static const double at[4] = { 50, 90, 99, 99.9 };
+	const struct hdr *h = NULL;
+	size_t i;
+
+	if (b != NULL) {
+		st->reqs = b->t.reqs_sent;
+		st->replies = basic_total_replies(&b->t);
+		for (i = 0; i < BASIC_ERR_COUNT; i++)
+			st->errors += b->t.errors[i];
+		h = b->phase[BASIC_PH_REPLY_CORR] != NULL ?
+		    b->phase[BASIC_PH_REPLY_CORR] : b->phase[BASIC_PH_REPLY];
+	}
+	for (i = 0; i < 4; i++)
+		st->pct[i] = h != NULL && hdr_count(h) > 0 ?
+		    (double)hdr_value_at_percentile(h, at[i]) : NAN;
+}
+
+enum sweep_verdict
+sweep_step_verdict(struct sweep_step *st, const struct slo *o, size_t n)
+{
+	struct jv *doc;
+	size_t i;
+	int fail = 0;
+
+	doc = st->doc != NULL ? jv_parse(st->doc, st->doclen, NULL, 0) :
+	    NULL;
+	st->measured = xcalloc(n > 0 ? n : 1, sizeof(*st->measured));
+	for (i = 0; i < n; i++) {
+		st->measured[i] = doc != NULL ? slo_doc_measure(doc, &o[i]) :
+		    NAN;
+		if (!slo_pass(&o[i], st->measured[i]))
+			fail = 1;
+	}
+	jv_free(doc);
+	return fail ? SWEEP_V_FAIL : SWEEP_V_PASS;
+}
 
 /* 100 * errors / (replies + errors): the share of the tries that failed. */
 static double
@@ -94,8 +139,12 @@ sweep_capacity(FILE *out, const struct sweep_out *s)
 		break;
 	case SWEEP_E_FOUND:
 		sweep_objs(out, s);
-		fprintf(out, "; the next level %.1f failed; repeated %d: %s",
-		    c->fail, c->repeated, c->agree ? "agree" : "disagree");
+		fprintf(out, "; the next level %.1f failed; ", c->fail);
+		if (s->fixed)
+			fputs("a fixed plan: no search", out);
+		else
+			fprintf(out, "repeated %d: %s", c->repeated,
+			    c->agree ? "agree" : "disagree");
 		break;
 	case SWEEP_E_ALL_PASS:
 		fputs("every planned level met ", out);
@@ -174,6 +223,8 @@ sweep_out_json(struct jsonw *w, const struct sweep_out *s)
 	jsonw_kdouble(w, "warmup_s", s->warmup);
 	jsonw_kdouble(w, "precision_pct", s->precision);
 	jsonw_kstr(w, "param", s->param);
+	jsonw_kstr(w, "unit", s->unit);
+	jsonw_kbool(w, "fixed", s->fixed);
 	jsonw_key(w, "steps");
 	jsonw_arr_begin(w);
 	for (i = 0; i < s->nsteps; i++)

@@ -14,6 +14,7 @@
 #include "report/sweep_search.h"
 #include "report/sweep_tsv.h"
 
+struct basic;
 struct jsonw;
 struct slo;
 
@@ -52,7 +53,23 @@ struct sweep_out {
 	struct sweep_capacity cap;	/* the search's answer */
 	int		 cut;		/* the test stopped (a signal) before
 					   the search was over: no answer */
+	int		 fixed;		/* a fixed plan, no search (several
+					   clients; a merge) */
 };
+
+/*
+ * The step's counts and percentiles (reqs, replies, errors, pct[]) from
+ * its basic collector's totals (NULL: none; the percentiles NaN).
+ */
+void	sweep_step_basic(struct sweep_step *st, const struct basic *b);
+
+/*
+ * The step's objectives (n of them) measured on its document st->doc
+ * (report/slo_doc.c, as a run's): each measure into st->measured (made
+ * here; NaN without a document), and the verdict, PASS or FAIL.
+ */
+enum sweep_verdict sweep_step_verdict(struct sweep_step *st,
+	    const struct slo *o, size_t n);
 
 /*
  * The table, one row per step, then the capacity line:

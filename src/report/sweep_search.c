@@ -188,6 +188,12 @@ sweep_search_init(struct sweep_search *ss, const struct sweep_spec *spec,
 	ss->cap.agree = 1;
 }
 
+void
+sweep_search_fixed(struct sweep_search *ss)
+{
+	ss->fixed = 1;
+}
+
 /* The search is over, with answer `end'. */
 static void
 sweep_search_end(struct sweep_search *ss, enum sweep_end end)
@@ -218,6 +224,10 @@ sweep_search_next(struct sweep_search *ss, double *level,
 {
 	switch (ss->phase) {
 	case SWEEP_P_PLAN:
+		if (ss->planned >= ss->nplan && ss->decided) {
+			ss->phase = SWEEP_P_DONE;
+			return 0;
+		}
 		if (ss->planned >= ss->nplan) {
 			sweep_search_end(ss, ss->objectives ?
 			    SWEEP_E_ALL_PASS : SWEEP_E_NONE);
@@ -291,11 +301,67 @@ sweep_search_repeat(struct sweep_search *ss, int pass)
 	    SWEEP_E_FIRST_FAIL);
 }
 
+/*
+ * A fixed plan's step: the plan goes on; the first step that is not a
+ * pass decides the answer.
+ */
+static void
+sweep_search_fixed_result(struct sweep_search *ss, enum sweep_verdict v)
+{
+	struct sweep_capacity *c = &ss->cap;
+
+	ss->planned++;
+	if (ss->decided || (v != SWEEP_V_CLIENT && !ss->objectives))
+		return;
+	if (v != SWEEP_V_CLIENT && v != SWEEP_V_FAIL) {
+		ss->last_pass = ss->pending;
+		ss->have_pass = 1;
+		return;
+	}
+	ss->decided = 1;
+	c->capacity = ss->have_pass ? ss->last_pass : 0;
+	if (v == SWEEP_V_CLIENT) {
+		c->end = SWEEP_E_CLIENT;
+		c->client_level = ss->pending;
+	} else if (ss->have_pass) {
+		c->end = SWEEP_E_FOUND;
+		c->fail = ss->pending;
+	} else
+		c->end = SWEEP_E_FIRST_FAIL;
+}
+
+void
+sweep_search_fixed_answer(const double *level,
+    const enum sweep_verdict *verdict, size_t n, int objectives,
+    struct sweep_capacity *cap)
+{
+	struct sweep_search ss;
+	size_t i;
+
+	memset(&ss, 0, sizeof(ss));
+	ss.objectives = objectives != 0;
+	ss.fixed = 1;
+	ss.nplan = n;
+	ss.cap.end = objectives ? SWEEP_E_ALL_PASS : SWEEP_E_NONE;
+	ss.cap.agree = 1;
+	for (i = 0; i < n; i++) {
+		ss.pending = level[i];
+		sweep_search_fixed_result(&ss, verdict[i]);
+	}
+	if (!ss.decided)
+		sweep_search_end(&ss, ss.cap.end);
+	*cap = ss.cap;
+}
+
 void
 sweep_search_result(struct sweep_search *ss, enum sweep_verdict v)
 {
 	if (ss->phase == SWEEP_P_DONE)
 		return;
+	if (ss->fixed) {
+		sweep_search_fixed_result(ss, v);
+		return;
+	}
 	if (v == SWEEP_V_CLIENT) {
 		ss->cap.client_level = ss->pending;
 		sweep_search_end(ss, SWEEP_E_CLIENT);

@@ -43,6 +43,15 @@
  * - SWEEP_V_CLIENT ends the search at any step, with objectives or
  *   not: SWEEP_E_CLIENT, capacity the last pass if any (else 0).
  * - Without objectives the verdicts PASS and FAIL are taken as NONE.
+ * - A fixed plan (sweep_search_fixed: several clients, --client I/N,
+ *   whose verdicts only a --merge of their files can give): every
+ *   planned level runs, whatever its verdict, and nothing else (no
+ *   probe, no repeat).  The answer is the plan's first step that is not
+ *   a pass: a FAIL gives SWEEP_E_FOUND (capacity the pass before it,
+ *   fail its level; repeated 0, agree 1) or SWEEP_E_FIRST_FAIL when it
+ *   is the first; a CLIENT gives SWEEP_E_CLIENT (capacity the pass
+ *   before it, if any).  Every step a pass: SWEEP_E_ALL_PASS; without
+ *   objectives SWEEP_E_NONE (unless a step was CLIENT).
  */
 #ifndef HTTPERF_REPORT_SWEEP_SEARCH_H
 #define HTTPERF_REPORT_SWEEP_SEARCH_H
@@ -134,6 +143,8 @@ struct sweep_search {
 	int		 have_pass, have_fail;
 	int		 phase;		/* plan, bisect, repeat, done */
 	int		 repeat_left;
+	int		 fixed;		/* a fixed plan: no search */
+	int		 decided;	/* fixed: the answer is known */
 	double		 pending;	/* the level handed out last */
 	enum sweep_kind	 pending_kind;
 	struct sweep_capacity cap;
@@ -141,6 +152,20 @@ struct sweep_search {
 
 void	sweep_search_init(struct sweep_search *ss,
 	    const struct sweep_spec *spec, double precision, int objectives);
+
+/*
+ * Makes the search (just initialized) a fixed plan: every planned level
+ * runs, whatever the verdicts, and they give the answer (see above).
+ */
+void	sweep_search_fixed(struct sweep_search *ss);
+
+/*
+ * The answer a fixed plan gives for the n steps at level[] with
+ * verdict[], in the order they ran (a merge's steps).
+ */
+void	sweep_search_fixed_answer(const double *level,
+	    const enum sweep_verdict *verdict, size_t n, int objectives,
+	    struct sweep_capacity *cap);
 
 /*
  * The next step: returns 1 with its level and why it runs, or 0 when the

@@ -109,14 +109,6 @@ got=$(awk -F '\t' 'NR > 1 { printf "%s %s;", $1, $2 }' "$T_DIR/sw.tsv")
 want=$(printf '%s\n' "$rows" | awk '{ printf "%d %s;", $3, $5 }')
 [ "$got" = "$want" ] || fail "TSV $got, table $want"
 
-# --merge refuses a sweep's document (its steps are not merged yet).
-rc=0
-"$HP" --merge "$T_DIR/sw.json" "$T_DIR/sw.json" > "$OUT" 2> "$OUT.err" ||
-    rc=$?
-[ "$rc" = 1 ] && [ ! -s "$OUT" ] || fail "merge: exit $rc"
-grep -qx "httperf: --merge: $T_DIR/sw.json: sweep: the result of a --sweep cannot be merged (its steps are not merged step by step yet)" \
-    "$OUT.err" || fail "merge: $(cat "$OUT.err")"
-
 # An objective the first level cannot meet: one step, first-fail, exit
 # 4, and no whole-run Objective line (the objectives judge the steps).
 hp --uri /size/10 --call-rate 10 --sweep 10:30:10 --step-time 1 \
@@ -193,6 +185,6 @@ done
 stop_srv
 
 ok "$n usage errors, fixed sweeps (--rate, --call-rate with warm-up)," \
-    "JSON, TSV, merge refused, first-fail exit 4, cut by SIGINT," \
+    "JSON, TSV, first-fail exit 4, cut by SIGINT," \
     "concurrency 1:4*2 capacity 2," \
     "search finds ${cap% *}/s"

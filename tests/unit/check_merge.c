@@ -13,7 +13,9 @@
 #include "lib/hdr.h"
 #include "lib/jsonr.h"
 #include "lib/jsonw.h"
+#include "opt/options.h"
 #include "report/merge.h"
+#include "report/merge_int.h"
 #include "report/result.h"
 #include "stat/basic.h"
 #include "stat/h2_stat.h"
@@ -21,6 +23,7 @@
 #include "stat/proxy_stat.h"
 #include "stat/sched_stat.h"
 #include "stat/sess_stat.h"
+#include "stat/slo.h"
 #include "stat/tls_stat.h"
 #include "unit.h"
 
@@ -676,6 +679,185 @@ START_TEST(test_hist_settings)
 }
 END_TEST
 
+/*
+ * A sweep's document: `whole' (freed) with a "sweep" member of n steps,
+ * step i of kind kinds[i] ('p' plan, 'b' probe) at level[i], its result
+ * steps[i] (freed).
+ */
+static struct jv *
+doc_sweep(struct jv *whole, const char *spec, const char *kinds,
+    const double *level, struct jv **steps, size_t n)
+{
+	struct jsonw w;
+	struct jv *root;
+	char *buf = NULL, err[128];
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+
+	jsonw_init(&w, f);
+	jsonw_obj_begin(&w);
+	for (i = 0; i < jv_len(whole); i++) {
+		jsonw_key(&w, jv_key_at(whole, i));
+		result_copy(&w, jv_at(whole, i));
+	}
+	jsonw_key(&w, "sweep");
+	jsonw_obj_begin(&w);
+	jsonw_kstr(&w, "spec", spec);
+	jsonw_kdouble(&w, "step_time_s", 1);
+	jsonw_kdouble(&w, "warmup_s", 0);
+	jsonw_kdouble(&w, "precision_pct", 2);
+	jsonw_kstr(&w, "param", "rate");
+	jsonw_kstr(&w, "unit", "conn/s");
+	jsonw_kbool(&w, "fixed", 1);
+	jsonw_key(&w, "steps");
+	jsonw_arr_begin(&w);
+	for (i = 0; i < n; i++) {
+		jsonw_obj_begin(&w);
+		jsonw_ku64(&w, "index", i + 1);
+		jsonw_kstr(&w, "kind", kinds[i] == 'p' ? "plan" : "probe");
+		jsonw_kdouble(&w, "level", level[i]);
+		jsonw_kstr(&w, "verdict", "-");
+		jsonw_kbool(&w, "client_limited", 0);
+		jsonw_key(&w, "result");
+		result_copy(&w, steps[i]);
+		jsonw_obj_end(&w);
+		jv_free(steps[i]);
+	}
+	jsonw_arr_end(&w);
+	jsonw_obj_end(&w);
+	jsonw_obj_end(&w);
+	ck_assert_int_eq(jsonw_finish(&w), 0);
+	fclose(f);
+	jv_free(whole);
+	root = jv_parse(buf, len, err, sizeof(err));
+	ck_assert_msg(root != NULL, "%s", err);
+	free(buf);
+	return root;
+}
+
+/* Client id's sweep 100:200:100, n0 and n1 replies in its steps. */
+static struct jv *
+sweep_of(unsigned id, uint64_t n0, uint64_t n1)
+{
+	static const double level[] = { 100, 200 };
+	struct jv *steps[2];
+
+	steps[0] = doc(id, SEC, n0, 1000, 1, 1, 100, 3);
+	steps[1] = doc(id, 2 * SEC, n1, 1000, 1, 1, 200, 3);
+	return doc_sweep(doc(id, SEC, n0 + n1, 1000, 1, 1, 100, 3),
+	    "100:200:100", "pp", level, steps, 2);
+}
+
+/*
+ * Merges client 0's sweep (3 and 5 replies in its steps) with client
+ * 1's (4 and 6), judged by `expr'; returns the exit status and the
+ * sweep's output in out.
+ */
+static int
+sweep_merged(const char *expr, char *out, size_t len)
+{
+	static char *files[] = { "a.json", "b.json" };
+	struct jv *docs[2] = { sweep_of(0, 3, 5), sweep_of(1, 4, 6) };
+	struct options o;
+	struct merge m;
+	struct slo slo;
+	char err[128];
+	FILE *f = fmemopen(out, len, "w");
+	int rv;
+
+	memset(out, 0, len);
+	memset(&o, 0, sizeof(o));
+	o.prog = "httperf";
+	o.merge_files = files;
+	o.n_merge_files = 2;
+	ck_assert_int_eq(slo_parse(expr, &slo, err, sizeof(err)), 0);
+	o.slo = &slo;
+	o.n_slo = 1;
+	merge_init(&m, cols, NCOLS);
+	ck_assert_int_eq(merge_add(&m, docs[0], "a.json", "httperf",
+	    stderr), 0);
+	ck_assert_int_eq(merge_add(&m, docs[1], "b.json", "httperf",
+	    stderr), 0);
+	merge_finish(&m);
+	ck_assert_int_eq(merge_sweep_steps(&m, &o, docs), 0);
+	rv = merge_sweep_print(&m, f);
+	fclose(f);
+	merge_free(&m);
+	jv_free(docs[0]);
+	jv_free(docs[1]);
+	return rv;
+}
+
+/*
+ * A sweep of two clients, merged step by step: each step's counts the
+ * sum of the files', at the sum of their levels, judged on the sums.
+ */
+START_TEST(test_sweep)
+{
+	char out[2048];
+
+	ck_assert_int_eq(sweep_merged("2xx<=8", out, sizeof(out)), 0);
+	ck_assert_msg(strstr(out, "\n   1 plan       200.0        7 ") !=
+	    NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\n   2 plan       400.0       11 ") !=
+	    NULL, "%s", out);
+	ck_assert_msg(strstr(out, " PASS\n   2 plan ") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, " FAIL\nCapacity: 200.0 conn/s (found: "
+	    "2xx<=8; the next level 400.0 failed; a fixed plan: no search)\n")
+	    != NULL, "%s", out);
+	/* Each file's first step (3, 4) meets 2xx<=6, their sum not. */
+	ck_assert_int_eq(sweep_merged("2xx<=6", out, sizeof(out)), 4);
+	ck_assert_msg(strstr(out, "Capacity: - conn/s (first-fail: the first "
+	    "level 200.0 failed 2xx<=6)\n") != NULL, "%s", out);
+}
+END_TEST
+
+/* A sweep merges with a sweep of the same fixed plan only. */
+START_TEST(test_sweep_refusals)
+{
+	static const double lv[] = { 100, 200 }, lv2[] = { 100, 250 };
+	struct jv *st[2];
+	char msg[512];
+
+	ck_assert_int_eq(refused(sweep_of(0, 3, 5),
+	    doc(1, SEC, 10, 1000, 1, 1, 100, 3), msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "httperf: --merge: b.json: sweep: in one of "
+	    "this file and a.json only: a --sweep's result merges only with "
+	    "those of the same plan\n");
+	st[0] = doc(1, SEC, 4, 1000, 1, 1, 100, 3);
+	ck_assert_int_eq(refused(sweep_of(0, 3, 5),
+	    doc_sweep(doc(1, SEC, 4, 1000, 1, 1, 100, 3), "100:200:100",
+	    "p", lv, st, 1), msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "httperf: --merge: b.json: sweep.steps: 1 "
+	    "steps, a.json has 2: the files must have run the same fixed "
+	    "plan\n");
+	st[0] = doc(1, SEC, 4, 1000, 1, 1, 100, 3);
+	st[1] = doc(1, SEC, 4, 1000, 1, 1, 200, 3);
+	ck_assert_int_eq(refused(sweep_of(0, 3, 5),
+	    doc_sweep(doc(1, SEC, 4, 1000, 1, 1, 100, 3), "100:200:100",
+	    "pp", lv2, st, 2), msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "httperf: --merge: b.json: sweep.steps.1: "
+	    "level 250, a.json's is 200: the files must have run the same "
+	    "fixed plan\n");
+	st[0] = doc(1, SEC, 4, 1000, 1, 1, 100, 3);
+	st[1] = doc(1, SEC, 4, 1000, 1, 1, 200, 3);
+	ck_assert_int_eq(refused(sweep_of(0, 3, 5),
+	    doc_sweep(doc(1, SEC, 4, 1000, 1, 1, 100, 3), "100:200:100",
+	    "pb", lv, st, 2), msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "httperf: --merge: b.json: sweep.steps.1: a "
+	    "probe step of a capacity search: only fixed plans merge (with "
+	    "--client I/N, N above 1, a sweep runs every planned level)\n");
+	st[0] = doc(1, SEC, 4, 1000, 1, 1, 100, 3);
+	st[1] = doc(1, SEC, 4, 1000, 1, 1, 200, 3);
+	ck_assert_int_eq(refused(sweep_of(0, 3, 5),
+	    doc_sweep(doc(1, SEC, 4, 1000, 1, 1, 100, 3), "100:300:100",
+	    "pp", lv, st, 2), msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "httperf: --merge: b.json: sweep.spec: "
+	    "100:300:100, a.json's is 100:200:100: the files must have run "
+	    "the same fixed plan\n");
+}
+END_TEST
+
 static Suite *
 merge_suite(void)
 {
@@ -691,6 +873,8 @@ merge_suite(void)
 	tcase_add_test(tc, test_interval_sliver);
 	tcase_add_test(tc, test_ids);
 	tcase_add_test(tc, test_hist_settings);
+	tcase_add_test(tc, test_sweep);
+	tcase_add_test(tc, test_sweep_refusals);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -135,6 +135,7 @@ struct server {
 	size_t		 client_step;	/* > 0: CLIENT at this step (1..) */
 	double		 flaky;		/* > 0: this level's 2nd run flips */
 	int		 objectives;
+	int		 fixed;		/* a fixed plan (sweep_search_fixed) */
 	int		 runs_at_flaky;
 	size_t		 n;
 	double		 level[TRACE_MAX];
@@ -171,6 +172,8 @@ server_search(struct server *sv, const char *spec, int integer,
 	ck_assert_int_eq(sweep_spec_parse(spec, integer, &s, err,
 	    sizeof(err)), 0);
 	sweep_search_init(&ss, &s, precision, sv->objectives);
+	if (sv->fixed)
+		sweep_search_fixed(&ss);
 	sv->n = 0;
 	while (sweep_search_next(&ss, &level, &kind)) {
 		ck_assert_uint_lt(sv->n, TRACE_MAX);
@@ -396,6 +399,90 @@ START_TEST(test_no_objectives)
 }
 END_TEST
 
+/*
+ * A fixed plan (several clients): every planned level runs, in order,
+ * whatever the verdicts; the first step that is not a pass decides.
+ */
+START_TEST(test_fixed)
+{
+	struct server sv = { .capacity = 250, .objectives = 1, .fixed = 1 };
+	size_t i;
+
+	ck_assert_uint_eq(server_search(&sv, "100:500:100", 0, 0.02), 5);
+	for (i = 0; i < 5; i++) {
+		ck_assert_int_eq(sv.kind[i], SWEEP_K_PLAN);
+		ck_assert_double_eq(sv.level[i], 100 * (double)(i + 1));
+	}
+	ck_assert_int_eq(sv.cap.end, SWEEP_E_FOUND);
+	ck_assert_double_eq(sv.cap.capacity, 200);
+	ck_assert_double_eq(sv.cap.fail, 300);
+	ck_assert_int_eq(sv.cap.repeated, 0);
+	ck_assert_int_eq(sv.cap.agree, 1);
+
+	sv.capacity = 50;
+	ck_assert_uint_eq(server_search(&sv, "100:500:100", 0, 0.02), 5);
+	ck_assert_int_eq(sv.cap.end, SWEEP_E_FIRST_FAIL);
+	ck_assert_double_eq(sv.cap.capacity, 0);
+	ck_assert_double_eq(sv.cap.fail, 0);
+
+	sv.capacity = 1e9;
+	ck_assert_uint_eq(server_search(&sv, "100:500:100", 0, 0.02), 5);
+	ck_assert_int_eq(sv.cap.end, SWEEP_E_ALL_PASS);
+	ck_assert_double_eq(sv.cap.capacity, 500);
+
+	/* The client limit does not stop the plan either. */
+	sv.client = 300;
+	ck_assert_uint_eq(server_search(&sv, "100:500:100", 0, 0.02), 5);
+	ck_assert_int_eq(sv.cap.end, SWEEP_E_CLIENT);
+	ck_assert_double_eq(sv.cap.capacity, 200);
+	ck_assert_double_eq(sv.cap.client_level, 300);
+
+	sv.client = 0;
+	sv.objectives = 0;
+	ck_assert_uint_eq(server_search(&sv, "100:500:100", 0, 0.02), 5);
+	ck_assert_int_eq(sv.cap.end, SWEEP_E_NONE);
+	ck_assert_double_eq(sv.cap.capacity, 0);
+}
+END_TEST
+
+/* The answer of given steps (a merge's): a pass after a fail changes
+   nothing, nor does a client limit after it. */
+START_TEST(test_fixed_answer)
+{
+	static const double lv[] = { 200, 400, 600, 800 };
+	static const enum sweep_verdict v1[] = { SWEEP_V_PASS, SWEEP_V_PASS,
+	    SWEEP_V_FAIL, SWEEP_V_PASS };
+	static const enum sweep_verdict v2[] = { SWEEP_V_PASS, SWEEP_V_CLIENT,
+	    SWEEP_V_FAIL, SWEEP_V_PASS };
+	static const enum sweep_verdict v3[] = { SWEEP_V_FAIL, SWEEP_V_PASS,
+	    SWEEP_V_CLIENT, SWEEP_V_PASS };
+	static const enum sweep_verdict v4[] = { SWEEP_V_NONE, SWEEP_V_NONE,
+	    SWEEP_V_NONE, SWEEP_V_NONE };
+	struct sweep_capacity c;
+
+	sweep_search_fixed_answer(lv, v1, 4, 1, &c);
+	ck_assert_int_eq(c.end, SWEEP_E_FOUND);
+	ck_assert_double_eq(c.capacity, 400);
+	ck_assert_double_eq(c.fail, 600);
+	ck_assert_int_eq(c.repeated, 0);
+	ck_assert_int_eq(c.agree, 1);
+	sweep_search_fixed_answer(lv, v2, 4, 1, &c);
+	ck_assert_int_eq(c.end, SWEEP_E_CLIENT);
+	ck_assert_double_eq(c.capacity, 200);
+	ck_assert_double_eq(c.client_level, 400);
+	ck_assert_double_eq(c.fail, 0);
+	sweep_search_fixed_answer(lv, v3, 4, 1, &c);
+	ck_assert_int_eq(c.end, SWEEP_E_FIRST_FAIL);
+	ck_assert_double_eq(c.capacity, 0);
+	sweep_search_fixed_answer(lv, v1, 2, 1, &c);
+	ck_assert_int_eq(c.end, SWEEP_E_ALL_PASS);
+	ck_assert_double_eq(c.capacity, 400);
+	sweep_search_fixed_answer(lv, v4, 4, 0, &c);
+	ck_assert_int_eq(c.end, SWEEP_E_NONE);
+	ck_assert_double_eq(c.capacity, 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -416,6 +503,8 @@ main(void)
 	tcase_add_test(tc, test_flaky_pass);
 	tcase_add_test(tc, test_flaky_fail);
 	tcase_add_test(tc, test_no_objectives);
+	tcase_add_test(tc, test_fixed);
+	tcase_add_test(tc, test_fixed_answer);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
