@@ -439,14 +439,15 @@ sweep_step_end(struct run_sweep *sw, uint64_t now)
 }
 
 /*
- * Sets the level of the workload: its schedule's rate, or the closed
- * loop's concurrency.
+ * Sets the level of the workload: its schedule's rate (which the whole
+ * run's live lines show from now on), or the closed loop's concurrency.
  */
 static void
 sweep_set_level(struct run_sweep *sw, double level, uint64_t now)
 {
 	struct run *r = sw->r;
 	const struct generator *g = mod_gens[r->workload].gen;
+	size_t i;
 
 	if (sw->so.concurrency > 0) {
 		sw->so.concurrency = (unsigned)level;
@@ -460,6 +461,10 @@ sweep_set_level(struct run_sweep *sw, double level, uint64_t now)
 		sw->so.call_rate = level;
 	if (sw->started && g->set_rate != NULL)
 		g->set_rate(r->gens[r->workload].state, level, now);
+	for (i = 0; i < mod_nstats; i++)
+		if (r->stats[i].on && mod_stats[i].col->set_rate != NULL)
+			mod_stats[i].col->set_rate(r->stats[i].state, level,
+			    now);
 }
 
 static void	sweep_step_fired(struct timer *t, uint64_t now);

@@ -26,6 +26,7 @@ PY
 }
 
 start_srv
+SRV_PORT=$PORT
 
 # Sessions of 3 calls on one connection (burst 3): each ends with 3
 # replies and 1 connection, in the steps and in the whole run.
@@ -82,3 +83,47 @@ awk '$1 < 40 || $2 != $1 || $4 != $1 { exit 1 }
     "$T_DIR/h2.txt" || fail "requests streams h2c-conns streams-max: \
 $(tr '\n' ';' < "$T_DIR/h2.txt")"
 ok "HTTP/2: a step counts the streams opened in it"
+
+# The progress line (on a pseudo-terminal, as progress.sh runs it):
+# during a sweep it shows the step's target, not --rate's, and no bar
+# (the search decides the end); a closed loop (--concurrency, which has
+# no schedule) shows its calls: a bar for --num-calls, a rate.
+if ! script -q -c true /dev/null < /dev/null > /dev/null 2>&1; then
+	if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
+		fail "script(1) (util-linux) is missing"
+	fi
+	skip "script(1) (util-linux) is missing"
+fi
+# pty FILE CMD: CMD on a terminal 100 columns wide; FILE gets the
+# progress lines drawn, one a line.
+pty() {
+	TERM=xterm timeout 60 script -q -c "stty cols 100 rows 24; $2" \
+	    /dev/null < /dev/null > "$1.raw" 2>&1
+	RC=$?
+	T_LAST="$2"
+	tr '\r\033' '\n@' < "$1.raw" | sed -n 's/@\[K$//p' | grep -v '^$' \
+	    > "$1"
+}
+ARGS="--server 127.0.0.1 --port $SRV_PORT"
+pty "$T_DIR/p1" "exec $HP $ARGS --uri /size/10 --rate 10 --sweep 10:30:10 \
+    --step-time 1 --max-lateness 200 > $OUT"
+expect_rc 0
+# The targets shown, in order, each once.
+got=$(sed -n 's/.* of \([0-9.]*\)\/s .*/\1/p' "$T_DIR/p1" | uniq | tr '\n' ';')
+[ "$got" = "10.0;20.0;30.0;" ] || fail "progress targets: $got"
+! grep -q '%' "$T_DIR/p1" || fail "a bar in a sweep: $(tail -1 "$T_DIR/p1")"
+# 2 calls of 2 ms at once: about 1000 a second, 1.2 s.
+pty "$T_DIR/p2" "exec $HP $ARGS --uri /delay/2/10 --concurrency 2 \
+    --num-calls 1200 > $OUT"
+expect_rc 0
+expect_counts 2 1200 1200
+awk '!/^0:0[0-9] \[[#-]+\] +[0-9]+% ETA [0-9]:[0-9][0-9]  rate [0-9.]+\/s  replies [0-9]+  errors 0  p99 / {
+		print "not a closed loop'"'"'s line: " $0; exit 1 }
+	{ p = $0; sub(/^[^]]*\] +/, "", p); sub(/%.*/, "", p)
+	  if (p + 0 < last) { print "back from " last "%: " $0; exit 1 }
+	  last = p + 0
+	  r = $0; sub(/.* rate /, "", r); sub(/\/s .*/, "", r)
+	  if (r + 0 > 0) rate = 1 }
+	END { if (NR < 1 || !rate) { print NR " lines, no rate"; exit 1 } }' \
+    "$T_DIR/p2" > "$T_DIR/chk" || fail "$(cat "$T_DIR/chk")"
+ok "progress: a step's target; a closed loop's calls, a bar and a rate"
