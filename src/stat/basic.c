@@ -402,13 +402,18 @@ basic_col_init(void **state, const struct collector_env *env, char *err,
 	return 0;
 }
 
-/* A --sweep step's measure starts mid-run. */
+/*
+ * A --sweep step's measure starts mid-run, with the connections open
+ * then (its driver set concurrent): they are open at once in it.
+ */
 static void
 basic_col_start(void *state, uint64_t now)
 {
 	struct basic *b = state;
 
 	b->start = now;
+	if (b->concurrent > b->t.max_concurrent)
+		b->t.max_concurrent = b->concurrent;
 }
 
 static void

@@ -8,7 +8,8 @@
 #   replies a second time into the same session).
 # - HTTP/2: a connection carried over from the step before counts only
 #   the streams opened in the step (it once brought all of its earlier
-#   ones), so a step's streams are its requests.
+#   ones), so a step's streams are its requests; it is open at once in
+#   each step (a step without a new connection said 0 concurrent).
 . "$TESTLIB"
 
 # sess_json FILE: one line per step and one for the run, "completed
@@ -72,15 +73,17 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 for r in [s["result"] for s in d["sweep"]["steps"]] + [d]:
     h = r["stats"]["h2"]
-    print(r["stats"]["basic"]["requests"]["total"], h["streams"],
-          h["conns_h2c"], h["streams_max"])
+    b = r["stats"]["basic"]
+    print(b["requests"]["total"], h["streams"], h["conns_h2c"],
+          h["streams_max"], b["connections"]["max_concurrent"])
 PY
 [ "$(wc -l < "$T_DIR/h2.txt")" = 4 ] || fail "$(cat "$T_DIR/h2.txt")"
 # Requests = streams, the most on one connection too (one connection,
-# connected in the first step, carried over to the others).
-awk '$1 < 40 || $2 != $1 || $4 != $1 { exit 1 }
+# connected in the first step, carried over to the others: each step had
+# it open).
+awk '$1 < 40 || $2 != $1 || $4 != $1 || $5 != 1 { exit 1 }
 	(NR == 1 || NR == 4) != ($3 == 1) || $3 > 1 { exit 1 }' \
-    "$T_DIR/h2.txt" || fail "requests streams h2c-conns streams-max: \
+    "$T_DIR/h2.txt" || fail "requests streams h2c-conns streams-max max-concurrent: \
 $(tr '\n' ';' < "$T_DIR/h2.txt")"
 ok "HTTP/2: a step counts the streams opened in it"
 
