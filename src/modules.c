@@ -179,7 +179,7 @@ mod_cfg_progress(const struct mod_ctx *r, union mod_cfg *u)
 	}
 	/* A sweep's end is the search's: no bar. */
 	if (o->sweep != NULL)
-		u->progress.unit = PROGRESS_U_NONE;
+		u->progress.total = 0;
 	*r->progress_on = 1;
 }
 
