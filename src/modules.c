@@ -167,8 +167,9 @@ mod_cfg_progress(const struct mod_ctx *r, union mod_cfg *u)
 		u->progress.unit = PROGRESS_U_SESSIONS;
 		u->progress.total = o->wsesslog_n;
 	} else if (o->concurrency > 0) {
-		/* The closed loop signals no arrivals: --runtime only. */
-		u->progress.unit = PROGRESS_U_NONE;
+		/* The closed loop signals no arrivals: its calls. */
+		u->progress.unit = PROGRESS_U_CALLS;
+		u->progress.total = o->num_calls;
 	} else if (o->call_rate > 0) {
 		u->progress.unit = PROGRESS_U_ARRIVALS;
 		u->progress.total = o->num_calls;
@@ -176,6 +177,9 @@ mod_cfg_progress(const struct mod_ctx *r, union mod_cfg *u)
 		u->progress.unit = PROGRESS_U_CONNS;
 		u->progress.total = o->num_conns;
 	}
+	/* A sweep's end is the search's: no bar. */
+	if (o->sweep != NULL)
+		u->progress.total = 0;
 	*r->progress_on = 1;
 }
 

@@ -203,18 +203,24 @@ sweep_cols_new(struct run_sweep *sw, char *err, size_t errlen)
 {
 	struct run *r = sw->r;
 	size_t i;
+	int verbose;
 
 	sw->bus = bus_new();
 	sw->core = r->core;
 	sw->core.bus = sw->bus;
 	sw->ctx = r->ctx;
 	sw->ctx.o = &sw->so;
+	/* A step prints nothing live (-v's rate samples): the run does. */
+	verbose = sw->so.verbose;
+	sw->so.verbose = 0;
 	for (i = 0; i < MOD_NSTATS; i++)
 		if (sweep_col_wanted(i) && run_col_init(r, &sw->ctx,
 		    &sw->core, sw->bus, i, &sw->stats[i], err, errlen) == -1) {
+			sw->so.verbose = verbose;
 			sweep_cols_free(sw);
 			return -1;
 		}
+	sw->so.verbose = verbose;
 	return 0;
 }
 
@@ -465,14 +471,15 @@ sweep_phase(const struct run_sweep *sw, uint64_t now)
 }
 
 /*
- * Sets the level of the workload: its schedule's rate, or the closed
- * loop's concurrency.
+ * Sets the level of the workload: its schedule's rate (which the whole
+ * run's live lines show from now on), or the closed loop's concurrency.
  */
 static void
 sweep_set_level(struct run_sweep *sw, double level, uint64_t now)
 {
 	struct run *r = sw->r;
 	const struct generator *g = mod_gens[r->workload].gen;
+	size_t i;
 
 	if (sw->so.concurrency > 0) {
 		sw->so.concurrency = (unsigned)level;
@@ -487,6 +494,10 @@ sweep_set_level(struct run_sweep *sw, double level, uint64_t now)
 	if (sw->started && g->set_rate != NULL)
 		g->set_rate(r->gens[r->workload].state, level,
 		    sweep_phase(sw, now));
+	for (i = 0; i < mod_nstats; i++)
+		if (r->stats[i].on && mod_stats[i].col->set_rate != NULL)
+			mod_stats[i].col->set_rate(r->stats[i].state, level,
+			    now);
 }
 
 static void	sweep_step_fired(struct timer *t, uint64_t now);

@@ -167,6 +167,8 @@ basic_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	case BUS_PERF_SAMPLE:
 		v = b->interval_replies;
 		b->interval_replies = 0;
+		if (!basic_sample_whole(b->start, now, arg.d))
+			break;		/* begun before the measure */
 		stat_samples_add(&t->reply_rate, &b->rr, (double)v * arg.d);
 		if (b->verbose > 0)
 			fprintf(b->out, "reply-rate = %-8.1f\n",
@@ -400,6 +402,20 @@ basic_col_init(void **state, const struct collector_env *env, char *err,
 	return 0;
 }
 
+/*
+ * A --sweep step's measure starts mid-run, with the connections open
+ * then (its driver set concurrent): they are open at once in it.
+ */
+static void
+basic_col_start(void *state, uint64_t now)
+{
+	struct basic *b = state;
+
+	b->start = now;
+	if (b->concurrent > b->t.max_concurrent)
+		b->t.max_concurrent = b->concurrent;
+}
+
 static void
 basic_col_report(void *state, FILE *out, const struct collector_run *run)
 {
@@ -474,6 +490,7 @@ const struct collector basic_collector = {
 	.name = "basic",
 	.always = 1,
 	.init = basic_col_init,
+	.start = basic_col_start,
 	.report = basic_col_report,
 	.extra = basic_col_extra,
 	.json = basic_col_json,

@@ -61,6 +61,7 @@ struct basic {
 	uint64_t	 burst_max;
 	uint64_t	 concurrent;
 	uint64_t	 interval_replies;	/* since the last sample */
+	uint64_t	 start;		/* the measure's (see start) */
 	struct stat_samples rr;		/* every reply-rate sample */
 	/* One histogram per phase (enum basic_phase); NULL when the run
 	   has no such phase (no --ssl, no sessions, no schedule). */

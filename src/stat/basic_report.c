@@ -70,6 +70,14 @@ basic_ratio(double a, double b)
 	return isfinite(r) ? r : 0.0;
 }
 
+int
+basic_sample_whole(uint64_t start, uint64_t now, double per_sec)
+{
+	if (per_sec <= 0)
+		return 1;	/* no window: as it always was */
+	return (double)now - 1e9 / per_sec + 1e6 >= (double)start;
+}
+
 /* Prints the -v -v lifetime histogram, one line per non-empty 1 ms bin. */
 static void
 print_lifetime_bins(FILE *out, const struct basic_totals *t)

@@ -18,6 +18,14 @@ struct jsonw;
 /* Returns a / b, or 0 when b is 0 or the result is not finite. */
 double	basic_ratio(double a, double b);
 
+/*
+ * Says whether the rate sample taken at `now', `per_sec' being 1 over its
+ * window (BUS_PERF_SAMPLE's argument), has its whole window after the
+ * measure's `start' (within 1 ms): a --sweep step starts its collectors
+ * mid-window, and its first sample would count only part of one.
+ */
+int	basic_sample_whole(uint64_t start, uint64_t now, double per_sec);
+
 /* Error classes of the two Errors lines. */
 enum basic_err {
 	BASIC_ERR_CLIENT_TIMO,

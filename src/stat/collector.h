@@ -98,6 +98,12 @@ struct collector {
 	 */
 	void	(*start)(void *state, uint64_t now);
 	int	(*stop)(void *state, uint64_t now, char *err, size_t errlen);
+	/*
+	 * The schedule's target rate is `rate' arrivals a second from
+	 * `now' on (a --sweep step's level), for a collector that shows it
+	 * while the test runs.  NULL: nothing to do.
+	 */
+	void	(*set_rate)(void *state, double rate, uint64_t now);
 	/* Prints its lines of 0.9.0's report.  NULL: none. */
 	void	(*report)(void *state, FILE *out,
 		    const struct collector_run *run);

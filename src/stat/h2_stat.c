@@ -3,6 +3,11 @@
  * live in its HTTP/2 state (core/conn_h2.h) and are added here when it is
  * destroyed; the report adds those of the connections still open.  The
  * errors come from the failure events and their causes (H2_ERR_*).
+ * A --sweep step's collector starts mid-run: what the connections open
+ * at its start had counted by then is their base, taken off when they
+ * are added, so that a step counts only its own streams, frames and
+ * header bytes (the most streams open at once stays the connection's
+ * whole life's).
  */
 #include "config.h"
 
@@ -24,9 +29,17 @@
 #include "stat/h2_stat.h"
 #include "stat/stat_merge.h"
 
+/* A connection open at the start, and its counters then. */
+struct h2_base {
+	uint64_t	 id;
+	struct h2_stats	 s;
+};
+
 struct h2_stat {
 	struct core	*core;
 	struct h2_totals t;		/* of the connections destroyed */
+	struct h2_base	*base;		/* by id, ascending */
+	size_t		 nbase;
 };
 
 const char *const h2_stat_err_name[H2_STAT_NERR] = {
@@ -57,23 +70,55 @@ h2_stat_class(int err)
 	}
 }
 
-/* Adds one connection's counters. */
-static void
-h2_stat_add(struct h2_totals *t, const struct h2_stats *s)
+static int
+h2_base_cmp(const void *a, const void *b)
 {
-	t->streams += s->streams;
-	if (s->streams > t->streams_max)
-		t->streams_max = s->streams;
+	uint64_t x = ((const struct h2_base *)a)->id;
+	uint64_t y = ((const struct h2_base *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Connection c's counters at the start, or NULL: opened since. */
+static const struct h2_stats *
+h2_stat_base(const struct h2_stat *st, const struct conn *c)
+{
+	const struct h2_base *b;
+	struct h2_base key;
+
+	if (st->nbase == 0)
+		return NULL;
+	key.id = c->id;
+	b = bsearch(&key, st->base, st->nbase, sizeof(*st->base),
+	    h2_base_cmp);
+	return b != NULL ? &b->s : NULL;
+}
+
+/* Adds connection c's counters s, less their base. */
+static void
+h2_stat_add(const struct h2_stat *st, struct h2_totals *t,
+    const struct conn *c, const struct h2_stats *s)
+{
+	static const struct h2_stats zero;
+	const struct h2_stats *b = h2_stat_base(st, c);
+	uint64_t streams;
+
+	if (b == NULL)
+		b = &zero;
+	streams = s->streams - b->streams;
+	t->streams += streams;
+	if (streams > t->streams_max)
+		t->streams_max = streams;
 	if (s->max_concurrent > t->max_concurrent)
 		t->max_concurrent = s->max_concurrent;
-	t->rst_recv += s->rst_recv;
-	t->rst_sent += s->rst_sent;
-	t->goaway_recv += s->goaway_recv;
-	t->stalls += s->stalls;
-	t->hdr_sent_raw += s->hdr_sent_raw;
-	t->hdr_sent_enc += s->hdr_sent_enc;
-	t->hdr_recv_raw += s->hdr_recv_raw;
-	t->hdr_recv_enc += s->hdr_recv_enc;
+	t->rst_recv += s->rst_recv - b->rst_recv;
+	t->rst_sent += s->rst_sent - b->rst_sent;
+	t->goaway_recv += s->goaway_recv - b->goaway_recv;
+	t->stalls += s->stalls - b->stalls;
+	t->hdr_sent_raw += s->hdr_sent_raw - b->hdr_sent_raw;
+	t->hdr_sent_enc += s->hdr_sent_enc - b->hdr_sent_enc;
+	t->hdr_recv_raw += s->hdr_recv_raw - b->hdr_recv_raw;
+	t->hdr_recv_enc += s->hdr_recv_enc - b->hdr_recv_enc;
 }
 
 static void
@@ -99,7 +144,7 @@ h2_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	case BUS_CONN_DESTROYED:
 		c = obj;
 		if ((s = h2_conn_stats(c)) != NULL)
-			h2_stat_add(&st->t, s);
+			h2_stat_add(st, &st->t, c, s);
 		break;
 	case BUS_CONN_FAILED:
 		c = obj;
@@ -132,7 +177,7 @@ h2_stat_totals(const struct h2_stat *st, struct h2_totals *t)
 		return;
 	for (c = st->core->live; c != NULL; c = c->live_next)
 		if ((s = h2_conn_stats(c)) != NULL)
-			h2_stat_add(t, s);
+			h2_stat_add(st, t, c, s);
 }
 
 /* Percent saved by compressing `raw' bytes into `enc'. */
@@ -256,6 +301,28 @@ h2_stat_col_init(void **state, const struct collector_env *env, char *err,
 	return 0;
 }
 
+/* The counters of the connections open at the start are their base. */
+static void
+h2_stat_col_start(void *state, uint64_t now)
+{
+	struct h2_stat *st = state;
+	const struct conn *c;
+	const struct h2_stats *s;
+	size_t n = 0;
+
+	for (c = st->core->live; c != NULL; c = c->live_next)
+		n += h2_conn_stats(c) != NULL;
+	if (n == 0)
+		return;
+	st->base = xreallocarray(NULL, n, sizeof(*st->base));
+	for (c = st->core->live; c != NULL; c = c->live_next)
+		if ((s = h2_conn_stats(c)) != NULL) {
+			st->base[st->nbase].id = c->id;
+			st->base[st->nbase++].s = *s;
+		}
+	qsort(st->base, st->nbase, sizeof(*st->base), h2_base_cmp);
+}
+
 static void
 h2_stat_col_extra(void *state, FILE *out, const struct collector_run *run)
 {
@@ -278,7 +345,10 @@ h2_stat_col_json(void *state, struct jsonw *w,
 static void
 h2_stat_col_fini(void *state)
 {
-	free(state);
+	struct h2_stat *st = state;
+
+	free(st->base);
+	free(st);
 }
 
 /* --merge: counts added, the per-connection maxima the largest. */
@@ -304,6 +374,7 @@ h2_stat_col_merge(void *state, struct collector_merge *mg)
 const struct collector h2_stat_collector = {
 	.name = "h2",
 	.init = h2_stat_col_init,
+	.start = h2_stat_col_start,
 	.extra = h2_stat_col_extra,
 	.json = h2_stat_col_json,
 	.merge = h2_stat_col_merge,

@@ -306,7 +306,7 @@ interval_slo_measure(const struct interval *iv, const struct slo *o,
 		return len > 0 ? replies / len : NAN;
 	case SLO_ACHIEVED:
 		return interval_scheduled(iv) && len > 0 ? 100.0 *
-		    ((double)c->arrivals / len) / iv->target_rate : NAN;
+		    ((double)c->arrivals / len) / iv->rate_now : NAN;
 	default:
 		return NAN;	/* late: the threshold is sched's */
 	}
@@ -351,7 +351,7 @@ interval_line(struct interval *iv, uint64_t end)
 	fputs(" s] ", iv->lines);
 	if (interval_scheduled(iv))
 		fprintf(iv->lines, "arrivals %.1f/s (target %.1f), ",
-		    basic_ratio((double)c->arrivals, len), iv->target_rate);
+		    basic_ratio((double)c->arrivals, len), iv->rate_now);
 	else
 		fprintf(iv->lines, "connections %.1f/s, ",
 		    basic_ratio((double)c->conns, len));
@@ -562,6 +562,7 @@ interval_init(struct interval *iv, struct bus *bus,
 	iv->lines = cfg->lines;
 	iv->periodic = cfg->periodic;
 	iv->target_rate = cfg->target_rate;
+	iv->rate_now = cfg->target_rate;
 	iv->slo = cfg->slo;
 	iv->nslo = cfg->nslo;
 	iv->period = cfg->period != 0 ? cfg->period : INTERVAL_DEFAULT_NS;
@@ -585,6 +586,13 @@ interval_init(struct interval *iv, struct bus *bus,
 	for (i = 0; i < nitems(evs); i++)
 		bus_subscribe(bus, evs[i], interval_event, iv);
 	return 0;
+}
+
+void
+interval_set_rate(struct interval *iv, double rate)
+{
+	if (interval_scheduled(iv))
+		iv->rate_now = rate;
 }
 
 void
@@ -687,6 +695,12 @@ interval_col_start(void *state, uint64_t now)
 	interval_start(state, now, clock_wall_now());
 }
 
+static void
+interval_col_set_rate(void *state, double rate, uint64_t now)
+{
+	interval_set_rate(state, rate);
+}
+
 static int
 interval_col_stop(void *state, uint64_t now, char *err, size_t errlen)
 {
@@ -728,6 +742,7 @@ const struct collector interval_collector = {
 	.init = interval_col_init,
 	.start = interval_col_start,
 	.stop = interval_col_stop,
+	.set_rate = interval_col_set_rate,
 	.json = interval_col_json,
 	.merge = interval_col_merge,
 	.merge_end = interval_col_merge_end,

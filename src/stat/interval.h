@@ -183,6 +183,9 @@ struct interval {
 	int		 hlog_errno;	/* the first write error, or 0 */
 	int		 periodic;
 	double		 target_rate;
+	double		 rate_now;	/* the target the lines show (a
+					   --sweep step's; see
+					   interval_set_rate()) */
 	uint64_t	 period;	/* ns */
 	const struct slo *slo;		/* cfg's */
 	size_t		 nslo;
@@ -242,6 +245,13 @@ int	interval_init(struct interval *iv, struct bus *bus,
  * header and arms the timers.
  */
 void	interval_start(struct interval *iv, uint64_t now, uint64_t wall);
+
+/*
+ * The schedule's target is `rate' a second from now on (a --sweep
+ * step's level): the --interval lines show it and the achieved
+ * objective measures against it; the --json document keeps the run's.
+ */
+void	interval_set_rate(struct interval *iv, double rate);
 
 /*
  * Ends the current interval at `end' (> its start): writes its hlog

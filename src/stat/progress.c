@@ -42,7 +42,11 @@ struct progress {
 	enum progress_unit unit;
 	uint64_t	 total;
 	uint64_t	 runtime;
-	double		 target;
+	double		 target;	/* the run's: 0, no schedule */
+	double		 shown;		/* the target shown: a --sweep
+					   step's */
+	uint64_t	 calls;		/* a closed loop's calls made in
+					   the second going on */
 
 	uint64_t	 start;
 	int		 running;
@@ -217,11 +221,13 @@ progress_width(int fd)
 	return PROGRESS_WIDTH_DEFAULT;
 }
 
-/* What the schedule (or, without one, the connections) made. */
+/* What the schedule (or the closed loop, or the connections) made. */
 static uint64_t
 progress_made(const struct progress *p, const struct interval_counts *c)
 {
-	return p->target > 0 ? c->arrivals : c->conns;
+	if (p->target > 0)
+		return c->arrivals;
+	return p->unit == PROGRESS_U_CALLS ? p->calls : c->conns;
 }
 
 void
@@ -293,6 +299,7 @@ progress_second(void *arg, const struct interval *iv, uint64_t end)
 	p->errors += interval_errors(&iv->c);
 	progress_rate_second(&p->rate, progress_made(p, &iv->c),
 	    end - iv->mark);
+	p->calls = 0;
 	p->have_p99 = hdr_count(h) > 0;
 	if (p->have_p99)
 		p->p99 = (double)hdr_value_at_percentile(h, 99.0) / 1e6;
@@ -322,7 +329,7 @@ progress_view(const struct progress *p, uint64_t now,
 
 	memset(v, 0, sizeof(*v));
 	v->elapsed = el;
-	v->target = p->target;
+	v->target = p->shown;
 	v->replies = p->replies + interval_replies(&iv->c);
 	v->errors = p->errors + interval_errors(&iv->c);
 	v->have_rate = progress_rate_get(&p->rate, now, &v->rate) == 0;
@@ -410,8 +417,11 @@ progress_made_event(void *ctx, enum bus_event ev, void *obj,
 {
 	struct progress *p = ctx;
 
-	if (p->running)
-		progress_rate_event(&p->rate, now);
+	if (!p->running)
+		return;
+	progress_rate_event(&p->rate, now);
+	if (ev == BUS_CALL_NEW)
+		p->calls++;
 }
 
 static int
@@ -429,6 +439,7 @@ progress_init(void **state, const struct collector_env *env, char *err,
 	p->total = cfg->unit != PROGRESS_U_NONE ? cfg->total : 0;
 	p->runtime = cfg->runtime;
 	p->target = cfg->target_rate;
+	p->shown = p->target;
 	memset(&ic, 0, sizeof(ic));
 	ic.period = NS_PER_SEC;
 	ic.target_rate = cfg->target_rate;
@@ -451,11 +462,15 @@ progress_init(void **state, const struct collector_env *env, char *err,
 		bus_subscribe(env->bus, BUS_ARRIVAL, progress_event, p);
 		bus_subscribe(env->bus, BUS_ARRIVAL_MISSED, progress_event, p);
 		break;
+	case PROGRESS_U_CALLS:
+		bus_subscribe(env->bus, BUS_CALL_NEW, progress_event, p);
+		break;
 	default:
 		break;
 	}
 	bus_subscribe(env->bus, p->target > 0 ? BUS_ARRIVAL :
-	    BUS_CONN_CONNECTING, progress_made_event, p);
+	    p->unit == PROGRESS_U_CALLS ? BUS_CALL_NEW : BUS_CONN_CONNECTING,
+	    progress_made_event, p);
 	*state = p;
 	return 0;
 }
@@ -470,6 +485,17 @@ progress_start(void *state, uint64_t now)
 	progress_rate_start(&p->rate);
 	interval_start(&p->iv, now, clock_wall_now());
 	timer_add(p->wheel, &p->timer, now + PROGRESS_STEP);
+}
+
+/* A --sweep step's level: the target shown, and the seconds'. */
+static void
+progress_set_rate(void *state, double rate, uint64_t now)
+{
+	struct progress *p = state;
+
+	if (p->target > 0)
+		p->shown = rate;
+	interval_set_rate(&p->iv, rate);
 }
 
 /* Erases the line before the report (the stop comes first). */
@@ -504,5 +530,6 @@ const struct collector progress_collector = {
 	.init = progress_init,
 	.start = progress_start,
 	.stop = progress_stop,
+	.set_rate = progress_set_rate,
 	.fini = progress_fini,
 };

@@ -4,7 +4,8 @@
  * end is known (a total of connections, sessions or calls, or
  * --runtime) a bar and the time left; the achieved rate (of the last
  * second; before the first ends, an estimate from the events so far,
- * see progress_rate_get()) against the schedule's; the replies and
+ * see progress_rate_get()) against the schedule's (a --sweep step's
+ * level while the step runs), or a closed loop's calls a second; the replies and
  * errors so far; and the p99 reply time of the last second.  It is drawn at most
  * PROGRESS_HZ times a second on an absolute schedule from the test's
  * start, with a carriage return and an erase to the end of the line, and
@@ -38,6 +39,8 @@ enum progress_unit {
 	PROGRESS_U_SESSIONS,	/* sessions destroyed (--wsess, --wsesslog) */
 	PROGRESS_U_ARRIVALS,	/* arrivals made or missed (--call-rate's
 				   calls) */
+	PROGRESS_U_CALLS,	/* calls made (--concurrency's closed
+				   loop, which has no arrivals) */
 };
 
 /* Its settings (collector_env.cfg). */

@@ -6,7 +6,10 @@
  * Per session it counts, in sess->stat_data, the connections that
  * connected and the replies completed, from their events.  It subscribes
  * before the workload, so it sees a reply before the workload can end the
- * session on it.
+ * session on it.  Only the collector on the session's own core counts
+ * there: a --sweep step's collectors (on a copy of the core, started
+ * mid-run) see the same events and read the same counts, so that a
+ * session counts once, whole, in the step it ends in.
  */
 #include "config.h"
 
@@ -78,18 +81,20 @@ sess_stat_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	case BUS_PERF_SAMPLE:
 		v = (double)st->interval_completed * arg.d;
 		st->interval_completed = 0;
+		if (!basic_sample_whole(st->start, now, arg.d))
+			break;		/* begun before the measure */
 		stat_samples_add(&t->rate, &t->rate_samples, v);
 		if (st->verbose > 0)
 			fprintf(st->out, "session-rate = %-8.1f\n", v);
 		break;
 	case BUS_CONN_CONNECTED:
 		c = obj;
-		if (c->sess != NULL)
+		if (c->sess != NULL && c->sess->core == st->core)
 			c->sess->stat_data[SS_CONNS]++;
 		break;
 	case BUS_CALL_RECV_STOP:
 		call = obj;
-		if (call->sess != NULL)
+		if (call->sess != NULL && call->sess->core == st->core)
 			call->sess->stat_data[SS_REPLIES]++;
 		break;
 	case BUS_SESS_FAILED:
@@ -236,6 +241,15 @@ sess_stat_col_init(void **state, const struct collector_env *env,
 	return 0;
 }
 
+/* A --sweep step's measure starts mid-run. */
+static void
+sess_stat_col_start(void *state, uint64_t now)
+{
+	struct sess_stat_col *sc = state;
+
+	sc->st.start = now;
+}
+
 static void
 sess_stat_col_report(void *state, FILE *out,
     const struct collector_run *run)
@@ -330,6 +344,7 @@ sess_stat_col_merge_end(void *state, uint64_t start_ns, uint64_t end_ns)
 const struct collector sess_stat_collector = {
 	.name = "sess_stat",
 	.init = sess_stat_col_init,
+	.start = sess_stat_col_start,
 	.report = sess_stat_col_report,
 	.json = sess_stat_col_json,
 	.merge = sess_stat_col_merge,

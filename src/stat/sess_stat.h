@@ -41,6 +41,7 @@ struct sess_stat {
 	int		 verbose;
 	struct sess_stat_totals t;
 	uint64_t	 interval_completed;	/* since the last sample */
+	uint64_t	 start;		/* the measure's */
 };
 
 /* Subscribes the collector to the core's events (after basic_init()). */

@@ -3,7 +3,43 @@
 # option, exit 1, before any load; a fixed sweep against the fixture.
 . "$TESTLIB"
 
-start_srv
+# by_time JSON: each step's requests against the fixture's log (started
+# with -E: each request's wall-clock time, the same clock as the
+# client's) within the step's window (its document's start and
+# duration): "step requests sure ambiguous" per step.  The client counts
+# a request in the step it has written it in, the fixture logs it when
+# it has read it, a moment later: one logged just after a boundary may
+# have been sent just before it.  So the requests logged up to 20 ms
+# after either end of the window (or 1 ms before it: the clocks are read
+# at slightly different moments) are `ambiguous', those between are
+# `sure'.  Exits 1 unless sure <= requests <= sure + ambiguous for every
+# step.
+by_time() {
+	python3 - "$1" "$T_DIR/srv.log" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ts = []
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) > 1 and f[1] != "PEER" and f[-1].startswith("t="):
+        ts.append(int(f[-1][2:]))
+A, B = 20000000, 1000000
+bad = 0
+for i, st in enumerate(d["sweep"]["steps"]):
+    r = st["result"]
+    s = r["start"]["epoch_ns"]
+    e = s + r["duration_ns"]
+    n = r["stats"]["basic"]["requests"]["total"]
+    sure = sum(1 for t in ts if s + A < t < e - B)
+    amb = sum(1 for t in ts if s - B <= t <= s + A or e - B <= t <= e + A)
+    print(i + 1, n, sure, amb)
+    if not sure <= n <= sure + amb:
+        bad = 1
+sys.exit(bad)
+PY
+}
+
+start_srv -E
 
 # Each row: the exact message after "httperf: ", a tab, the arguments
 # (split by the shell).
@@ -86,9 +122,22 @@ grep -qx 'Capacity: - req/s (none: no objectives)' "$OUT" ||
 # file is autobench's, read back as bench2graph does (column 1 is x).
 : > "$T_DIR/srv.log"
 hp --uri /size/10 --rate 10 --sweep 10:30:10 --step-time 1 \
-    --max-lateness 200 --json "$T_DIR/sw.json" --sweep-tsv "$T_DIR/sw.tsv"
+    --max-lateness 200 --json "$T_DIR/sw.json" --sweep-tsv "$T_DIR/sw.tsv" \
+    --interval 0.5
 expect_rc 0
 validate_json "$T_DIR/sw.json"
+# Each step's requests are the fixture's in its window, exactly (but
+# for those logged at a boundary).
+by_time "$T_DIR/sw.json" > "$T_DIR/bt" ||
+    fail "step requests sure ambiguous: $(tr '\n' ';' < "$T_DIR/bt")"
+[ "$(wc -l < "$T_DIR/bt")" = 3 ] || fail "by time: $(cat "$T_DIR/bt")"
+amb=$(awk '{ a += $4 } END { print a + 0 }' "$T_DIR/bt")
+# The --interval lines show each step's target, not --rate's: those in
+# the middle of a step (0.5, 1.5 and 2.5 s) its level.
+got=$(sed -n 's/^\[\([0-9.]*\) s\] arrivals [0-9.]*\/s (target \([0-9.]*\)),.*/\1 \2/p' \
+    "$OUT.err" | awk '$1 == "0.500" || $1 == "1.500" || $1 == "2.500" {
+	printf "%s;", $2 }')
+[ "$got" = "10.0;20.0;30.0;" ] || fail "interval targets: $got"
 [ "$(json_get "$T_DIR/sw.json" sweep.capacity.end)" = none ] ||
     fail "capacity.end: $(json_get "$T_DIR/sw.json" sweep.capacity.end)"
 rows=$(awk '/^Sweep 10:30:10:/ { on = 1; next } on && $1 ~ /^[0-9]+$/' \
@@ -143,7 +192,7 @@ stop_srv
 # The search: one worker of 2 ms (500 requests/s), p99 < 20 ms: the
 # capacity is found within 10 % of 500, the knee in the table (a pass
 # at 400, a fail at 600), the repeats agree.
-start_srv -W 2
+start_srv -W 2 -E
 hp --uri /size/10 --call-rate 300 --sweep 300:700:100 --step-time 1 \
     --step-warmup 0.3 --slo 'p99<20ms' --max-lateness 200 \
     --json "$T_DIR/search.json"
@@ -161,14 +210,23 @@ j=$(json_get "$T_DIR/search.json" sweep.capacity.capacity)
 awk -v j="$j" -v c="${cap% *}" 'BEGIN { exit !(j - c < 0.051 && c - j < 0.051) }' ||
     fail "JSON capacity $j, the line's ${cap% *}"
 
-# A concurrency sweep on the same server: N calls at once take N * 2 ms
+# A concurrency sweep on the same server (timestamps in its log): N
+# calls at once take N * 2 ms
 # each (p50), so p50<5ms passes at 1 and 2, fails at 4, the probe 3
 # fails: the capacity is 2, found and repeated; each step's document has
 # its own closed loop (in flight: its N).
+: > "$T_DIR/srv.log"
 hp --uri /size/10 --concurrency 1 --sweep 1:4*2 --step-time 1 \
     --step-warmup 0.2 --slo 'p50<5ms' --json "$T_DIR/conc.json"
 expect_rc 0
 validate_json "$T_DIR/conc.json"
+# No pause between a closed loop's steps: calls cross the boundaries,
+# each step's requests are still the fixture's in its window (but for
+# those logged at one).
+by_time "$T_DIR/conc.json" > "$T_DIR/bt" ||
+    fail "closed loop: step requests sure ambiguous: $(tr '\n' ';' < "$T_DIR/bt")"
+[ "$(wc -l < "$T_DIR/bt")" = 6 ] || fail "by time: $(cat "$T_DIR/bt")"
+amb=$((amb + $(awk '{ a += $4 } END { print a + 0 }' "$T_DIR/bt")))
 grep -qx 'Capacity: 2.0 conc (found: p50<5ms; the next level 3.0 failed; repeated 2: agree)' \
     "$OUT" || fail "capacity line: $(grep Capacity "$OUT")"
 got=$(awk '/^Sweep/ { on = 1; next } on && $1 ~ /^[0-9]+$/ {
@@ -186,5 +244,7 @@ stop_srv
 
 ok "$n usage errors, fixed sweeps (--rate, --call-rate with warm-up)," \
     "JSON, TSV, first-fail exit 4, cut by SIGINT," \
+    "steps' requests = the fixture's by time ($amb logged at a" \
+    "boundary), --interval's target the step's," \
     "concurrency 1:4*2 capacity 2," \
     "search finds ${cap% *}/s"

@@ -23,6 +23,7 @@
 #include "lib/util.h"
 #include "stat/basic.h"
 #include "stat/basic_report.h"
+#include "stat/collector.h"
 #include "unit.h"
 
 START_TEST(series_math)
@@ -600,6 +601,64 @@ START_TEST(collect_periodic)
 }
 END_TEST
 
+
+/* `n' replies, then the reply-rate sample at `now' (a 5 s window). */
+static void
+sample_after(struct core *core, int n, uint64_t now)
+{
+	struct call call;
+	union bus_arg arg;
+
+	arg.i = 0;
+	while (n-- > 0) {
+		memset(&call, 0, sizeof(call));
+		call.status = 200;
+		call.replied = 1;
+		bus_signal(core->bus, BUS_CALL_RECV_STOP, &call, arg, now);
+	}
+	arg.d = 0.2;
+	bus_signal(core->bus, BUS_PERF_SAMPLE, NULL, arg, now);
+}
+
+/*
+ * A --sweep step's collector starts mid-run: the reply-rate sample whose
+ * window began before its start counts not (it had only part of one);
+ * the next, whole, does.  The whole run's first sample, whose window
+ * starts with the run, counts.
+ */
+START_TEST(collect_sample_window)
+{
+	struct core core;
+	struct basic b;
+
+	memset(&core, 0, sizeof(core));
+	core.bus = bus_new();
+	basic_init(&b, &core, 0, stdout, NULL);
+	basic_collector.start(&b, UINT64_C(7000000000));
+	sample_after(&core, 3, UINT64_C(10000000000));
+	sample_after(&core, 10, UINT64_C(15000000000));
+	ck_assert_uint_eq(b.t.reply_rate.n, 1);
+	ck_assert_double_eq_tol(b.t.reply_rate.min, 2.0, 1e-9);
+	ck_assert_double_eq_tol(b.t.reply_rate.max, 2.0, 1e-9);
+	basic_fini(&b);
+	bus_free(core.bus);
+	core.bus = bus_new();
+	basic_init(&b, &core, 0, stdout, NULL);
+	basic_collector.start(&b, UINT64_C(1000000000));
+	sample_after(&core, 5, UINT64_C(6000000000));
+	ck_assert_uint_eq(b.t.reply_rate.n, 1);
+	ck_assert_double_eq_tol(b.t.reply_rate.max, 1.0, 1e-9);
+	basic_fini(&b);
+	bus_free(core.bus);
+	ck_assert_int_eq(basic_sample_whole(UINT64_C(5000000000),
+	    UINT64_C(10000000000), 0.2), 1);
+	ck_assert_int_eq(basic_sample_whole(UINT64_C(5002000000),
+	    UINT64_C(10000000000), 0.2), 0);
+	ck_assert_int_eq(basic_sample_whole(UINT64_C(5000000000),
+	    UINT64_C(10000000000), 0), 1);
+}
+END_TEST
+
 static Suite *
 stats_suite(void)
 {
@@ -621,6 +680,7 @@ stats_suite(void)
 	tcase_add_test(tc, collect_burst);
 	tcase_add_test(tc, collect_bytes);
 	tcase_add_test(tc, collect_periodic);
+	tcase_add_test(tc, collect_sample_window);
 	suite_add_tcase(s, tc);
 	return s;
 }
