@@ -116,6 +116,12 @@ fail:
 }
 
 int
+sock_rcvlowat(int fd, int bytes)
+{
+	return setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &bytes, sizeof(bytes));
+}
+
+int
 sock_hog_bind(int fd, int family, const struct sockaddr_storage *src,
     struct sock_hog *h)
 {

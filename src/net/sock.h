@@ -40,6 +40,13 @@ int	sock_resolve(const char *host, unsigned port,
 int	sock_open(int family, const struct sock_opts *o);
 
 /*
+ * Sets the socket's receive low-water mark (SO_RCVLOWAT): it is not
+ * readable until `bytes' are there (or the peer closed, or the kernel's
+ * buffer runs short).  Returns 0, or -1 with errno.
+ */
+int	sock_rcvlowat(int fd, int bytes);
+
+/*
  * Binds `fd' to the next free explicit source port (--hog) on address
  * `src' (NULL: the wildcard address of `family'), trying the ports from
  * the cursor on, wrapping around once, until one binds.  Returns 0, or -1
