@@ -28,7 +28,10 @@
 # USAGE
 #   bench/large.sh [-r REPS] [PATH-TO-HTTPERF]
 #   Environment: HTTPERF, ORIG_HTTPERF (default /usr/bin/httperf; skipped
-#   when missing), WRK, CURL, NGINX, TESTSRV as for bench/run.sh.  Needs
+#   when missing), WRK, CURL, NGINX, TESTSRV as for bench/run.sh;
+#   BASE_HTTPERF, another build of ours (say, before a change), measured
+#   as "base"; CLIENTS, the clients to run (say "ours base wrk");
+#   CALLS, the calls per connection of a download (default 50: 2 GB).  Needs
 #   bash, nginx and GNU time (/usr/bin/time); taskset when present.
 #   Takes about a minute.
 #
@@ -119,7 +122,7 @@ timed() {
 	echo "$end - $start" | bc -l > "$W/wall"
 }
 
-CALLS=50
+CALLS=${CALLS:-50}
 BYTES=$((4 * CALLS * SIZE))
 declare -A GBS CPU SCPU
 run_client() {
@@ -151,12 +154,15 @@ run_client() {
 names=(ours ours-0.9.0-buffers ours-read-all)
 [ -n "$ORIG" ] && names+=(orig)
 [ -n "$WRK" ] && names+=(wrk)
+# BASE_HTTPERF=PATH: another build of ours (before a change) as "base".
+[ -n "${BASE_HTTPERF:-}" ] && names+=(base)
 # CLIENTS="ours wrk": only those (quicker, for a comparison of two).
 [ -n "${CLIENTS:-}" ] && read -r -a names <<< "$CLIENTS"
 for r in $(seq "$REPS"); do
 	for n in "${names[@]}"; do
 		case $n in
 		ours) run_client ours "$HTTPERF" ;;
+		base) run_client base "$BASE_HTTPERF" ;;
 		ours-0.9.0-buffers) run_client $n "$HTTPERF" --send-buffer 4096 --recv-buffer 16384 ;;
 		ours-read-all) run_client $n sh -c 'exec "$0" "$@" --print-reply=body > /dev/null' "$HTTPERF" ;;
 		orig) run_client orig "$ORIG" ;;
