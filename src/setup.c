@@ -25,7 +25,8 @@
 
 #define MAX_LINE	(256u * 1024)	/* longest reply line */
 #define MAX_HEAD	(1024u * 1024)	/* largest header (trailer) section */
-#define SETUP_BUSY_POLL_US 50	/* --busy-poll: SO_BUSY_POLL (as tuned(8)) */
+#define SETUP_BUSY_POLL_US 50	/* --busy-poll: SO_BUSY_POLL, as tuned's
+				   network-latency profile */
 
 extern char **environ;
 
