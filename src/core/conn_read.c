@@ -371,7 +371,7 @@ conn_skip(struct conn *c, size_t n, uint64_t now)
  * reader is work for the sender as well (on loopback a fifth of nginx's
  * time went to it), and the server's time is what bounds a large
  * download: about 7,000 wake-ups per 8 GB instead of 30,000-55,000, and
- * a fifth of the client's CPU per GB (bench/large.sh).
+ * half the client's CPU per GB or less (bench/large.sh).
  * Never more than the rest of the body, so its last byte still wakes the
  * client at once and the reply ends when it did; back to 1 when no body
  * is being dropped.  The kernel caps the mark at half the receive buffer
