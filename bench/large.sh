@@ -28,7 +28,10 @@
 # USAGE
 #   bench/large.sh [-r REPS] [PATH-TO-HTTPERF]
 #   Environment: HTTPERF, ORIG_HTTPERF (default /usr/bin/httperf; skipped
-#   when missing), WRK, CURL, NGINX, TESTSRV as for bench/run.sh.  Needs
+#   when missing), WRK, CURL, NGINX, TESTSRV as for bench/run.sh;
+#   BASE_HTTPERF, another build of ours (say, before a change), measured
+#   as "base"; CLIENTS, the clients to run (say "ours base wrk");
+#   CALLS, the calls per connection of a download (default 50: 2 GB).  Needs
 #   bash, nginx and GNU time (/usr/bin/time); taskset when present.
 #   Takes about a minute.
 #
@@ -98,6 +101,11 @@ CONF
 } > "$W/nginx.conf"
 $PIN0 "$NGINX" -c "$W/nginx.conf" -p "$W" || die "nginx did not start"
 sleep 0.3
+# The worker's CPU (user + system clock ticks, /proc/PID/stat), to see
+# which side is the limit: the server's CPU per GB served.
+WORKER=$(pgrep -P "$(cat "$W/nginx.pid")" | head -n 1)
+HZ=$(getconf CLK_TCK)
+srv_ticks() { awk '{ print $14 + $15 }' "/proc/$WORKER/stat" 2>/dev/null || echo 0; }
 
 # med VALUES...: the median.
 med() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -114,12 +122,13 @@ timed() {
 	echo "$end - $start" | bc -l > "$W/wall"
 }
 
-CALLS=50
+CALLS=${CALLS:-50}
 BYTES=$((4 * CALLS * SIZE))
-declare -A GBS CPU
+declare -A GBS CPU SCPU
 run_client() {
 	name=$1
 	shift
+	s0=$(srv_ticks)
 	case $name in
 	wrk)
 		timed "$W/out" $PIN1 "$WRK" -t1 -c4 -d3s "http://127.0.0.1:$PORT/10m.bin"
@@ -136,17 +145,24 @@ run_client() {
 		    echo "large.sh: $name: missing replies: $(grep '^Total' "$W/out")" >&2
 		bytes=$BYTES ;;
 	esac
+	s1=$(srv_ticks)
 	GBS[$name]+="$(echo "$bytes / $(cat "$W/wall") / 1000000000" | bc -l) "
 	CPU[$name]+="$(echo "$(cat "$W/cpu") / ($bytes / 1000000000)" | bc -l) "
+	SCPU[$name]+="$(echo "($s1 - $s0) / $HZ / ($bytes / 1000000000)" | bc -l) "
 }
 
 names=(ours ours-0.9.0-buffers ours-read-all)
 [ -n "$ORIG" ] && names+=(orig)
 [ -n "$WRK" ] && names+=(wrk)
+# BASE_HTTPERF=PATH: another build of ours (before a change) as "base".
+[ -n "${BASE_HTTPERF:-}" ] && names+=(base)
+# CLIENTS="ours wrk": only those (quicker, for a comparison of two).
+[ -n "${CLIENTS:-}" ] && read -r -a names <<< "$CLIENTS"
 for r in $(seq "$REPS"); do
 	for n in "${names[@]}"; do
 		case $n in
 		ours) run_client ours "$HTTPERF" ;;
+		base) run_client base "$BASE_HTTPERF" ;;
 		ours-0.9.0-buffers) run_client $n "$HTTPERF" --send-buffer 4096 --recv-buffer 16384 ;;
 		ours-read-all) run_client $n sh -c 'exec "$0" "$@" --print-reply=body > /dev/null' "$HTTPERF" ;;
 		orig) run_client orig "$ORIG" ;;
@@ -156,11 +172,11 @@ for r in $(seq "$REPS"); do
 done
 
 echo "download: 10 MB over 4 keep-alive connections, nginx on CPU 0, client on CPU 1"
-printf '  %-20s %10s %14s\n' client "GB/s" "CPU s per GB"
+printf '  %-20s %10s %14s %14s\n' client "GB/s" "CPU s per GB" "nginx s per GB"
 for n in "${names[@]}"; do
 	g=$(med ${GBS[$n]})
 	c=$(med ${CPU[$n]})
-	printf '  %-20s %10.2f %14.3f\n' "$n" "$g" "$c"
+	printf '  %-20s %10.2f %14.3f %14.3f\n' "$n" "$g" "$c" "$(med ${SCPU[$n]})"
 	eval "G_${n//[-.]/_}=$g C_${n//[-.]/_}=$c"
 done
 if [ -n "$WRK" ]; then

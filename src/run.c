@@ -391,6 +391,7 @@ run_setup(struct run *r)
 		fprintf(stderr, "%s: %s\n", o->prog, err);
 		return -1;
 	}
+	loop_busy_poll(r->loop, o->busy_poll);
 	r->bus = bus_new();
 	core_init(&r->core, r->loop, r->bus, &cfg);
 	r->have_core = 1;

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@
 
 #define MAX_LINE	(256u * 1024)	/* longest reply line */
 #define MAX_HEAD	(1024u * 1024)	/* largest header (trailer) section */
+#define SETUP_BUSY_POLL_US 50	/* --busy-poll: SO_BUSY_POLL, as tuned's
+				   network-latency profile */
 
 extern char **environ;
 
@@ -363,6 +366,14 @@ setup_core(struct setup *s, const struct options *o,
 	cfg->sock.send_buffer = (int)o->send_buffer;
 	cfg->sock.recv_buffer = (int)o->recv_buffer;
 	cfg->sock.close_with_reset = o->close_with_reset;
+	/* --busy-poll: the sockets too, if the kernel lets them; the loop
+	   never sleeps either way (run.c). */
+	if (o->busy_poll && sock_busy_poll_check(SETUP_BUSY_POLL_US) == -1)
+		fprintf(stderr, "%s: warning: --busy-poll: the kernel refuses "
+		    "SO_BUSY_POLL (%s); only the event loop busy-polls\n",
+		    o->prog, strerror(errno));
+	else if (o->busy_poll)
+		cfg->sock.busy_poll = SETUP_BUSY_POLL_US;
 	cfg->hog = o->hog;
 	cfg->timeout = setup_ns(o->timeout);
 	cfg->think_timeout = setup_ns(o->think_timeout);

@@ -38,6 +38,7 @@ const struct conn_proto_ops conn_http1_ops = {
 	.flush = conn_http1_flush,
 	.input = conn_http1_input,
 	.eof = conn_http1_eof,
+	.expire = conn_http1_expire,
 	.read_on_write_error = 1,
 };
 

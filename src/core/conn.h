@@ -71,6 +71,7 @@ struct conn {
 	char		*keep;		/* bytes of a line cut by a read */
 	size_t		 keep_len;
 	size_t		 keep_cap;
+	int		 lowat;		/* SO_RCVLOWAT set, 0: none (1) */
 
 	struct timer	 timer;		/* inactivity watchdog */
 	uint64_t	 last_progress;

@@ -126,9 +126,10 @@ void	conn_flush(struct conn *c, uint64_t now);
 /* Reads what the transport has and parses it.  May close. */
 void	conn_read(struct conn *c, uint64_t now);
 
-/* HTTP/1.1's input and eof (conn_http1_ops). */
+/* HTTP/1.1's input, eof and expire (conn_http1_ops). */
 int	conn_http1_input(struct conn *c, const char *data, size_t len,
 	    uint64_t now);
 void	conn_http1_eof(struct conn *c, uint64_t now);
+int	conn_http1_expire(struct conn *c, uint64_t now);
 
 #endif

@@ -45,6 +45,7 @@ struct loop {
 	loop_turn_cb	*turn_cb;
 	void		*turn_arg;
 	int		 stop;
+	int		 busy;		/* never sleep (loop_busy_poll()) */
 };
 
 struct loop *
@@ -244,6 +245,12 @@ loop_stop(struct loop *l)
 	l->stop = 1;
 }
 
+void
+loop_busy_poll(struct loop *l, int on)
+{
+	l->busy = on;
+}
+
 /*
  * Calls the callbacks of the `n' ready fds.  Any callback may delete,
  * change or re-register any fd and may grow the table, so each event is
@@ -303,6 +310,10 @@ loop_wait(struct loop *l, uint64_t next)
 	uint64_t t, timeout, nap;
 	int n;
 
+	/* Busy polling: a look without waiting, and the turn goes on. */
+	if (l->busy)
+		return l->ops->poll(l->be, 0, clock_now(), l->events,
+		    l->nevents);
 	for (;;) {
 		t = clock_now();
 		if (next == UINT64_MAX)

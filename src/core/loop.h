@@ -6,7 +6,7 @@
  * run time.  The loop sleeps until the next timer deadline and wakes
  * within microseconds of it, however long the sleep (the kernel's
  * slack on long timeouts is worked around in loop.c), and never
- * busy-polls.
+ * busy-polls unless asked to (loop_busy_poll()).
  */
 #ifndef HTTPERF_CORE_LOOP_H
 #define HTTPERF_CORE_LOOP_H
@@ -95,5 +95,14 @@ int		 loop_run(struct loop *l);
 
 /* Makes loop_run() return at the end of the current turn. */
 void		 loop_stop(struct loop *l);
+
+/*
+ * With `on', the loop never sleeps (--busy-poll): every turn asks the
+ * backend for readiness without waiting, and a turn with nothing ready
+ * fires the timers due and the on-turn hook as any other, so a signal
+ * still ends the run.  Reaction to readiness within a turn's time, at
+ * the cost of a whole CPU.
+ */
+void		 loop_busy_poll(struct loop *l, int on);
 
 #endif

@@ -100,6 +100,12 @@ sock_open(int family, const struct sock_opts *o)
 	if (o->recv_buffer > 0 && setsockopt(fd, SOL_SOCKET, SO_RCVBUF,
 	    &o->recv_buffer, sizeof(o->recv_buffer)) == -1)
 		goto fail;
+	/* Allowed, sock_busy_poll_check() said: nothing to say if not. */
+#ifdef SO_BUSY_POLL
+	if (o->busy_poll > 0)
+		(void)setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &o->busy_poll,
+		    sizeof(o->busy_poll));
+#endif
 	if (o->close_with_reset) {
 		lg.l_onoff = 1;
 		lg.l_linger = 0;
@@ -113,6 +119,32 @@ fail:
 	close(fd);
 	errno = err;
 	return -1;
+}
+
+int
+sock_busy_poll_check(int usec)
+{
+#ifdef SO_BUSY_POLL
+	int fd, r, err;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	r = setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &usec, sizeof(usec));
+	err = errno;
+	close(fd);
+	errno = err;
+	return r;
+#else
+	(void)usec;
+	errno = ENOPROTOOPT;
+	return -1;
+#endif
+}
+
+int
+sock_rcvlowat(int fd, int bytes)
+{
+	return setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &bytes, sizeof(bytes));
 }
 
 int

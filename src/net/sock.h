@@ -16,6 +16,7 @@ struct sock_opts {
 	int	send_buffer;		/* SO_SNDBUF, 0: leave alone */
 	int	recv_buffer;		/* SO_RCVBUF, 0: leave alone */
 	int	close_with_reset;	/* SO_LINGER 0: close sends RST */
+	int	busy_poll;		/* SO_BUSY_POLL us, 0: leave alone */
 };
 
 /* Source ports handed out by --hog: a cursor over 1024..65535. */
@@ -38,6 +39,21 @@ int	sock_resolve(const char *host, unsigned port,
  * Returns the fd, or -1 with errno.
  */
 int	sock_open(int family, const struct sock_opts *o);
+
+/*
+ * Sets the socket's receive low-water mark (SO_RCVLOWAT): it is not
+ * readable until `bytes' are there (or the peer closed, or the kernel's
+ * buffer runs short).  Returns 0, or -1 with errno.
+ */
+int	sock_rcvlowat(int fd, int bytes);
+
+/*
+ * Whether the kernel lets sockets busy-poll for `usec' microseconds
+ * (SO_BUSY_POLL: not built in, or above net.core.busy_read without
+ * CAP_NET_ADMIN, it refuses): tried on a socket of its own.  Returns 0,
+ * or -1 with errno.
+ */
+int	sock_busy_poll_check(int usec);
 
 /*
  * Binds `fd' to the next free explicit source port (--hog) on address

@@ -156,6 +156,7 @@ struct options {
 	   sizes the buffers and tunes them as the connection goes. */
 	unsigned long	 send_buffer;
 	unsigned long	 recv_buffer;
+	int		 busy_poll;	/* --busy-poll: the loop never sleeps */
 
 	/*
 	 * TLS.  Only the syntax is checked here; the TLS module opens the

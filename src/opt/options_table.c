@@ -498,6 +498,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    OPTIONS_MAX_COUNT, 1,
 	    OPT_E_CHANGED, WORKLOAD,
 	    "send the calls in bursts of N pipelined requests"),
+	[OPT_BUSY_POLL] = FLAG("busy-poll", busy_poll, OPT_E_SET, SCALING,
+	    "never sleep: react sooner, at the cost of a CPU"),
 	[OPT_CALL_RATE] = FUNC("call-rate", "X", opt_call_rate,
 	    opt_echo_call_rate, WORKLOAD,
 	    "send X requests per second over a connection pool"),
@@ -729,5 +731,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_CONCURRENCY,
 	OPT_SWEEP, OPT_STEP_TIME, OPT_STEP_WARMUP, OPT_SWEEP_PRECISION,
 	OPT_SWEEP_TSV,
+	OPT_BUSY_POLL,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);
