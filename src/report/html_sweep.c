@@ -524,6 +524,16 @@ sw_client_level(const struct sw *w)
 	return best > 0 ? w->st[best - 1].level : NAN;
 }
 
+/* A level as the capacity line has it, or "n/a". */
+static void
+sw_put_level(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.1f", v);
+	else
+		fputs("n/a", f);
+}
+
 /* The capacity line of the text report, from the document. */
 static void
 sw_capacity(struct html_ctx *c, const struct sw *w)
@@ -531,7 +541,6 @@ sw_capacity(struct html_ctx *c, const struct sw *w)
 	FILE *f = c->f;
 	const struct jv *cap = jv_get(w->sweep, "capacity");
 	const char *end = html_str(cap, "end"), *spec;
-	double d;
 	int b;
 
 	fputs("<p class=\"capacity\" id=\"capacity\">Capacity: <strong>", f);
@@ -559,12 +568,14 @@ sw_capacity(struct html_ctx *c, const struct sw *w)
 		sw_put_objs(f, c->doc);
 	} else if (strcmp(end, "first-fail") == 0) {
 		spec = html_str(w->sweep, "spec");
-		d = spec != NULL ? strtod(spec, NULL) : NAN;
-		fprintf(f, ": the first level %.1f failed ", d);
+		fputs(": the first level ", f);
+		sw_put_level(f, spec != NULL ? strtod(spec, NULL) : NAN);
+		fputs(" failed ", f);
 		sw_put_objs(f, c->doc);
-	} else if (strcmp(end, "client") == 0)
-		fprintf(f, ": the client was the bottleneck at %.1f",
-		    sw_client_level(w));
+	} else if (strcmp(end, "client") == 0) {
+		fputs(": the client was the bottleneck at ", f);
+		sw_put_level(f, sw_client_level(w));
+	}
 	fputs(")</p>\n", f);
 }
 

@@ -680,8 +680,8 @@ write_rules(FILE *f, const struct svg_plot *pl, const struct axes *a)
 		    r->vertical ? PL_Y0 : p, r->st.color, r->st.width,
 		    dash_attr(r->st.dash));
 		html_escape(f, r->label);
-		fprintf(f, "</title></line><text class=\"tick\" x=\"%.1f\" "
-		    "y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">",
+		fprintf(f, "</title></line><text class=\"tick rule\" "
+		    "x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">",
 		    r->vertical ? p - 4 : PL_X1 - 2, r->vertical ? PL_Y1 + 12 :
 		    p - 4, r->st.color);
 		html_escape(f, r->label);
