@@ -192,7 +192,8 @@ sw_load(struct html_ctx *c, struct sw *w)
 	if (w->n > 0)
 		qsort(w->st, w->n, sizeof(*w->st), sw_cmp);
 	w->unit = sw_unit(c->doc, &w->demand);
-	if ((w->xlabel = html_fmtdup("offered [%s]", w->unit)) == NULL)
+	if ((w->xlabel = html_fmtdup(strcmp(w->unit, "conc") == 0 ?
+	    "concurrency [connections]" : "offered [%s]", w->unit)) == NULL)
 		c->oom = 1;
 	/* A geometric sweep (FROM:TO*FACTOR) on a log axis. */
 	spec = html_str(w->sweep, "spec");
