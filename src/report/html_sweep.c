@@ -20,6 +20,7 @@
 #include "lib/jsonr.h"
 #include "report/html_int.h"
 #include "report/html_util.h"
+#include "report/slo_doc.h"
 #include "report/svg.h"
 #include "stat/series.h"
 #include "stat/slo.h"
@@ -56,6 +57,8 @@ struct sw {
 	const char	*unit;		/* the level's: "req/s"... */
 	char		*xlabel;	/* "offered [req/s]" */
 	enum svg_xkind	 xkind;
+	int		 corrected;	/* the reply times drawn are the
+					   corrected ones */
 	double		 demand;	/* requests a level's unit asks for
 					   (0: not a rate of requests) */
 	double		 cap;		/* the capacity found; 0: none */
@@ -186,8 +189,12 @@ sw_load(struct html_ctx *c, struct sw *w)
 		js = jv_at(steps, i);
 		sw_step_get(&w->st[w->n], js, i);
 		/* A step without a level has no place on the plots. */
-		if (w->st[w->n].level > 0)
-			w->n++;
+		if (!(w->st[w->n].level > 0))
+			continue;
+		if (jv_type(jv_path(w->st[w->n].res,
+		    "stats.basic.histograms.reply_corrected")) == JV_OBJ)
+			w->corrected = 1;
+		w->n++;
 	}
 	if (w->n > 0)
 		qsort(w->st, w->n, sizeof(*w->st), sw_cmp);
@@ -231,15 +238,20 @@ sw_plot_init(struct html_ctx *c, const struct sw *w, struct svg_plot *pl,
 
 /* What a series of the steps shows. */
 enum swv { SW_REQ_RATE, SW_REPLY_RATE, SW_OFFERED, SW_P50, SW_P90, SW_P99,
-	SW_P999, SW_ERR_PCT };
+	SW_P999, SW_ERR_PCT, SW_SLO };
 
-/* Step s's value `v', or NaN. */
+/* Step s's value `v' (SW_SLO: objective o's measure, a time in ms), or
+   NaN. */
 static double
-sw_value(const struct sw *w, const struct sw_step *s, enum swv v)
+sw_value(const struct sw *w, const struct sw_step *s, enum swv v,
+    const struct slo *o)
 {
 	double tries;
 
 	switch (v) {
+	case SW_SLO:
+		return slo_doc_measure(s->res, o) /
+		    (o->unit == SLO_U_NS ? 1e6 : 1);
 	case SW_REQ_RATE:
 		return s->secs > 0 ? s->reqs / s->secs : NAN;
 	case SW_REPLY_RATE:
@@ -256,12 +268,14 @@ sw_value(const struct sw *w, const struct sw_step *s, enum swv v)
 }
 
 /*
- * A series of the steps' value v (the client-limited ones only, as
- * rings, when `client'); dropped when no step has it.
+ * A series of the steps' value v (of objective o for SW_SLO; the
+ * client-limited ones only, as rings, when `client'); dropped when no
+ * step has it.
  */
 static void
 sw_series(struct html_ctx *c, const struct sw *w, struct svg_plot *pl,
-    enum swv v, int client, char *name, const struct svg_style *st)
+    enum swv v, const struct slo *o, int client, char *name,
+    const struct svg_style *st)
 {
 	struct svg_series *s;
 	double y;
@@ -273,7 +287,7 @@ sw_series(struct html_ctx *c, const struct sw *w, struct svg_plot *pl,
 	for (i = 0; i < w->n; i++) {
 		if (client && !w->st[i].client)
 			continue;
-		y = sw_value(w, &w->st[i], v);
+		y = sw_value(w, &w->st[i], v, o);
 		if (!isfinite(y) || y < 0)
 			continue;
 		s->x[s->n] = w->st[i].level;
@@ -290,21 +304,24 @@ sw_client_marks(struct html_ctx *c, const struct sw *w, struct svg_plot *pl,
 {
 	struct svg_style st = { SW_CLIENT_COLOR, SVG_SOLID, 1.8, 1 };
 
-	sw_series(c, w, pl, v, 1, html_fmtdup("client-limited (CLIENT)"),
-	    &st);
+	sw_series(c, w, pl, v, NULL, 1,
+	    html_fmtdup("client-limited (CLIENT)"), &st);
 }
 
-/* Does objective o belong on plot `id' (its metric's), and where? */
+/*
+ * Does objective o belong on plot `id' (its unit's), and where?  A
+ * time on the reply time plot, a percentage of calls on the errors
+ * plot, the reply rate on the rates plot.
+ */
 static int
 sw_slo_at(const struct slo *o, const char *id, double *at)
 {
-	if (strcmp(id, "sw-latency") == 0 && o->metric == SLO_HIST &&
-	    (o->hist == SLO_H_REPLY || o->hist == SLO_H_CORRECTED)) {
+	if (strcmp(id, "sw-latency") == 0 && o->metric == SLO_HIST) {
 		*at = o->value / 1e6;
 		return 1;
 	}
-	if (strcmp(id, "sw-errors") == 0 && o->metric == SLO_ERRORS &&
-	    o->unit == SLO_U_PCT) {
+	if (strcmp(id, "sw-errors") == 0 && o->unit == SLO_U_PCT &&
+	    o->metric != SLO_ACHIEVED) {
 		*at = o->value;
 		return 1;
 	}
@@ -315,19 +332,52 @@ sw_slo_at(const struct slo *o, const char *id, double *at)
 	return 0;
 }
 
-/* The objectives of the plot's metric, as horizontal rules. */
+/*
+ * Is objective o's measure a series the plot has already (the drawn
+ * reply time's p50, p90, p99 or p99.9, the errors, the reply rate)?
+ */
+static int
+sw_slo_drawn(const struct sw *w, const struct slo *o)
+{
+	static const double q[] = { 50, 90, 99, 99.9 };
+	size_t k;
+
+	if (o->metric == SLO_ERRORS || o->metric == SLO_REPLY_RATE)
+		return 1;
+	if (o->metric != SLO_HIST || o->stat != SLO_ST_PCT ||
+	    o->hist != (w->corrected ? SLO_H_CORRECTED : SLO_H_REPLY))
+		return 0;
+	for (k = 0; k < sizeof(q) / sizeof(q[0]); k++)
+		if (o->q == q[k])
+			return 1;
+	return 0;
+}
+
+/*
+ * The objectives of the plot's unit: each a horizontal rule at its
+ * threshold, and its measure a series when the plot has none of it
+ * ("connect.p99", "5xx").
+ */
 static void
 sw_slo_rules(struct html_ctx *c, const struct sw *w, struct svg_plot *pl)
 {
-	struct svg_style st = { SW_SLO_COLOR, SVG_DASHED, 1.6, 1 };
+	struct svg_style st = { SW_SLO_COLOR, SVG_DASHED, 1.6, 1 }, ms;
+	const struct slo *o;
 	double at;
 	size_t i;
 
-	for (i = 0; i < w->nslo; i++)
-		if (sw_slo_at(&w->slo[i], pl->id, &at) && svg_plot_rule(pl,
-		    "objective", html_fmtdup("objective %s", w->slo[i].text),
-		    at, 0, &st) != 0)
+	for (i = 0; i < w->nslo; i++) {
+		if (!sw_slo_at(o = &w->slo[i], pl->id, &at))
+			continue;
+		if (!sw_slo_drawn(w, o)) {
+			ms = html_style_n(5 + i, SVG_DOTTED, 2);
+			sw_series(c, w, pl, SW_SLO, o, 0, html_fmtdup("%.*s",
+			    (int)strcspn(o->text, "<>"), o->text), &ms);
+		}
+		if (svg_plot_rule(pl, "objective", html_fmtdup("objective %s",
+		    o->text), at, 0, &st) != 0)
 			c->oom = 1;
+	}
 }
 
 /* Writes the plot and frees it. */
@@ -350,13 +400,16 @@ sw_plot_rate(struct html_ctx *c, const struct sw *w)
 	    "per second");
 	if (w->demand > 0) {
 		st = html_style_n(2, SVG_DOTTED, 1.6);
-		sw_series(c, w, &pl, SW_OFFERED, 0, html_fmtdup("offered "
-		    "(y = x%s)", w->demand != 1 ? ", in requests" : ""), &st);
+		sw_series(c, w, &pl, SW_OFFERED, NULL, 0,
+		    html_fmtdup("offered (y = x%s)", w->demand != 1 ?
+		    ", in requests" : ""), &st);
 	}
 	st = html_style_n(0, SVG_SOLID, 2.2);
-	sw_series(c, w, &pl, SW_REQ_RATE, 0, html_fmtdup("requests/s"), &st);
+	sw_series(c, w, &pl, SW_REQ_RATE, NULL, 0, html_fmtdup("requests/s"),
+	    &st);
 	st = html_style_n(4, SVG_DASHED, 2);
-	sw_series(c, w, &pl, SW_REPLY_RATE, 0, html_fmtdup("replies/s"), &st);
+	sw_series(c, w, &pl, SW_REPLY_RATE, NULL, 0, html_fmtdup("replies/s"),
+	    &st);
 	sw_client_marks(c, w, &pl, SW_REQ_RATE);
 	sw_slo_rules(c, w, &pl);
 	sw_plot_end(c, &pl, "no steps");
@@ -394,14 +447,15 @@ sw_plot_latency(struct html_ctx *c, const struct sw *w)
 	pl.maybe_ylog = 1;
 	for (k = 0; k < SW_NPCT; k++) {
 		st = html_style_n(k, dash[k], 2);
-		sw_series(c, w, &pl, (enum swv)(SW_P50 + k), 0,
-		    html_fmtdup("%s", stat_pct_name[k]), &st);
+		sw_series(c, w, &pl, (enum swv)(SW_P50 + k), NULL, 0,
+		    html_fmtdup("%s%s", stat_pct_name[k], w->corrected ?
+		    " (corrected)" : ""), &st);
 	}
+	sw_slo_rules(c, w, &pl);
 	/* The knee on a log axis when the times span a factor of
 	   SW_KNEE_LOG (the engine's own rule looks at the tops only). */
 	pl.ylog = sw_span(&pl) >= SW_KNEE_LOG;
 	sw_client_marks(c, w, &pl, SW_P99);
-	sw_slo_rules(c, w, &pl);
 	sw_plot_end(c, &pl, "no replies");
 }
 
@@ -412,7 +466,8 @@ sw_plot_errors(struct html_ctx *c, const struct sw *w)
 	struct svg_style st = html_style_n(1, SVG_SOLID, 2.2);
 
 	sw_plot_init(c, w, &pl, "sw-errors", "Errors against offered", "%");
-	sw_series(c, w, &pl, SW_ERR_PCT, 0, html_fmtdup("errors %%"), &st);
+	sw_series(c, w, &pl, SW_ERR_PCT, NULL, 0, html_fmtdup("errors %%"),
+	    &st);
 	sw_client_marks(c, w, &pl, SW_ERR_PCT);
 	sw_slo_rules(c, w, &pl);
 	sw_plot_end(c, &pl, "no steps");
@@ -484,12 +539,12 @@ sw_table(struct html_ctx *c, const struct sw *w)
 			fputs("</td>", f);
 			sw_cell(f, s->level, 1);
 			sw_cell(f, s->reqs, 0);
-			sw_cell(f, sw_value(w, s, SW_REQ_RATE), 1);
+			sw_cell(f, sw_value(w, s, SW_REQ_RATE, NULL), 1);
 			sw_cell(f, s->replies, 0);
-			sw_cell(f, sw_value(w, s, SW_REPLY_RATE), 1);
+			sw_cell(f, sw_value(w, s, SW_REPLY_RATE, NULL), 1);
 			for (k = 0; k < SW_NPCT; k++)
 				sw_cell(f, s->pct[k], 3);
-			sw_cell(f, sw_value(w, s, SW_ERR_PCT), 2);
+			sw_cell(f, sw_value(w, s, SW_ERR_PCT, NULL), 2);
 			fputs("<td>", f);
 			html_escape(f, s->verdict != NULL ? s->verdict : "n/a");
 			fputs("</td></tr>\n", f);

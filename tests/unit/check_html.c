@@ -1355,12 +1355,14 @@ START_TEST(test_sweep)
 {
 	static const char doc[] = "{\"stats\": {\"basic\": {}}, "
 	    "\"options\": {\"call-rate\": \"10\", \"slo\": [\"p99<20ms\", 5, "
-	    "\"<b>x</b>\", \"errors<1%\", \"connect.p99<1ms\"]}, "
+	    "\"<b>x</b>\", \"errors<1%\", \"connect.p99<1ms\", "
+	    "\"errors<=10\", \"5xx<1%\"]}, "
 	    "\"sweep\": {\"spec\": \"<i>10:30*2</i>\", \"step_time_s\": \"x\", "
 	    "\"steps\": [{\"level\": 10, \"kind\": \"plan\", \"verdict\": "
 	    "\"PASS\", \"client_limited\": false, \"result\": {\"duration_s\": "
 	    "2, \"stats\": {\"basic\": {\"requests\": {\"total\": 20}, "
-	    "\"replies\": {\"total\": 18}, \"errors\": {\"total\": 2}, "
+	    "\"replies\": {\"total\": 18, \"status\": {\"5xx\": 9}}, "
+	    "\"errors\": {\"total\": 2}, "
 	    "\"histograms\": {\"reply\": {\"count\": 18, \"percentiles_ns\": "
 	    "{\"p50\": 1e6, \"p90\": 2e6, \"p99\": 3e6, \"p99.9\": 4e6}}}}}}}, "
 	    "{\"level\": \"x\"}, 7, null, {\"level\": 20, \"kind\": \"<s>\", "
@@ -1377,11 +1379,17 @@ START_TEST(test_sweep)
 	    "6 steps of n/a)</span></h2>"));
 	ck_assert_ptr_nonnull(strstr(page, "Capacity: <strong>10.0 req/s"
 	    "</strong> (found: p99&lt;20ms, n/a, &lt;b&gt;x&lt;/b&gt;, "
-	    "errors&lt;1%, connect.p99&lt;1ms; the next level n/a failed; "
-	    "repeated 1: disagree)</p>"));
-	/* The objective no plot shows. */
+	    "errors&lt;1%, connect.p99&lt;1ms, errors&lt;=10, 5xx&lt;1%; the "
+	    "next level n/a failed; repeated 1: disagree)</p>"));
+	/* The objective no plot shows (a count). */
 	ck_assert_ptr_nonnull(strstr(page, "their verdict): "
-	    "connect.p99&lt;1ms.</p>"));
+	    "errors&lt;=10.</p>"));
+	/* No step has a connect time: no series of its measure; 5xx, a
+	   measure no series has, is one of its own (9 of 18 replies). */
+	ck_assert_int_eq(points(page, "sw-latency", "connect.p99"), -1);
+	ck_assert_int_eq(points(page, "sw-errors", "5xx"), 1);
+	ck_assert_ptr_nonnull(strstr(page, "<title>5xx: 50.0 % at 10.0 "
+	    "offered [req/s]</title>"));
 	/* The one step with rates; the offered line at each level. */
 	ck_assert_int_eq(points(page, "sw-rate", "requests/s"), 1);
 	ck_assert_ptr_nonnull(strstr(page, "<title>requests/s: 10.0 per "
@@ -1400,13 +1408,15 @@ START_TEST(test_sweep)
 	    1);
 	ck_assert_uint_eq(count(fig, "data-rule=\"objective\" data-at=\"20\""),
 	    1);
-	free(fig);
-	fig = figure(page, "sw-errors");
 	ck_assert_uint_eq(count(fig, "data-rule=\"objective\" data-at=\"1\""),
 	    1);
 	free(fig);
+	fig = figure(page, "sw-errors");
+	ck_assert_uint_eq(count(fig, "data-rule=\"objective\" data-at=\"1\""),
+	    2);
+	free(fig);
 	ck_assert_uint_eq(count(page, "data-rule=\"capacity\""), 3);
-	ck_assert_uint_eq(count(page, "data-rule=\"objective\""), 2);
+	ck_assert_uint_eq(count(page, "data-rule=\"objective\""), 4);
 	/* No histogram to draw: no step curve. */
 	ck_assert_int_eq(nseries(page, "sw-pct"), 0);
 	/* The table: the steps with a level, in the order they ran. */
