@@ -736,6 +736,7 @@ html_write(FILE *f, const struct jv *doc, const struct html_client *clients,
 	write_totals(&c);
 	write_percentiles(&c, b);
 	write_warning(&c, jv_path(doc, "stats.sched"));
+	html_sweep(&c);
 	fputs("<h2 id=\"distribution\">Latency distribution</h2>\n"
 	    "<div class=\"grid\">\n", f);
 	html_plot_pct_reply(&c);

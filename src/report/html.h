@@ -11,7 +11,10 @@
  * distribution.  Each plot is <figure class="plot" id="plot-ID"> and each
  * series one <polyline class="series" data-series="NAME" data-points="N">;
  * the ids are pct-reply, pct-phases, iv-rate, iv-status, iv-errors,
- * iv-latency and pct-lateness.
+ * iv-latency and pct-lateness.  A --sweep's document also has the
+ * capacity section (html_sweep.c): sw-rate, sw-latency and sw-errors
+ * against the offered level, with the objectives and the capacity as
+ * rules, sw-pct of each step's percentiles, and the steps' table.
  */
 #ifndef HTTPERF_REPORT_HTML_H
 #define HTTPERF_REPORT_HTML_H

@@ -47,9 +47,9 @@ static const char *const client_palette[] = {
 #define GREY		"#9a9a9a"
 
 /* svg_plot_add(), its failure counted in c->oom. */
-static struct svg_series *
-plot_add(struct html_ctx *c, struct svg_plot *pl, char *name, size_t npts,
-    const struct svg_style *st)
+struct svg_series *
+html_plot_add(struct html_ctx *c, struct svg_plot *pl, char *name,
+    size_t npts, const struct svg_style *st)
 {
 	struct svg_series *s = svg_plot_add(pl, name, npts, st);
 
@@ -59,8 +59,8 @@ plot_add(struct html_ctx *c, struct svg_plot *pl, char *name, size_t npts,
 }
 
 /* The style of series i of a plot's own kinds (not per client). */
-static struct svg_style
-style_n(size_t i, enum svg_dash d, double width)
+struct svg_style
+html_style_n(size_t i, enum svg_dash d, double width)
 {
 	struct svg_style st;
 
@@ -164,8 +164,8 @@ hist_path(char *buf, size_t size, enum basic_phase ph)
 }
 
 /* The count of a histogram object, 0 when there is none. */
-static uint64_t
-hist_count(const struct jv *hist)
+uint64_t
+html_hist_count(const struct jv *hist)
 {
 	uint64_t n;
 
@@ -173,8 +173,8 @@ hist_count(const struct jv *hist)
 }
 
 /* Decades of a percentile axis fit for a histogram of count values. */
-static int
-pct_decades(uint64_t maxcount)
+int
+html_pct_decades(uint64_t maxcount)
 {
 	int d;
 
@@ -192,9 +192,9 @@ pct_decades(uint64_t maxcount)
  * largest percentile the count tells apart (1 - 1/count), the last the
  * maximum.  Nothing when the histogram is missing, undecodable or empty.
  */
-static void
-pct_series(struct html_ctx *c, struct svg_plot *pl, const struct jv *hist,
-    char *name, const struct svg_style *st)
+void
+html_pct_series(struct html_ctx *c, struct svg_plot *pl,
+    const struct jv *hist, char *name, const struct svg_style *st)
 {
 	struct svg_series *s;
 	struct hdr *h = NULL;
@@ -214,7 +214,7 @@ pct_series(struct html_ctx *c, struct svg_plot *pl, const struct jv *hist,
 	xend = log10((double)count);
 	if (xend > pl->decades)
 		xend = pl->decades;
-	if ((s = plot_add(c, pl, name, n, st)) == NULL) {
+	if ((s = html_plot_add(c, pl, name, n, st)) == NULL) {
 		hdr_free(h);
 		return;
 	}
@@ -245,10 +245,10 @@ max_count(const struct html_ctx *c, const char *const *paths, size_t npaths)
 	size_t i, k;
 
 	for (k = 0; k < npaths; k++) {
-		if ((n = hist_count(jv_path(c->doc, paths[k]))) > m)
+		if ((n = html_hist_count(jv_path(c->doc, paths[k]))) > m)
 			m = n;
 		for (i = 0; i < c->ncl; i++)
-			if ((n = hist_count(jv_path(c->cl[i].doc,
+			if ((n = html_hist_count(jv_path(c->cl[i].doc,
 			    paths[k]))) > m)
 				m = n;
 	}
@@ -269,19 +269,21 @@ html_plot_pct_reply(struct html_ctx *c)
 
 	svg_plot_init(&pl, "pct-reply", "Reply time by percentile", "ms",
 	    SVG_X_PCT);
-	pl.decades = pct_decades(max_count(c, paths, 2));
+	pl.decades = html_pct_decades(max_count(c, paths, 2));
 	for (i = 0; i < c->ncl; i++) {
 		st = style_client(c, i);
-		pct_series(c, &pl, jv_path(c->cl[i].doc, paths[0]),
+		html_pct_series(c, &pl, jv_path(c->cl[i].doc, paths[0]),
 		    html_client_label(c, i, ""), &st);
 	}
 	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID, c->ncl > 0 ? 2.8 : 2.2);
-	pct_series(c, &pl, jv_path(c->doc, paths[0]), html_fmtdup(c->ncl > 0 ?
-	    "Total" : "Reply time"), &st);
-	st = style_n(1, SVG_DASHED, c->ncl > 0 ? 2.8 : 2.2);
-	pct_series(c, &pl, jv_path(c->doc, paths[1]), html_fmtdup(c->ncl > 0 ?
-	    "Total (corrected)" : "Reply time (corrected)"), &st);
+	st = html_style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID,
+	    c->ncl > 0 ? 2.8 : 2.2);
+	html_pct_series(c, &pl, jv_path(c->doc, paths[0]),
+	    html_fmtdup(c->ncl > 0 ? "Total" : "Reply time"), &st);
+	st = html_style_n(1, SVG_DASHED, c->ncl > 0 ? 2.8 : 2.2);
+	html_pct_series(c, &pl, jv_path(c->doc, paths[1]),
+	    html_fmtdup(c->ncl > 0 ? "Total (corrected)" :
+	    "Reply time (corrected)"), &st);
 	if (pl.ns == 0)
 		pl.note = "no replies";
 	svg_plot_write(c->f, &pl);
@@ -309,26 +311,26 @@ html_plot_pct_phases(struct html_ctx *c)
 		pp[i] = hist_path(paths[i], sizeof(paths[i]), ph[i]);
 	svg_plot_init(&pl, "pct-phases", "Phases by percentile", "ms",
 	    SVG_X_PCT);
-	pl.decades = pct_decades(max_count(c, pp, 6));
+	pl.decades = html_pct_decades(max_count(c, pp, 6));
 	pl.maybe_ylog = 1;
 	/* Each client's phases, thin, under the totals. */
 	for (k = 0; k < c->ncl; k++)
 		for (i = 0; i < 6; i++) {
-			st = style_n(i, dashes[i], 2);
+			st = html_style_n(i, dashes[i], 2);
 			st = style_client_kind(c, &st);
 			suffix = html_fmtdup(" %s", names[i]);
 			if (suffix == NULL) {
 				c->oom = 1;
 				continue;
 			}
-			pct_series(c, &pl, jv_path(c->cl[k].doc, paths[i]),
+			html_pct_series(c, &pl, jv_path(c->cl[k].doc, paths[i]),
 			    html_client_label(c, k, suffix), &st);
 			free(suffix);
 		}
 	plot_kinds_legend(c, &pl, "phase");
 	for (i = 0; i < 6; i++) {
-		st = style_n(i, dashes[i], c->ncl > 0 ? 2.6 : 2);
-		pct_series(c, &pl, jv_get(hs, basic_phase_json[ph[i]]),
+		st = html_style_n(i, dashes[i], c->ncl > 0 ? 2.6 : 2);
+		html_pct_series(c, &pl, jv_get(hs, basic_phase_json[ph[i]]),
 		    html_fmtdup("%s%s", c->ncl > 0 ? "Total " : "", names[i]),
 		    &st);
 	}
@@ -358,15 +360,16 @@ html_plot_pct_lateness(struct html_ctx *c)
 	}
 	svg_plot_init(&pl, "pct-lateness", "Lateness by percentile", "ms",
 	    SVG_X_PCT);
-	pl.decades = pct_decades(max_count(c, paths, 1));
+	pl.decades = html_pct_decades(max_count(c, paths, 1));
 	for (i = 0; i < c->ncl; i++) {
 		st = style_client(c, i);
-		pct_series(c, &pl, jv_path(c->cl[i].doc, paths[0]),
+		html_pct_series(c, &pl, jv_path(c->cl[i].doc, paths[0]),
 		    html_client_label(c, i, ""), &st);
 	}
 	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID, c->ncl > 0 ? 2.8 : 2.2);
-	pct_series(c, &pl, jv_path(c->doc, paths[0]),
+	st = html_style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID,
+	    c->ncl > 0 ? 2.8 : 2.2);
+	html_pct_series(c, &pl, jv_path(c->doc, paths[0]),
 	    html_fmtdup(c->ncl > 0 ? "Total" : "Lateness"), &st);
 	if (pl.ns == 0)
 		pl.note = "no arrivals";
@@ -462,7 +465,7 @@ iv_series(struct html_ctx *c, struct svg_plot *pl, const struct ivs *iv,
 	size_t i;
 	const char *p = NULL;
 
-	if ((s = plot_add(c, pl, name, iv->n, st)) == NULL)
+	if ((s = html_plot_add(c, pl, name, iv->n, st)) == NULL)
 		return;
 	for (i = 0; i < iv->n; i++) {
 		if (iv_at(iv, i, &rec, &x, &len) != 0)
@@ -496,7 +499,7 @@ iv_series(struct html_ctx *c, struct svg_plot *pl, const struct ivs *iv,
 			p = kind == IV_P50 ? "reply.p50_ns" : kind == IV_P99 ?
 			    "reply.p99_ns" : "reply_corrected.p99_ns";
 			/* No replies in it, no time to show. */
-			if (hist_count(jv_path(rec, kind == IV_P99C ?
+			if (html_hist_count(jv_path(rec, kind == IV_P99C ?
 			    "reply_corrected" : "reply")) == 0 ||
 			    html_num(rec, p, &v) != 0)
 				continue;
@@ -559,17 +562,18 @@ plot_iv_rate(struct html_ctx *c, const struct ivs *iv, const struct ivs *civ)
 		    html_client_label(c, i, ""), &st);
 	}
 	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID, c->ncl > 0 ? 2.8 : 2.2);
+	st = html_style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID,
+	    c->ncl > 0 ? 2.8 : 2.2);
 	iv_series(c, &pl, iv, IV_REPLIES, NULL, html_fmtdup(c->ncl > 0 ?
 	    "Total achieved" : "Achieved"), &st);
 	if (iv->target > 0) {
-		st = style_n(2, SVG_DOTTED, 2);
+		st = html_style_n(2, SVG_DOTTED, 2);
 		iv_series(c, &pl, iv, IV_ARRIVALS, NULL,
 		    html_fmtdup("Arrivals"), &st);
 		end = ivs_end(iv);
-		st = style_n(1, SVG_DASHED, 1.8);
-		if (end > 0 && (s = plot_add(c, &pl, html_fmtdup("Target"), 2,
-		    &st)) != NULL) {
+		st = html_style_n(1, SVG_DASHED, 1.8);
+		if (end > 0 && (s = html_plot_add(c, &pl,
+		    html_fmtdup("Target"), 2, &st)) != NULL) {
 			s->x[0] = 0;
 			s->x[1] = end;
 			s->y[0] = s->y[1] = iv->target;
@@ -611,7 +615,7 @@ plot_iv_classes(struct html_ctx *c, const struct ivs *iv, const struct ivs *civ,
 		for (k = 0; k < c->ncl && !any; k++)
 			any = civ[k].arr != NULL && iv_any(&civ[k], what);
 		if (any)
-			kst[i] = style_n(ncol++, SVG_SOLID,
+			kst[i] = html_style_n(ncol++, SVG_SOLID,
 			    c->ncl > 0 ? 2.6 : 2);
 	}
 	svg_plot_init(&pl, id, title, ylabel, SVG_X_SECONDS);
@@ -667,14 +671,15 @@ plot_iv_latency(struct html_ctx *c, const struct ivs *iv, const struct ivs *civ)
 		    html_client_label(c, i, " p99"), &st);
 	}
 	plot_client_legend(c, &pl);
-	st = style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID, c->ncl > 0 ? 2.8 : 2.2);
+	st = html_style_n(c->ncl > 0 ? 6 : 0, SVG_SOLID,
+	    c->ncl > 0 ? 2.8 : 2.2);
 	iv_series(c, &pl, iv, IV_P99, NULL, html_fmtdup(c->ncl > 0 ?
 	    "Total p99" : "p99"), &st);
-	st = style_n(2, SVG_DASHED, c->ncl > 0 ? 2.4 : 2);
+	st = html_style_n(2, SVG_DASHED, c->ncl > 0 ? 2.4 : 2);
 	iv_series(c, &pl, iv, IV_P50, NULL, html_fmtdup(c->ncl > 0 ?
 	    "Total p50" : "p50"), &st);
 	if (iv->target > 0) {
-		st = style_n(1, SVG_DOTTED, 2.2);
+		st = html_style_n(1, SVG_DOTTED, 2.2);
 		iv_series(c, &pl, iv, IV_P99C, NULL, html_fmtdup(c->ncl > 0 ?
 		    "Total p99 (corrected)" : "p99 (corrected)"), &st);
 	}

@@ -157,8 +157,34 @@ svg_plot_free(struct svg_plot *pl)
 	}
 	free(pl->s);
 	free(pl->extra_legend);
+	for (i = 0; i < pl->nr; i++)
+		free(pl->r[i].label);
+	free(pl->r);
 	pl->s = NULL;
 	pl->ns = pl->cap = 0;
+	pl->r = NULL;
+	pl->nr = 0;
+}
+
+int
+svg_plot_rule(struct svg_plot *pl, const char *kind, char *label, double at,
+    int vertical, const struct svg_style *st)
+{
+	struct svg_rule *r;
+
+	if (label == NULL || (r = realloc(pl->r, (pl->nr + 1) *
+	    sizeof(*r))) == NULL) {
+		free(label);
+		return -1;
+	}
+	pl->r = r;
+	r = &pl->r[pl->nr++];
+	r->kind = kind;
+	r->label = label;
+	r->at = at;
+	r->vertical = vertical;
+	r->st = *st;
+	return 0;
 }
 
 struct svg_series *
@@ -210,12 +236,28 @@ svg_plot_drop_last(struct svg_plot *pl)
 	pl->ns--;
 }
 
-static double
-map_x(const struct svg_plot *pl, double x, double xmax)
-{
-	double v = x / xmax;
+/* A plot's scales, worked out from its data. */
+struct axes {
+	double	xt[MAX_TICKS], yt[MAX_TICKS];
+	size_t	nx, ny;
+	double	xlo;		/* SVG_X_RATE_LOG: the x axis' start */
+	double	xmax;		/* the x axis' end */
+	double	ylo, yhi;	/* the y axis' ends */
+	int	xdec, ydec;	/* decimals of the tick labels */
+};
 
-	if (v < 0)
+static double
+map_x(const struct svg_plot *pl, const struct axes *a, double x)
+{
+	double v;
+
+	if (pl->xkind == SVG_X_RATE_LOG)
+		v = x > 0 ? (log10(x) - log10(a->xlo)) /
+		    (log10(a->xmax) - log10(a->xlo)) : 0;
+	else
+		v = x / a->xmax;
+
+	if (!isfinite(v) || v < 0)
 		v = 0;
 	if (v > 1)
 		v = 1;
@@ -288,26 +330,23 @@ put_pct_label(FILE *f, size_t i)
 
 /* The legend: an HTML list under the SVG, so it wraps. */
 static void
-legend_item(FILE *f, const char *name, const struct svg_style *st)
+legend_item(FILE *f, const char *name, const struct svg_style *st, int ring)
 {
-	fprintf(f, "<li><svg class=\"key\" width=\"26\" height=\"10\" "
-	    "viewBox=\"0 0 26 10\" aria-hidden=\"true\"><line x1=\"1\" "
-	    "y1=\"5\" x2=\"25\" y2=\"5\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>"
-	    "</svg>", st->color, st->width < 1.5 ? 1.5 : st->width,
-	    dash_attr(st->dash));
+	fputs("<li><svg class=\"key\" width=\"26\" height=\"10\" "
+	    "viewBox=\"0 0 26 10\" aria-hidden=\"true\">", f);
+	if (ring)
+		fprintf(f, "<circle cx=\"13\" cy=\"5\" r=\"4\" fill=\"none\" "
+		    "stroke=\"%s\" stroke-width=\"%.1f\"/>", st->color,
+		    st->width);
+	else
+		fprintf(f, "<line x1=\"1\" y1=\"5\" x2=\"25\" y2=\"5\" "
+		    "stroke=\"%s\" stroke-width=\"%.1f\"%s/>", st->color,
+		    st->width < 1.5 ? 1.5 : st->width, dash_attr(st->dash));
+	fputs("</svg>", f);
 	html_escape(f, name);
 	fputs("</li>", f);
 }
 
-
-/* A plot's scales, worked out from its data. */
-struct axes {
-	double	xt[MAX_TICKS], yt[MAX_TICKS];
-	size_t	nx, ny;
-	double	xmax;		/* the x axis' end */
-	double	ylo, yhi;	/* the y axis' ends */
-	int	xdec, ydec;	/* decimals of the tick labels */
-};
 
 /*
  * Decimates the series first, so the points drawn are the ones counted;
@@ -336,6 +375,11 @@ plot_extent(struct svg_plot *pl, double *xmax, double *ymax,
 				*ymax = s->y[j];
 		}
 	}
+	for (i = 0; i < pl->nr; i++)
+		if (pl->r[i].vertical && pl->r[i].at > *xmax)
+			*xmax = pl->r[i].at;
+		else if (!pl->r[i].vertical && pl->r[i].at > *ymax)
+			*ymax = pl->r[i].at;
 	if (!pl->maybe_ylog)
 		return;
 	top = 0;
@@ -354,11 +398,78 @@ plot_extent(struct svg_plot *pl, double *xmax, double *ymax,
 		for (j = 0; j < pl->s[i].n; j++)
 			if (pl->s[i].y[j] > 0 && pl->s[i].y[j] < *yminpos)
 				*yminpos = pl->s[i].y[j];
+	for (i = 0; i < pl->nr; i++)
+		if (!pl->r[i].vertical && pl->r[i].at > 0 &&
+		    pl->r[i].at < *yminpos)
+			*yminpos = pl->r[i].at;
 	if (*yminpos > 0 && top / *yminpos >= 100)
 		pl->ylog = 1;
 }
 
-/* The x axis: of seconds, or of percentiles. */
+/* The lowest positive x of the series and the vertical rules, or 1. */
+static double
+plot_xminpos(const struct svg_plot *pl)
+{
+	double m = 0;
+	size_t i, j;
+
+	for (i = 0; i < pl->ns; i++)
+		for (j = 0; j < pl->s[i].n; j++)
+			if (pl->s[i].x[j] > 0 && (m == 0 || pl->s[i].x[j] < m))
+				m = pl->s[i].x[j];
+	for (i = 0; i < pl->nr; i++)
+		if (pl->r[i].vertical && pl->r[i].at > 0 &&
+		    (m == 0 || pl->r[i].at < m))
+			m = pl->r[i].at;
+	return m > 0 ? m : 1;
+}
+
+/* The value of the 1-2-5 sequence (1, 2, 5, 10, 20...) at or below v,
+   or with up at or above it. */
+static double
+seq125(double v, int up)
+{
+	static const double c[] = { 1, 2, 5, 10 };
+	double m = pow(10, floor(log10(v)));
+	int k;
+
+	if (up) {
+		for (k = 0; k < 3; k++)
+			if (c[k] * m >= v * (1 - 1e-9))
+				return c[k] * m;
+		return c[3] * m;
+	}
+	for (k = 3; k > 0; k--)
+		if (c[k] * m <= v * (1 + 1e-9))
+			return c[k] * m;
+	return m;
+}
+
+/* From the 1-2-5 value at or below the lowest x to the one at or above
+   the highest: a tick at each 1-2-5 value, or at each decade (and the
+   ends) when it spans more than 2.5 decades. */
+static void
+axis_x_log(const struct svg_plot *pl, struct axes *a, double xmax)
+{
+	double v, d;
+	int wide;
+
+	a->xlo = seq125(plot_xminpos(pl), 0);
+	a->xmax = seq125(xmax > a->xlo ? xmax : a->xlo, 1);
+	if (a->xmax <= a->xlo * (1 + 1e-9))
+		a->xmax = seq125(a->xlo * 1.5, 1);
+	wide = log10(a->xmax / a->xlo) > 2.5;
+	a->nx = 0;
+	for (v = a->xlo; v <= a->xmax * (1 + 1e-9) && a->nx < MAX_TICKS;
+	    v = seq125(v * 1.5, 1)) {
+		d = log10(v);
+		if (!wide || v == a->xlo || v >= a->xmax * (1 - 1e-9) ||
+		    fabs(d - floor(d + 0.5)) < 1e-9)
+			a->xt[a->nx++] = v;
+	}
+}
+
+/* The x axis: of seconds or a rate, or of percentiles. */
 static void
 axis_x(const struct svg_plot *pl, struct axes *a, double xmax)
 {
@@ -374,6 +485,10 @@ axis_x(const struct svg_plot *pl, struct axes *a, double xmax)
 		for (i = 1; i <= (size_t)pl->decades && a->nx < MAX_TICKS; i++)
 			a->xt[a->nx++] = (double)i;
 		a->xmax = pl->decades;
+		return;
+	}
+	if (pl->xkind == SVG_X_RATE_LOG) {
+		axis_x_log(pl, a, xmax);
 		return;
 	}
 	/* Every plot over time spans the whole test, data or not. */
@@ -442,7 +557,7 @@ write_frame(FILE *f, const struct svg_plot *pl, const struct axes *a)
 		    "y2=\"%.1f\"/>", PL_X0, py, PL_X1, py);
 	}
 	for (i = 0; i < a->nx; i++) {
-		px = map_x(pl, a->xt[i], a->xmax);
+		px = map_x(pl, a, a->xt[i]);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 		    "y2=\"%.1f\"/>", px, PL_Y1, px, PL_Y0);
 	}
@@ -471,24 +586,32 @@ write_labels(FILE *f, const struct svg_plot *pl, const struct axes *a)
 	}
 	fputc('\n', f);
 	for (i = 0; i < a->nx; i++) {
-		px = map_x(pl, a->xt[i], a->xmax);
+		px = map_x(pl, a, a->xt[i]);
 		/* The axis' origin needs no "0%" where it would run into
 		   the "50%" (many decades squeeze them together). */
 		if (pl->xkind == SVG_X_PCT && i == 0 &&
-		    map_x(pl, a->xt[1], a->xmax) - px < PCT_ZERO_GAP)
+		    map_x(pl, a, a->xt[1]) - px < PCT_ZERO_GAP)
 			continue;
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
 		    "text-anchor=\"middle\">", px, PL_Y0 + 16);
 		if (pl->xkind == SVG_X_PCT)
 			put_pct_label(f, i);
 		else
-			put_tick_label(f, a->xt[i], a->xdec);
+			put_tick_label(f, a->xt[i],
+			    pl->xkind == SVG_X_RATE_LOG ?
+			    tick_decimals(a->xt[i]) : a->xdec);
 		fputs("</text>", f);
 	}
 	fprintf(f, "\n<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
-	    "text-anchor=\"middle\">%s</text>", (PL_X0 + PL_X1) / 2,
-	    VB_H - 6, pl->xkind == SVG_X_PCT ? "percentile" :
-	    "time since start [s]");
+	    "text-anchor=\"middle\">", (PL_X0 + PL_X1) / 2, VB_H - 6);
+	if (pl->xkind == SVG_X_RATE || pl->xkind == SVG_X_RATE_LOG) {
+		html_escape(f, pl->xlabel != NULL ? pl->xlabel : "rate");
+		if (pl->xkind == SVG_X_RATE_LOG)
+			fputs(" (log)", f);
+	} else
+		fputs(pl->xkind == SVG_X_PCT ? "percentile" :
+		    "time since start [s]", f);
+	fputs("</text>", f);
 	fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
 	    "text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">",
 	    14.0, (PL_Y0 + PL_Y1) / 2, 14.0, (PL_Y0 + PL_Y1) / 2);
@@ -496,6 +619,74 @@ write_labels(FILE *f, const struct svg_plot *pl, const struct axes *a)
 	if (pl->ylog)
 		fputs(" (log)", f);
 	fputs("</text>\n", f);
+}
+
+/* A point's value on hover: "NAME: Y YLABEL at X s" (or "at X XLABEL"). */
+static void
+put_point_title(FILE *f, const struct svg_plot *pl,
+    const struct svg_series *s, size_t j)
+{
+	html_escape(f, s->name);
+	fprintf(f, ": %.*f ", s->y[j] < 10 ? 3 : 1, s->y[j]);
+	html_escape(f, pl->ylabel);
+	if (pl->xkind == SVG_X_SECONDS) {
+		fprintf(f, " at %.1f s", s->x[j]);
+		return;
+	}
+	fprintf(f, " at %.1f ", s->x[j]);
+	html_escape(f, pl->xlabel != NULL ? pl->xlabel : "");
+}
+
+/* A series of rings at its points, no line (steps set apart). */
+static void
+write_marks(FILE *f, const struct svg_plot *pl, const struct axes *a,
+    const struct svg_series *s)
+{
+	size_t j;
+
+	fputs("<g class=\"marks\" data-series=\"", f);
+	html_escape(f, s->name);
+	fprintf(f, "\" data-points=\"%zu\">", s->n);
+	for (j = 0; j < s->n; j++) {
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
+		    "fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\">"
+		    "<title>", map_x(pl, a, s->x[j]),
+		    map_y(pl, s->y[j], a->ylo, a->yhi), s->st.color,
+		    s->st.width);
+		put_point_title(f, pl, s, j);
+		fputs("</title></circle>", f);
+	}
+	fputs("</g>\n", f);
+}
+
+/* The rules: a line across the plot at its value, and its label (at
+   the top of a vertical one, at the right end over a horizontal one). */
+static void
+write_rules(FILE *f, const struct svg_plot *pl, const struct axes *a)
+{
+	const struct svg_rule *r;
+	double p;
+	size_t i;
+
+	for (i = 0; i < pl->nr; i++) {
+		r = &pl->r[i];
+		p = r->vertical ? map_x(pl, a, r->at) :
+		    map_y(pl, r->at, a->ylo, a->yhi);
+		fprintf(f, "<line class=\"rule\" data-rule=\"%s\" "
+		    "data-at=\"%g\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"%s>"
+		    "<title>", r->kind, r->at, r->vertical ? p : PL_X0,
+		    r->vertical ? PL_Y1 : p, r->vertical ? p : PL_X1,
+		    r->vertical ? PL_Y0 : p, r->st.color, r->st.width,
+		    dash_attr(r->st.dash));
+		html_escape(f, r->label);
+		fprintf(f, "</title></line><text class=\"tick rule\" "
+		    "x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">",
+		    r->vertical ? p - 4 : PL_X1 - 2, r->vertical ? PL_Y1 + 12 :
+		    p - 4, r->st.color);
+		html_escape(f, r->label);
+		fputs("</text>\n", f);
+	}
 }
 
 /* One series: its line, and its dots (a dot per interval over time, or
@@ -506,6 +697,10 @@ write_series(FILE *f, const struct svg_plot *pl, const struct axes *a,
 {
 	size_t j;
 
+	if (s->marks) {
+		write_marks(f, pl, a, s);
+		return;
+	}
 	fputs("<polyline class=\"series\" data-series=\"", f);
 	html_escape(f, s->name);
 	fprintf(f, "\" data-points=\"%zu\" fill=\"none\" stroke=\"%s\" "
@@ -514,28 +709,26 @@ write_series(FILE *f, const struct svg_plot *pl, const struct axes *a,
 	    dash_attr(s->st.dash));
 	for (j = 0; j < s->n; j++)
 		fprintf(f, "%s%.1f,%.1f", j ? " " : "",
-		    map_x(pl, s->x[j], a->xmax),
+		    map_x(pl, a, s->x[j]),
 		    map_y(pl, s->y[j], a->ylo, a->yhi));
 	fputs("\"><title>", f);
 	html_escape(f, s->tip != NULL ? s->tip : s->name);
 	fputs("</title></polyline>\n", f);
-	if (pl->xkind == SVG_X_SECONDS && s->n <= SVG_MARKERS_MAX) {
-		/* A dot per interval, its value on hover. */
+	if (pl->xkind != SVG_X_PCT && s->n <= SVG_MARKERS_MAX) {
+		/* A dot per interval (or step), its value on hover. */
 		for (j = 0; j < s->n; j++) {
 			fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" "
 			    "cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>",
-			    map_x(pl, s->x[j], a->xmax),
+			    map_x(pl, a, s->x[j]),
 			    map_y(pl, s->y[j], a->ylo, a->yhi),
 			    s->n == 1 ? "3" : "2.2", s->st.color);
-			html_escape(f, s->name);
-			fprintf(f, ": %.*f ", s->y[j] < 10 ? 3 : 1, s->y[j]);
-			html_escape(f, pl->ylabel);
-			fprintf(f, " at %.1f s</title></circle>", s->x[j]);
+			put_point_title(f, pl, s, j);
+			fputs("</title></circle>", f);
 		}
 		fputc('\n', f);
 	} else if (s->n == 1) {
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
-		    "fill=\"%s\"><title>", map_x(pl, s->x[0], a->xmax),
+		    "fill=\"%s\"><title>", map_x(pl, a, s->x[0]),
 		    map_y(pl, s->y[0], a->ylo, a->yhi), s->st.color);
 		html_escape(f, s->tip != NULL ? s->tip : s->name);
 		fputs("</title></circle>\n", f);
@@ -561,6 +754,10 @@ svg_plot_write(FILE *f, struct svg_plot *pl)
 		if (pl->s[i].st.legend)
 			legend = 1;
 	}
+	write_rules(f, pl, &a);
+	for (i = 0; i < pl->nr; i++)
+		if (pl->r[i].st.legend)
+			legend = 1;
 	if (pl->note != NULL) {
 		fprintf(f, "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" "
 		    "text-anchor=\"middle\">", (PL_X0 + PL_X1) / 2,
@@ -573,9 +770,13 @@ svg_plot_write(FILE *f, struct svg_plot *pl)
 		fputs("<ul class=\"legend\">", f);
 		for (i = 0; i < pl->ns; i++)
 			if (pl->s[i].st.legend)
-				legend_item(f, pl->s[i].name, &pl->s[i].st);
+				legend_item(f, pl->s[i].name, &pl->s[i].st,
+				    pl->s[i].marks);
+		for (i = 0; i < pl->nr; i++)
+			if (pl->r[i].st.legend)
+				legend_item(f, pl->r[i].label, &pl->r[i].st, 0);
 		if (pl->extra_legend != NULL)
-			legend_item(f, pl->extra_legend, &pl->extra_st);
+			legend_item(f, pl->extra_legend, &pl->extra_st, 0);
 		fputs("</ul>\n", f);
 	}
 	fputs("</figure>\n", f);

@@ -4,10 +4,15 @@
  * <figure class="plot" id="plot-ID"> holding an inline <svg> (grid,
  * axes, ticks, a <polyline class="series" data-series="NAME"
  * data-points="N"> per series, dots with their values on hover) and an
- * HTML legend.  The x axis is seconds (nice ticks) or HdrHistogram's
- * log-scaled percentile axis; the y axis is linear, or logarithmic when
- * the series' tops lie decades apart and the plot allows it.  It knows
- * nothing of where the points come from; every text is HTML-escaped.
+ * HTML legend.  The x axis is seconds (nice ticks), HdrHistogram's
+ * log-scaled percentile axis, or a rate (a sweep's offered rate: linear,
+ * or a decade a tick); the y axis is linear, or logarithmic when the
+ * series' tops lie decades apart and the plot allows it.  Rules mark a
+ * value across the plot: a horizontal line (an objective's threshold) or
+ * a vertical one (the capacity found), each
+ * <line class="rule" data-rule="KIND" data-at="VALUE"> with its label.
+ * It knows nothing of where the points come from; every text is
+ * HTML-escaped.
  */
 #ifndef HTTPERF_REPORT_SVG_H
 #define HTTPERF_REPORT_SVG_H
@@ -33,10 +38,25 @@ struct svg_series {
 	double		*x, *y;
 	size_t		 n;
 	struct svg_style st;
+	int		 marks;		/* rings at its points, no line: a
+					   <g class="marks" data-series="NAME"
+					   data-points="N"> */
 };
 
-/* The x axis: seconds, or percentiles (x is svg_pct_pos() of one). */
-enum svg_xkind { SVG_X_SECONDS, SVG_X_PCT };
+/*
+ * The x axis: seconds, percentiles (x is svg_pct_pos() of one), or a
+ * rate (xlabel names it), linear from 0 or logarithmic.
+ */
+enum svg_xkind { SVG_X_SECONDS, SVG_X_PCT, SVG_X_RATE, SVG_X_RATE_LOG };
+
+/* A value marked across the plot. */
+struct svg_rule {
+	const char	*kind;		/* data-rule: "capacity", "objective" */
+	char		*label;		/* taken: freed with the plot */
+	double		 at;		/* x when vertical, else y */
+	int		 vertical;
+	struct svg_style st;
+};
 
 struct svg_plot {
 	const char	*id;
@@ -53,6 +73,9 @@ struct svg_plot {
 	const char	*note;		/* written across an empty plot */
 	char		*extra_legend;	/* "each client (N)", freed with it */
 	struct svg_style extra_st;
+	const char	*xlabel;	/* SVG_X_RATE*: the x axis' label */
+	struct svg_rule	*r;		/* the rules */
+	size_t		 nr;
 };
 
 /* An empty plot (4 decades of percentiles if SVG_X_PCT). */
@@ -66,6 +89,14 @@ void	svg_plot_free(struct svg_plot *pl);
  */
 struct svg_series *svg_plot_add(struct svg_plot *pl, char *name, size_t npts,
 	    const struct svg_style *st);
+
+/*
+ * A rule at `at' (x when vertical, else y) labelled `label' (taken:
+ * freed with the plot); a horizontal one widens the y axis to show it.
+ * Returns 0, or -1 on no memory (label freed).
+ */
+int	svg_plot_rule(struct svg_plot *pl, const char *kind, char *label,
+	    double at, int vertical, const struct svg_style *st);
 
 /* Drops the last series (one that got no points). */
 void	svg_plot_drop_last(struct svg_plot *pl);

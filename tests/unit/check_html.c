@@ -2,7 +2,8 @@
  * report/html.c: the page from hand-made result documents: escaping of hostile
  * strings, documents with members missing or of the wrong type, exact
  * point counts of every series, the percentile axis, nice ticks,
- * decimation, merged input with per-client series.
+ * decimation, merged input with per-client series, a sweep's capacity
+ * section.
  */
 #include "config.h"
 
@@ -1344,6 +1345,106 @@ START_TEST(test_write_error)
 }
 END_TEST
 
+/*
+ * A --sweep's capacity section from a document of wrongly typed and
+ * hostile members (a --merge reads any file): the usable steps drawn
+ * and listed in the order they ran, every text escaped, "n/a" for the
+ * rest; no sweep member, no section.
+ */
+START_TEST(test_sweep)
+{
+	static const char doc[] = "{\"stats\": {\"basic\": {}}, "
+	    "\"options\": {\"call-rate\": \"10\", \"slo\": [\"p99<20ms\", 5, "
+	    "\"<b>x</b>\", \"errors<1%\", \"connect.p99<1ms\", "
+	    "\"errors<=10\", \"5xx<1%\"]}, "
+	    "\"sweep\": {\"spec\": \"<i>10:30*2</i>\", \"step_time_s\": \"x\", "
+	    "\"steps\": [{\"level\": 10, \"kind\": \"plan\", \"verdict\": "
+	    "\"PASS\", \"client_limited\": false, \"result\": {\"duration_s\": "
+	    "2, \"stats\": {\"basic\": {\"requests\": {\"total\": 20}, "
+	    "\"replies\": {\"total\": 18, \"status\": {\"5xx\": 9}}, "
+	    "\"errors\": {\"total\": 2}, "
+	    "\"histograms\": {\"reply\": {\"count\": 18, \"percentiles_ns\": "
+	    "{\"p50\": 1e6, \"p90\": 2e6, \"p99\": 3e6, \"p99.9\": 4e6}}}}}}}, "
+	    "{\"level\": \"x\"}, 7, null, {\"level\": 20, \"kind\": \"<s>\", "
+	    "\"verdict\": \"CLIENT\", \"client_limited\": true, \"result\": "
+	    "null}, {\"level\": 1e300, \"result\": {\"duration_s\": 0}}], "
+	    "\"capacity\": {\"end\": \"found\", \"capacity\": 10, \"fail\": "
+	    "\"x\", \"repeated\": 1, \"agree\": false}}}";
+	char *page = render(doc, NULL, NULL, 0), *fig;
+
+	ck_assert_int_eq(render_rv, 0);
+	check_page(page);
+	ck_assert_ptr_nonnull(strstr(page, "<h2 id=\"capacity-section\">"
+	    "Capacity <span class=\"dim\">(--sweep &lt;i&gt;10:30*2&lt;/i&gt;: "
+	    "6 steps of n/a)</span></h2>"));
+	ck_assert_ptr_nonnull(strstr(page, "Capacity: <strong>10.0 req/s"
+	    "</strong> (found: p99&lt;20ms, n/a, &lt;b&gt;x&lt;/b&gt;, "
+	    "errors&lt;1%, connect.p99&lt;1ms, errors&lt;=10, 5xx&lt;1%; the "
+	    "next level n/a failed; repeated 1: disagree)</p>"));
+	/* The objective no plot shows (a count). */
+	ck_assert_ptr_nonnull(strstr(page, "their verdict): "
+	    "errors&lt;=10.</p>"));
+	/* No step has a connect time: no series of its measure; 5xx, a
+	   measure no series has, is one of its own (9 of 18 replies). */
+	ck_assert_int_eq(points(page, "sw-latency", "connect.p99"), -1);
+	ck_assert_int_eq(points(page, "sw-errors", "5xx"), 1);
+	ck_assert_ptr_nonnull(strstr(page, "<title>5xx: 50.0 % at 10.0 "
+	    "offered [req/s]</title>"));
+	/* The one step with rates; the offered line at each level. */
+	ck_assert_int_eq(points(page, "sw-rate", "requests/s"), 1);
+	ck_assert_ptr_nonnull(strstr(page, "<title>requests/s: 10.0 per "
+	    "second at 10.0 offered [req/s]</title>"));
+	ck_assert_int_eq(points(page, "sw-rate", "offered (y = x)"), 3);
+	ck_assert_int_eq(points(page, "sw-latency", "p99.9"), 1);
+	ck_assert_int_eq(points(page, "sw-errors", "errors %"), 1);
+	ck_assert_ptr_nonnull(strstr(page, "<title>errors %: 10.0 % at 10.0 "
+	    "offered [req/s]</title>"));
+	/* The client-limited step has no value to ring. */
+	ck_assert_ptr_null(strstr(page, "class=\"marks\""));
+	/* The rules: the capacity on each plot against the rate, the
+	   objectives on theirs. */
+	fig = figure(page, "sw-latency");
+	ck_assert_uint_eq(count(fig, "data-rule=\"capacity\" data-at=\"10\""),
+	    1);
+	ck_assert_uint_eq(count(fig, "data-rule=\"objective\" data-at=\"20\""),
+	    1);
+	ck_assert_uint_eq(count(fig, "data-rule=\"objective\" data-at=\"1\""),
+	    1);
+	free(fig);
+	fig = figure(page, "sw-errors");
+	ck_assert_uint_eq(count(fig, "data-rule=\"objective\" data-at=\"1\""),
+	    2);
+	free(fig);
+	ck_assert_uint_eq(count(page, "data-rule=\"capacity\""), 3);
+	ck_assert_uint_eq(count(page, "data-rule=\"objective\""), 4);
+	/* No histogram to draw: no step curve. */
+	ck_assert_int_eq(nseries(page, "sw-pct"), 0);
+	/* The table: the steps with a level, in the order they ran. */
+	ck_assert_ptr_nonnull(strstr(page, "<tr><td class=\"n\">1</td><td>"
+	    "plan</td><td class=\"n\">10.0</td><td class=\"n\">20</td>"
+	    "<td class=\"n\">10.0</td><td class=\"n\">18</td><td class=\"n\">"
+	    "9.0</td><td class=\"n\">1.000</td><td class=\"n\">2.000</td>"
+	    "<td class=\"n\">3.000</td><td class=\"n\">4.000</td>"
+	    "<td class=\"n\">10.00</td><td>PASS</td></tr>"));
+	ck_assert_ptr_nonnull(strstr(page, "<td class=\"n\">5</td><td>&lt;s"
+	    "&gt;</td><td class=\"n\">20.0</td><td class=\"n\">n/a</td>"));
+	ck_assert_ptr_nonnull(strstr(page, "<tr class=\"client\""));
+	ck_assert_ptr_nonnull(strstr(page, "<td class=\"n\">6</td><td>n/a"));
+	ck_assert_uint_eq(count(page, "<tr><td class=\"n\">") +
+	    count(page, "<tr class=\"client\""), 3);
+	free(page);
+
+	/* Nothing of it without a sweep member, or with one not an
+	   object. */
+	page = render("{\"stats\": {\"basic\": {}}, \"sweep\": [1]}", NULL,
+	    NULL, 0);
+	ck_assert_int_eq(render_rv, 0);
+	ck_assert_ptr_null(strstr(page, "apacity"));
+	ck_assert_ptr_null(strstr(page, "plot-sw-"));
+	free(page);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -1369,6 +1470,7 @@ main(void)
 	tcase_add_test(tc, test_merged_heading);
 	tcase_add_test(tc, test_many_clients);
 	tcase_add_test(tc, test_write_error);
+	tcase_add_test(tc, test_sweep);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

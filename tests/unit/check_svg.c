@@ -274,6 +274,110 @@ START_TEST(test_nice_ticks)
 }
 END_TEST
 
+/* A series at the points x[] (n of them), y = 10 x. */
+static struct svg_series *
+at(struct svg_plot *pl, const char *name, const double *x, size_t n)
+{
+	struct svg_series *s = svg_plot_add(pl, strdup(name), n, &blue);
+	size_t i;
+
+	ck_assert_ptr_nonnull(s);
+	for (i = 0; i < n; i++) {
+		s->x[i] = x[i];
+		s->y[i] = 10 * x[i];
+	}
+	s->n = n;
+	return s;
+}
+
+START_TEST(test_rate_axis)
+{
+	static const double lin[] = { 100, 200, 300 };
+	static const double geo[] = { 50, 100, 200, 400 };
+	static const double wide[] = { 1, 30, 5000 };
+	struct svg_plot pl;
+	char t[512], *s;
+
+	/* Linear from 0, nice ticks; a dot per step, its rate on hover. */
+	svg_plot_init(&pl, "r", "R", "per second", SVG_X_RATE);
+	pl.xlabel = "offered [req/s]";
+	at(&pl, "a", lin, 3);
+	s = written(&pl);
+	ticks(s, "middle", t, sizeof(t));
+	ck_assert_str_eq(t, "0 50 100 150 200 250 300 ");
+	ck_assert(strstr(s, ">offered [req/s]</text>") != NULL);
+	ck_assert_uint_eq(count(s, "<circle class=\"pt\""), 3);
+	ck_assert(strstr(s, "<title>a: 2000.0 per second at 200.0 offered "
+	    "[req/s]</title>") != NULL);
+	free(s);
+
+	/* Log: from the 1-2-5 value at or below the lowest to the one at
+	   or above the highest, a tick at each. */
+	svg_plot_init(&pl, "r", "R", "ms", SVG_X_RATE_LOG);
+	pl.xlabel = "offered [conn/s]";
+	at(&pl, "a", geo, 4);
+	s = written(&pl);
+	ticks(s, "middle", t, sizeof(t));
+	ck_assert_str_eq(t, "50 100 200 500 ");
+	ck_assert(strstr(s, ">offered [conn/s] (log)</text>") != NULL);
+	/* 100 is a third of the way from 50 to 500 on it. */
+	ck_assert(strstr(s, "<circle class=\"pt\" cx=\"202.1\"") != NULL);
+	free(s);
+
+	/* Over 2.5 decades: the decades and the ends. */
+	svg_plot_init(&pl, "r", "R", "ms", SVG_X_RATE_LOG);
+	at(&pl, "a", wide, 3);
+	s = written(&pl);
+	ticks(s, "middle", t, sizeof(t));
+	ck_assert_str_eq(t, "1 10 100 1000 5000 ");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_rules_marks)
+{
+	static const double lin[] = { 100, 200, 300 };
+	static const struct svg_style red = { "#D55E00", SVG_SOLID, 1.8, 1 };
+	struct svg_plot pl;
+	struct svg_series *sr;
+	char t[512], *s;
+
+	svg_plot_init(&pl, "r", "R", "ms", SVG_X_RATE);
+	at(&pl, "a", lin, 3);
+	/* A vertical rule at 200: two thirds of the axis (0 to 300). */
+	ck_assert_int_eq(svg_plot_rule(&pl, "capacity",
+	    strdup("capacity 200.0 req/s"), 200, 1, &blue), 0);
+	/* A horizontal one over the data: the y axis reaches it. */
+	ck_assert_int_eq(svg_plot_rule(&pl, "objective",
+	    strdup("objective p99<5000ms"), 5000, 0, &grey), 0);
+	sr = at(&pl, "client-limited", lin + 2, 1);
+	sr->marks = 1;
+	sr->st = red;
+	s = written(&pl);
+	ck_assert(strstr(s, "<line class=\"rule\" data-rule=\"capacity\" "
+	    "data-at=\"200\" x1=\"374.7\" y1=\"12.0\" x2=\"374.7\" "
+	    "y2=\"256.0\"") != NULL);
+	ck_assert(strstr(s, "<line class=\"rule\" data-rule=\"objective\" "
+	    "data-at=\"5000\" x1=\"60.0\" y1=\"12.0\" x2=\"532.0\" "
+	    "y2=\"12.0\"") != NULL);
+	ck_assert(strstr(s, ">objective p99&lt;5000ms</text>") != NULL);
+	/* The rules' labels are not the axis' ticks. */
+	ticks(s, "end", t, sizeof(t));
+	ck_assert_str_eq(t, "0 1000 2000 3000 4000 5000 ");
+	/* Rings, no line; in the legend with a ring; the rules with a
+	   line. */
+	ck_assert(strstr(s, "<g class=\"marks\" data-series=\"client-limited"
+	    "\" data-points=\"1\"><circle cx=\"532.0\" cy=\"") != NULL);
+	ck_assert_uint_eq(count(s, "<polyline"), 1);
+	ck_assert(strstr(s, "<circle cx=\"13\" cy=\"5\" r=\"4\" "
+	    "fill=\"none\" stroke=\"#D55E00\"") != NULL);
+	ck_assert(strstr(s, "</svg>capacity 200.0 req/s</li>") != NULL);
+	/* Not when its style says not. */
+	ck_assert(strstr(s, "5000ms</li>") == NULL);
+	free(s);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -286,6 +390,8 @@ main(void)
 	tcase_add_test(tc, test_decimate_on_write);
 	tcase_add_test(tc, test_names_legend_note);
 	tcase_add_test(tc, test_nice_ticks);
+	tcase_add_test(tc, test_rate_axis);
+	tcase_add_test(tc, test_rules_marks);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
