@@ -33,7 +33,7 @@
 /* The rings of the client-limited steps, the rules' colours. */
 #define SW_CLIENT_COLOR	"#D55E00"
 #define SW_CAP_COLOR	"#000000"
-#define SW_SLO_COLOR	"#CC79A7"
+#define SW_SLO_COLOR	"#B2182B"
 
 /* One step, as drawn. */
 struct sw_step {
