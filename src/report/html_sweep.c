@@ -33,7 +33,7 @@
 /* The rings of the client-limited steps, the rules' colours. */
 #define SW_CLIENT_COLOR	"#D55E00"
 #define SW_CAP_COLOR	"#000000"
-#define SW_SLO_COLOR	"#CC79A7"
+#define SW_SLO_COLOR	"#B2182B"
 
 /* One step, as drawn. */
 struct sw_step {
@@ -510,6 +510,30 @@ sw_cell(FILE *f, double v, int dec)
 		fputs("<td class=\"n\">n/a</td>", f);
 }
 
+/* A row of the table: step s. */
+static void
+sw_row(FILE *f, const struct sw *w, const struct sw_step *s)
+{
+	size_t k;
+
+	fprintf(f, "<tr%s><td class=\"n\">%zu</td><td>", s->client ?
+	    " class=\"client\" style=\"color:" SW_CLIENT_COLOR "\"" : "",
+	    s->index);
+	html_escape(f, s->kind != NULL ? s->kind : "n/a");
+	fputs("</td>", f);
+	sw_cell(f, s->level, 1);
+	sw_cell(f, s->reqs, 0);
+	sw_cell(f, sw_value(w, s, SW_REQ_RATE, NULL), 1);
+	sw_cell(f, s->replies, 0);
+	sw_cell(f, sw_value(w, s, SW_REPLY_RATE, NULL), 1);
+	for (k = 0; k < SW_NPCT; k++)
+		sw_cell(f, s->pct[k], 3);
+	sw_cell(f, sw_value(w, s, SW_ERR_PCT, NULL), 2);
+	fputs("<td>", f);
+	html_escape(f, s->verdict != NULL ? s->verdict : "n/a");
+	fputs("</td></tr>\n", f);
+}
+
 /* The steps in the order they ran, the text table's columns. */
 static void
 sw_table(struct html_ctx *c, const struct sw *w)
@@ -518,38 +542,27 @@ sw_table(struct html_ctx *c, const struct sw *w)
 		"requests", "req/s", "replies", "reply/s", "p50[ms]",
 		"p90[ms]", "p99[ms]", "p99.9[ms]", "errors%", "verdict" };
 	FILE *f = c->f;
-	const struct sw_step *s;
-	size_t i, j, k;
+	const struct sw_step **run = NULL;
+	size_t i, k;
 
+	/* Each step at its place in the order they ran (index 1..total). */
+	if (w->total > 0 && (run = calloc(w->total, sizeof(*run))) == NULL) {
+		c->oom = 1;
+		return;
+	}
+	for (i = 0; i < w->n; i++)
+		run[w->st[i].index - 1] = &w->st[i];
 	fputs("<div class=\"wrap\" style=\"margin-top:18px\">"
-	    "<table class=\"steps\" id=\"steps\">\n"
-	    "<thead><tr>", f);
+	    "<table class=\"steps\" id=\"steps\">\n<thead><tr>", f);
 	for (k = 0; k < sizeof(head) / sizeof(head[0]); k++)
 		fprintf(f, "<th%s>%s</th>", k == 1 || k == 12 ? "" :
 		    " class=\"n\"", head[k]);
 	fputs("</tr></thead>\n<tbody>\n", f);
-	for (j = 1; j <= w->total; j++)
-		for (i = 0; i < w->n; i++) {
-			if ((s = &w->st[i])->index != j)
-				continue;
-			fprintf(f, "<tr%s><td class=\"n\">%zu</td><td>",
-			    s->client ? " class=\"client\" style=\"color:"
-			    SW_CLIENT_COLOR "\"" : "", s->index);
-			html_escape(f, s->kind != NULL ? s->kind : "n/a");
-			fputs("</td>", f);
-			sw_cell(f, s->level, 1);
-			sw_cell(f, s->reqs, 0);
-			sw_cell(f, sw_value(w, s, SW_REQ_RATE, NULL), 1);
-			sw_cell(f, s->replies, 0);
-			sw_cell(f, sw_value(w, s, SW_REPLY_RATE, NULL), 1);
-			for (k = 0; k < SW_NPCT; k++)
-				sw_cell(f, s->pct[k], 3);
-			sw_cell(f, sw_value(w, s, SW_ERR_PCT, NULL), 2);
-			fputs("<td>", f);
-			html_escape(f, s->verdict != NULL ? s->verdict : "n/a");
-			fputs("</td></tr>\n", f);
-		}
+	for (i = 0; i < w->total; i++)
+		if (run[i] != NULL)
+			sw_row(f, w, run[i]);
 	fputs("</tbody>\n</table></div>\n", f);
+	free(run);
 }
 
 /* The objectives, comma-separated, as the capacity line has them. */

@@ -2,7 +2,7 @@
 # --html: the page of a paced fixture run (--call-rate, replies of mixed
 # delays) and of a --merge of two --client I/2 runs holds every plot and
 # exactly the series the result document calls for; headless Chromium
-# loads it with no console message (a CSP violation is one), requests
+# loads it (and a --sweep's page) with no console message (a CSP violation is one), requests
 # nothing but the file itself, has every series and the 50% tick of
 # every percentile axis in its DOM, and takes 1280x800 screenshots; it
 # prints it to PDF (poppler-utils checks every heading is in it and no
@@ -457,6 +457,13 @@ if grep -qF "plot-iv-errors|client 0" "$T_DIR/ms"; then
 fi
 ok "--merge --html: per-client series and the totals on every plot"
 ok "--merge --html: the heading names the merge and each client's command line"
+
+# A sweep's page, for the browser below (its content: html_sweep.sh).
+hp --uri /size/10 --call-rate 50 --sweep 50:100:50 --step-time 1 \
+    --slo 'p99<1s' --max-lateness 200 --html "$HOUT/sweep.html"
+expect_rc 0
+grep -q '<h2 id="capacity-section">' "$HOUT/sweep.html" ||
+    fail "sweep.html: no capacity section"
 stop_srv
 
 # 3. In the browser.
@@ -465,6 +472,7 @@ if [ -z "$CHROMIUM" ]; then
 else
 	browse run
 	browse merged
+	browse sweep
 	ok "Chromium: no console message, no request, every series in the DOM, screenshots"
 	if [ -z "$POPPLER" ]; then
 		t_skip "poppler-utils is missing: the printed pages were not checked"
@@ -476,6 +484,8 @@ else
 		# shellcheck disable=SC2086
 		printed merged "httperf report: a merge of 2 results" \
 		    "The command line of the 2 clients" $H
+		# shellcheck disable=SC2086
+		printed sweep "httperf report" "Capacity" $H
 		unset IFS
 		ok "printed to PDF: every heading, no plot cut by a page break"
 	fi

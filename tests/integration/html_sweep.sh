@@ -241,8 +241,12 @@ hp --uri /size/10 --call-rate 100 --sweep 100:300:100 --step-time 1 \
     --max-lateness 200 --json "$T_DIR/sw.json" --html "$T_DIR/sw.html"
 expect_rc 0
 validate_json "$T_DIR/sw.json"
-grep -q '^Capacity: [0-9.]* req/s (found: p99<20ms, connect.p99<10s;' \
+# Found on a quiet machine (200 req/s, or 212.5: the search's last
+# pass); a loaded one may fail the first level, which the page must
+# tell as well (no capacity rule then).
+grep -Eq '^Capacity: ([0-9.]+ req/s \(found: p99<20ms, connect.p99<10s;|- req/s \(first-fail: )' \
     "$OUT" || fail "capacity: $(grep Capacity "$OUT")"
+grep '^Capacity:' "$OUT"
 check_page "$T_DIR/sw.html" "$OUT" "$T_DIR/sw.json" > "$T_DIR/chk" 2>&1 ||
     fail "the page: $(cat "$T_DIR/chk")"
 grep -q '<h2 id="capacity-section">Capacity <span class="dim">(--sweep 100:300:100: [0-9]* steps of 1.000 s)</span></h2>' \
