@@ -247,13 +247,24 @@ jobs_collect(struct jobs *js, unsigned started)
 		if (open == 0)
 			break;
 		/* The signals come in only while asleep here. */
-		if (ppoll(pf, started, NULL, &js->old) == -1)
-			continue;
+		if (ppoll(pf, started, NULL, &js->old) == -1) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "%s: --jobs: poll: %s\n", js->o->prog,
+			    strerror(errno));
+			break;
+		}
 		for (i = 0; i < started; i++)
 			if (pf[i].fd != -1 && pf[i].revents != 0)
 				jobs_read(&js->job[i]);
 	}
 	free(pf);
+	/* A pipe left open (poll failed) would hold its worker up. */
+	for (i = 0; i < started; i++)
+		if (js->job[i].fd != -1) {
+			close(js->job[i].fd);
+			js->job[i].fd = -1;
+		}
 	for (i = 0; i < started; i++)
 		while (waitpid(js->job[i].pid, &js->job[i].status, 0) == -1 &&
 		    errno == EINTR)
