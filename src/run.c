@@ -664,13 +664,6 @@ run_test(struct run *r)
 
 	r->wall_start = clock_wall_now();
 	start = clock_now();
-	/* The schedule starts at the instant, not at a late wake-up: the
-	   fleet's fixed-rate arrivals stay interleaved (--jobs). */
-	if (o->start_at_raw != NULL && r->wall_start > o->start_at &&
-	    r->wall_start - o->start_at < START_AT_LATE_NS) {
-		start -= r->wall_start - o->start_at;
-		r->wall_start = o->start_at;
-	}
 	run_timers(r, start);
 	for (i = 0; i < mod_nstats; i++)
 		if (r->stats[i].on && mod_stats[i].col->start != NULL)

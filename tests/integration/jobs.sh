@@ -120,18 +120,6 @@ for args in "--jobs 0" "--jobs x" "--cpus 0" "--jobs 2 --cpus 3-1" \
 done
 ok "--jobs: set-up and usage errors once, before any load"
 
-# --start-at: the schedule starts at the instant, not at the wake-up, so
-# that a worker woken late keeps the fleet's phase.  Half a second late
-# (allowed: less than 1 s), 100 arrivals 10 ms apart have 0.5 s left.
-at=$(date +%s.%N | awk '{ printf "%.3f", $1 - 0.5 }')
-hp --num-conns 100 --rate 100 --start-at "$at"
-expect_rc 0
-expect_counts 100 100 100
-dur=$(awk '/^Total: / { print $(NF - 1) }' "$OUT")
-awk -v d="$dur" 'BEGIN { exit !(d > 0.2 && d < 0.8) }' ||
-    fail "--start-at 0.5 s ago: test-duration $dur s, not about 0.5 s"
-ok "--start-at: the schedule starts at the instant ($dur s left of 1 s)"
-
 # --jobs 1 is today's run: the same report, times and rates aside (one
 # connection after another: nothing else depends on timing).
 mask() {
