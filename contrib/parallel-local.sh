@@ -3,6 +3,13 @@
 # pinned to its own core with taskset, all starting at the same instant
 # (--start-at), each writing its --json; then `httperf --merge' of them.
 #
+# `httperf --jobs N' (or --jobs auto) does all of this in one command and
+# prints the merged report; use this script only when you want what
+# --jobs does not give: each process's own report and result file
+# (DIR/client-K.txt, DIR/client-K.json) beside the merge.  Note that here
+# the options are the workload of ONE process (see below), while with
+# --jobs they are the whole test's.
+#
 # usage: parallel-local.sh [-n N] [-d DIR] [-s SECONDS] -- HTTPERF-OPTIONS
 #   -n N        processes (default: the cores this process may use, nproc)
 #   -d DIR      where the files go (default: ./httperf-run); each process

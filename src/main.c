@@ -1,6 +1,6 @@
 /*
- * httperf: options -> a run (run.h) or a merge (report/merge.h) -> the
- * exit status.
+ * httperf: options -> a run (run.h), its workers (run_jobs.h) or a merge
+ * (report/merge.h) -> the exit status.
  *
  * The only process-wide state lives here: the signal flags, which the
  * handler sets and the run reads through run_sig.  Everything else is
@@ -16,6 +16,7 @@
 #include "opt/options.h"
 #include "report/merge.h"
 #include "run.h"
+#include "run_jobs.h"
 
 extern char **environ;
 
@@ -79,7 +80,9 @@ main(int argc, char **argv)
 
 		mod_cols(cols);
 		status = merge_main(&o, cols, MOD_NSTATS);
-	} else
+	} else if (o.jobs > 1 || o.jobs_auto)
+		status = run_jobs(&o, &sig);
+	else
 		status = run_main(&o, &sig);
 	options_free(&o);
 	return status;

@@ -446,13 +446,14 @@ run_report(struct run *r, const struct collector_run *cr)
 int
 run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 {
-	const struct options *o = r->o;
+	/* A --jobs worker's document names the whole run's options. */
+	const struct options *o = r->o->whole != NULL ? r->o->whole : r->o;
 	const struct collector *cols[MOD_NSTATS];
 	void *states[MOD_NSTATS];
 	struct result_doc d;
 	char host[HOST_NAME_MAX + 1], *echo = NULL;
 	size_t i, len = 0;
-	unsigned id = o->client_id;
+	unsigned id = r->o->client_id;
 	FILE *ef;
 	int rv;
 
@@ -468,7 +469,7 @@ run_json_doc(struct run *r, const struct collector_run *cr, FILE *f)
 	memset(&d, 0, sizeof(d));
 	d.head.start_ns = r->wall_start;
 	d.head.duration_ns = cr->duration;
-	d.head.num_clients = o->num_clients;
+	d.head.num_clients = r->o->num_clients;
 	d.head.ids = &id;
 	d.head.nids = 1;
 	d.head.host = host;
@@ -741,6 +742,36 @@ run_teardown(struct run *r, uint64_t now)
 		fclose(r->html);
 }
 
+/* The run of the options, before its set-up. */
+static void
+run_init(struct run *r, const struct options *o, const struct run_sig *sig)
+{
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->sig = sig;
+	r->ctx.o = o;
+	r->ctx.setup = &r->setup;
+	r->ctx.cookies_ignored = &r->cookies_ignored;
+	r->ctx.progress_on = sig->progress_on;
+	r->ctx.slo_abort = run_slo_abort;
+	r->ctx.slo_abort_arg = r;
+	/* With the JSON on the standard output, the report goes aside. */
+	r->out = o->json_file != NULL && strcmp(o->json_file, "-") == 0 ?
+	    stderr : stdout;
+}
+
+int
+run_check(const struct options *o, const struct run_sig *sig)
+{
+	struct run r;
+	int rv;
+
+	run_init(&r, o, sig);
+	rv = run_setup(&r);
+	run_teardown(&r, clock_now());
+	return rv;
+}
+
 int
 run_main(const struct options *o, const struct run_sig *sig)
 {
@@ -751,20 +782,9 @@ run_main(const struct options *o, const struct run_sig *sig)
 	/* A usage error, before anything is set up. */
 	if (run_sweep_check(o, &spec) == -1)
 		return 1;
-	memset(&r, 0, sizeof(r));
-	r.o = o;
-	r.sig = sig;
-	r.ctx.o = o;
-	r.ctx.setup = &r.setup;
-	r.ctx.cookies_ignored = &r.cookies_ignored;
-	r.ctx.progress_on = sig->progress_on;
-	r.ctx.slo_abort = run_slo_abort;
-	r.ctx.slo_abort_arg = &r;
+	run_init(&r, o, sig);
 	if (o->sweep != NULL && (r.sweep = run_sweep_new(o, &spec)) == NULL)
 		return 1;
-	/* With the JSON on the standard output, the report goes aside. */
-	r.out = o->json_file != NULL && strcmp(o->json_file, "-") == 0 ?
-	    stderr : stdout;
 	if (run_setup(&r) == 0 && (rc = run_test(&r)) != -1 &&
 	    run_flush_report(o, r.out) == 0 &&
 	    run_flush_report(o, stdout) == 0)

@@ -31,4 +31,12 @@ struct run_sig {
  */
 int	run_main(const struct options *o, const struct run_sig *sig);
 
+/*
+ * Sets up the run the options describe and tears it down without a
+ * test: what a run would refuse at its start (a file, a name, a limit)
+ * is said once, for --jobs' parent before it forks.  Returns 0, or -1
+ * after printing why.
+ */
+int	run_check(const struct options *o, const struct run_sig *sig);
+
 #endif

@@ -76,6 +76,15 @@ struct options {
 	   ns since the epoch; start_at_raw NULL: not given. */
 	uint64_t	 start_at;
 	const char	*start_at_raw;	/* as given, for the echo */
+	/* --jobs N|auto: N worker processes (run_jobs.c), 0 or 1: none;
+	   jobs_auto: auto, one per CPU, resolved by run_jobs.  --cpus
+	   LIST: their CPUs as given (options_cpus_parse), or NULL. */
+	unsigned	 jobs;
+	int		 jobs_auto;
+	const char	*cpus;
+	/* A --jobs worker's: the whole run's options, which its --json
+	   document names (so the workers' documents merge); NULL: these. */
+	const struct options *whole;
 	double		 runtime;	/* s, 0: none */
 	double		 timeout;	/* s, 0: none */
 	double		 think_timeout;	/* s */
@@ -270,6 +279,36 @@ int	options_session(const struct options *o);
  * names of net/tls.c: tls_version_name()).
  */
 const char *options_tls_version_name(int version);
+
+/*
+ * --jobs: the options of worker `i' of `n' (n > 1) made from the whole
+ * run's *o: client i/n, the rates divided by n (a fixed interval's
+ * arrivals then interleave: --client shifts worker i by i/n of its
+ * interval), and the counts (--num-conns, the sessions, the --num-calls
+ * of --call-rate and --concurrency, the --call-rate pool, --concurrency)
+ * split with the remainder spread over the first workers, so that the
+ * shares add up to the whole (options_scale.c).
+ */
+void	options_split(struct options *o, unsigned i, unsigned n);
+
+/*
+ * The most workers the workload of o can be split over, so that none
+ * gets nothing (the smallest of its counts; UINT_MAX: no limit).
+ */
+unsigned options_split_max(const struct options *o);
+
+/* Worker i's share of `total' split over n: total / n, one more for the
+   first total % n. */
+uint64_t options_share(uint64_t total, unsigned i, unsigned n);
+
+/*
+ * Parses --cpus LIST ("0-3,6": CPU numbers and ranges, each below
+ * OPTIONS_MAX_CPU) into *cpus (allocated, in the order given) and *n.
+ * Returns 0, or -1 with *why.
+ */
+#define OPTIONS_MAX_CPU	1024
+int	options_cpus_parse(const char *s, unsigned **cpus, size_t *n,
+	    const char **why);
 
 /* Prints the start-up echo line of the original (ends with a newline). */
 void	options_echo(const struct options *o, FILE *out);

@@ -100,6 +100,12 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_MAX_RETRIES, 1, OPT_RETRY_ON_FAILURE,
 	    "requires --retry-on-failure" },
 	{ OPT_BODY, 0, OPT_BODY_FILE, "cannot be used with --body-file" },
+	/* --jobs makes its workers clients I/N of one merged run. */
+	{ OPT_JOBS, 0, OPT_CLIENT, "cannot be used with --client (its "
+	    "workers are the clients)" },
+	{ OPT_JOBS, 0, OPT_SWEEP, "cannot be used with --sweep (a sweep's "
+	    "steps are not merged)" },
+	{ OPT_CPUS, 1, OPT_JOBS, "requires --jobs" },
 	/* Without a schedule nothing can be late. */
 	{ OPT_MAX_LATENESS, 1, OPT_ANY_SCHEDULE, "requires a schedule "
 	    "(--rate or --period above 0, or --call-rate)" },

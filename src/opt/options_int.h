@@ -37,6 +37,7 @@ enum opt_id {
 	OPT_CLIENT,
 	OPT_CLOSE_WITH_RESET,
 	OPT_CONCURRENCY,
+	OPT_CPUS,
 	OPT_DEBUG,
 	OPT_FAILURE_STATUS,
 	OPT_HELP,
@@ -47,6 +48,7 @@ enum opt_id {
 	OPT_HTTP2,
 	OPT_HTTP2_FALLBACK,
 	OPT_INTERVAL,
+	OPT_JOBS,
 	OPT_JSON,
 	OPT_MAX_CONNECTIONS,
 	OPT_MAX_LATENESS,
@@ -345,9 +347,13 @@ void	opt_echo_slo(const struct options *o, const struct opt_row *r,
 	    FILE *out);
 void	opt_json_slo(const struct options *o, struct jsonw *w);
 
-/* --client auto[/N] and --start-at (options_scale.c). */
+/* --client auto[/N], --jobs, --cpus and --start-at (options_scale.c). */
 int	opt_client_auto(struct opt_ctx *c, const struct opt_row *r,
 	    const char *arg);
+int	opt_jobs(struct opt_ctx *c, const struct opt_row *r, const char *arg);
+void	opt_echo_jobs(const struct options *o, const struct opt_row *r,
+	    FILE *out);
+int	opt_cpus(struct opt_ctx *c, const struct opt_row *r, const char *arg);
 int	opt_start_at(struct opt_ctx *c, const struct opt_row *r,
 	    const char *arg);
 /* The value of `name' in `env', or NULL when unset or empty. */

@@ -21,7 +21,7 @@
 const char *const options_merge_may_differ[] = {
 	"client", "json", "html", "hlog", "interval", "periodic-stats", "verbose",
 	"debug", "print-reply", "print-request", "myaddr", "max-lateness",
-	"start-at", "quiet", "slo", NULL
+	"start-at", "quiet", "slo", "jobs", "cpus", "busy-poll", NULL
 };
 
 /* One value of a row, by its kind. */
@@ -193,6 +193,12 @@ opt_json_func(const struct options *o, enum opt_id id,
 		break;
 	case OPT_SSL_VERIFY:
 		jsonw_bool(w, o->ssl_verify);
+		break;
+	case OPT_JOBS:
+		jsonw_u64(w, o->jobs);
+		break;
+	case OPT_CPUS:
+		jsonw_str(w, o->cpus);
 		break;
 	case OPT_WLOG:
 		if (o->wlog_file == NULL) {

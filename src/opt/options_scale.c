@@ -2,7 +2,8 @@
  * The options for running many clients as one test: --client auto[/N],
  * which takes the client's place I and the number of clients N from the
  * environment of the launcher that started it, and --start-at TIME, the
- * wall-clock instant every client of a fleet starts at.
+ * wall-clock instant every client of a fleet starts at; --jobs and
+ * --cpus, and the split of one run's workload over --jobs' workers.
  *
  * The environment is handed in (struct opt_ctx's env, main() passes
  * environ), so the lookups can be tested without touching the process's
@@ -17,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/call_rate.h"
+#include "gen/rate.h"
 #include "lib/util.h"
 #include "opt/options_int.h"
 
@@ -311,4 +314,155 @@ opt_start_at(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 	c->o->start_at = ns;
 	c->o->start_at_raw = arg;
 	return 0;
+}
+
+/* --jobs N|auto: N from 1 (1: no workers, today's run). */
+int
+opt_jobs(struct opt_ctx *c, const struct opt_row *r, const char *arg)
+{
+	static const struct opt_val v = { .kind = OPT_K_UINT, .min = 1,
+	    .max = OPTIONS_MAX_CPU };
+	union opt_value x;
+
+	if (strcmp(arg, "auto") == 0) {
+		c->o->jobs_auto = 1;
+		c->o->jobs = 0;
+		return 0;
+	}
+	if (opt_parse_val(c, r, &v, arg, arg, &x) == -1)
+		return -1;
+	c->o->jobs_auto = 0;
+	c->o->jobs = (unsigned)x.u;
+	return 0;
+}
+
+/* Echoed only when it makes workers: --jobs 1 is today's run. */
+void
+opt_echo_jobs(const struct options *o, const struct opt_row *r, FILE *out)
+{
+	if (o->jobs > 1)
+		fprintf(out, " --%s=%u", r->name, o->jobs);
+}
+
+int
+options_cpus_parse(const char *s, unsigned **cpus, size_t *n,
+    const char **why)
+{
+	unsigned long lo, hi, k;
+	const char *p = s;
+	char *end;
+
+	*cpus = NULL;
+	*n = 0;
+	*why = "expected CPU numbers and ranges such as 0-3,6";
+	do {
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		lo = hi = strtoul(p, &end, 10);
+		p = end;
+		if (*p == '-') {
+			if (!isdigit((unsigned char)*++p))
+				goto bad;
+			hi = strtoul(p, &end, 10);
+			p = end;
+		}
+		if (hi >= OPTIONS_MAX_CPU || lo > hi) {
+			*why = lo > hi ? "a range must go upwards" :
+			    "CPU number too large";
+			goto bad;
+		}
+		*cpus = xreallocarray(*cpus, *n + (hi - lo) + 1,
+		    sizeof(**cpus));
+		for (k = lo; k <= hi; k++)
+			(*cpus)[(*n)++] = (unsigned)k;
+	} while (*p++ == ',');
+	if (p[-1] == '\0')
+		return 0;
+bad:
+	free(*cpus);
+	*cpus = NULL;
+	*n = 0;
+	return -1;
+}
+
+/* --cpus LIST: checked for its form here, read again by run_jobs.c. */
+int
+opt_cpus(struct opt_ctx *c, const struct opt_row *r, const char *arg)
+{
+	const char *why;
+	unsigned *cpus;
+	size_t n;
+
+	if (options_cpus_parse(arg, &cpus, &n, &why) == -1)
+		return opt_fail(c, r, NULL, arg, "%s", why);
+	free(cpus);
+	c->o->cpus = arg;
+	return 0;
+}
+
+uint64_t
+options_share(uint64_t total, unsigned i, unsigned n)
+{
+	return total / n + (i < total % n ? 1 : 0);
+}
+
+/* The --call-rate pool: given, or the generator's default. */
+static uint64_t
+opt_pool(const struct options *o)
+{
+	return o->max_connections > 0 ? o->max_connections :
+	    CALL_RATE_DEFAULT_CONNS;
+}
+
+/* Lowers *max to `count' when that is a count the split divides. */
+static void
+opt_cap(unsigned *max, uint64_t count)
+{
+	if (count > 0 && count < *max)
+		*max = (unsigned)count;
+}
+
+unsigned
+options_split_max(const struct options *o)
+{
+	unsigned max = UINT_MAX;
+
+	if (o->wsess_n > 0)
+		opt_cap(&max, o->wsess_n);
+	else if (o->wsesslog_n > 0)
+		opt_cap(&max, o->wsesslog_n);
+	else if (o->concurrency > 0) {
+		opt_cap(&max, o->concurrency);
+		opt_cap(&max, o->num_calls);
+	} else if (o->call_rate > 0) {
+		opt_cap(&max, opt_pool(o));
+		opt_cap(&max, o->num_calls);
+	} else
+		opt_cap(&max, o->num_conns);
+	return max;
+}
+
+void
+options_split(struct options *o, unsigned i, unsigned n)
+{
+	double rate = rate_spec_rate(&o->rate);
+
+	o->client_id = i;
+	o->num_clients = n;
+	if (rate > 0)
+		rate_spec_scale(&o->rate, rate / n);
+	o->call_rate /= n;
+	if (o->wsess_n > 0)
+		o->wsess_n = options_share(o->wsess_n, i, n);
+	else if (o->wsesslog_n > 0)
+		o->wsesslog_n = options_share(o->wsesslog_n, i, n);
+	else if (o->concurrency > 0) {
+		o->concurrency = (unsigned)options_share(o->concurrency, i, n);
+		o->num_calls = options_share(o->num_calls, i, n);
+	} else if (o->call_rate > 0) {
+		o->max_connections = (unsigned)options_share(opt_pool(o), i,
+		    n);
+		o->num_calls = options_share(o->num_calls, i, n);
+	} else
+		o->num_conns = options_share(o->num_conns, i, n);
 }

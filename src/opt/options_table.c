@@ -68,6 +68,13 @@ opt_echo_client(const struct options *o, const struct opt_row *r,
 	fprintf(out, " --%s=%u/%u", r->name, o->client_id, o->num_clients);
 }
 
+static void
+opt_echo_cpus(const struct options *o, const struct opt_row *r, FILE *out)
+{
+	if (o->cpus != NULL)
+		fprintf(out, " --%s=%s", r->name, o->cpus);
+}
+
 static int
 opt_http_version(struct opt_ctx *c, const struct opt_row *r,
     const char *arg)
@@ -511,6 +518,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	[OPT_CONCURRENCY] = NUM("concurrency", concurrency, 1,
 	    OPTIONS_MAX_CONCURRENCY, 0, OPT_E_NONZERO, WORKLOAD,
 	    "closed loop over N connections, call after call"),
+	[OPT_CPUS] = FUNC("cpus", "LIST", opt_cpus, opt_echo_cpus, SCALING,
+	    "pin --jobs' workers to CPUs LIST (e.g. 0-3,6)"),
 	[OPT_DEBUG] = NUM("debug", debug, 0, 9, 0, OPT_E_NONE, OUTPUT,
 	    "print debugging lines, more as N grows (0-9)"),
 	[OPT_FAILURE_STATUS] = NUM("failure-status", failure_status, 100,
@@ -539,6 +548,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    "with --ssl: HTTP/1.1 if ALPN does not pick h2"),
 	[OPT_INTERVAL] = FUNC_TO("interval", "S", interval, opt_interval,
 	    OPT_E_NONZERO, OUTPUT, "print a progress line every S seconds"),
+	[OPT_JOBS] = FUNC("jobs", "N|auto", opt_jobs, opt_echo_jobs, SCALING,
+	    "run N worker processes, one per CPU (auto: all)"),
 	[OPT_JSON] = STR("json", "F", OPT_K_PATH, json_file, NULL,
 	    OPT_E_NONE, OUTPUT,
 	    "write the result as JSON to file F (- for stdout)"),
@@ -732,5 +743,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_SWEEP, OPT_STEP_TIME, OPT_STEP_WARMUP, OPT_SWEEP_PRECISION,
 	OPT_SWEEP_TSV,
 	OPT_BUSY_POLL,
+	OPT_JOBS, OPT_CPUS,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);

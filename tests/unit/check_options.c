@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gen/rate.h"
 #include "lib/util.h"
 #include "opt/options.h"
 #include "opt/options_int.h"
@@ -2716,6 +2717,115 @@ START_TEST(test_start_at)
 }
 END_TEST
 
+/*
+ * --jobs: the shares of every workload's counts add up to the whole
+ * (the remainder spread, never dropped), the rates to the whole rate,
+ * and a fixed interval's arrivals of the workers interleave 1/rate
+ * apart.
+ */
+static const struct split_case {
+	const char	*args[8];
+	unsigned	 max;		/* options_split_max */
+} split_cases[] = {
+	{ { "--num-conns", "101", "--rate", "1000", NULL }, 101 },
+	{ { "--wsess", "11,3,0", "--rate", "10", NULL }, 11 },
+	{ { "--wsesslog", "7,0,/dev/null", NULL }, 7 },
+	{ { "--call-rate", "500", "--num-calls", "101",
+	    "--max-connections", "4", NULL }, 4 },
+	{ { "--concurrency", "3", "--num-calls", "50", NULL }, 3 },
+	{ { "--num-conns", "2", NULL }, 2 },
+};
+
+/* The workload's count the split divides. */
+static uint64_t
+split_count(const struct options *o)
+{
+	if (o->wsess_n > 0 || o->wsesslog_n > 0)
+		return o->wsess_n + o->wsesslog_n;
+	return o->num_conns + o->concurrency;
+}
+
+START_TEST(test_split)
+{
+	const struct split_case *c = &split_cases[_i];
+	struct run r;
+	struct options w;
+	unsigned n, i;
+	uint64_t count, calls, pool, off;
+	double rate, sum;
+
+	run_parse(&r, NULL, c->args);
+	ck_assert_msg(r.st == OPTIONS_RUN, "row %d: %s", _i, r.err);
+	ck_assert_uint_eq(options_split_max(&r.o), c->max);
+	rate = rate_spec_rate(&r.o.rate);
+	for (n = 2; n <= 3 && n <= c->max; n++) {
+		count = calls = pool = 0;
+		sum = 0;
+		for (i = 0; i < n; i++) {
+			w = r.o;
+			options_split(&w, i, n);
+			ck_assert_uint_eq(w.client_id, i);
+			ck_assert_uint_eq(w.num_clients, n);
+			ck_assert_uint_gt(split_count(&w) +
+			    (w.call_rate > 0 ? w.max_connections : 0), 0);
+			count += split_count(&w);
+			if (w.call_rate > 0 || w.concurrency > 0)
+				calls += w.num_calls;
+			if (w.call_rate > 0)
+				pool += w.max_connections;
+			sum += rate_spec_rate(&w.rate);
+			/* Worker i's first arrival: i / rate after the start. */
+			off = rate_spec_offset(&w.rate, i, n);
+			if (rate > 0)
+				ck_assert_uint_eq(off, (uint64_t)(1e9 * i /
+				    rate + 0.5));
+		}
+		ck_assert_uint_eq(count, split_count(&r.o));
+		if (r.o.call_rate > 0 || r.o.concurrency > 0)
+			ck_assert_uint_eq(calls, r.o.num_calls);
+		if (r.o.call_rate > 0)
+			ck_assert_uint_eq(pool, r.o.max_connections);
+		ck_assert_double_eq_tol(sum, rate, 1e-9 * (rate + 1));
+	}
+	run_free(&r);
+}
+END_TEST
+
+/* The shares: 101 over 3 is 34 34 33. */
+START_TEST(test_share)
+{
+	ck_assert_uint_eq(options_share(101, 0, 3), 34);
+	ck_assert_uint_eq(options_share(101, 1, 3), 34);
+	ck_assert_uint_eq(options_share(101, 2, 3), 33);
+	ck_assert_uint_eq(options_share(2, 2, 3), 0);
+	ck_assert_uint_eq(options_share(UINT64_MAX, 0, 1), UINT64_MAX);
+}
+END_TEST
+
+/* --cpus LIST. */
+START_TEST(test_cpus)
+{
+	static const char *const bad[] = { "", "x", "1-", "3-1", "1,,2",
+	    "1024", "0-1024", "1 ", ",1", NULL };
+	const char *why;
+	unsigned *cpus;
+	size_t n, i;
+
+	ck_assert_int_eq(options_cpus_parse("2-4,0,7", &cpus, &n, &why), 0);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(cpus[0], 2);
+	ck_assert_uint_eq(cpus[2], 4);
+	ck_assert_uint_eq(cpus[3], 0);
+	ck_assert_uint_eq(cpus[4], 7);
+	free(cpus);
+	for (i = 0; bad[i] != NULL; i++) {
+		ck_assert_msg(options_cpus_parse(bad[i], &cpus, &n,
+		    &why) == -1, "%s", bad[i]);
+		ck_assert_ptr_null(cpus);
+	}
+}
+END_TEST
+
 static Suite *
 options_suite(void)
 {
@@ -2750,6 +2860,9 @@ options_suite(void)
 	tcase_add_test(tc, test_client_auto_echo);
 	tcase_add_loop_test(tc, test_parse_time, 0, (int)nitems(time_cases));
 	tcase_add_test(tc, test_start_at);
+	tcase_add_loop_test(tc, test_split, 0, (int)nitems(split_cases));
+	tcase_add_test(tc, test_share);
+	tcase_add_test(tc, test_cpus);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("files");
