@@ -64,6 +64,8 @@ struct sw {
 	double		 cap;		/* the capacity found; 0: none */
 	struct slo	*slo;		/* the objectives (nslo) */
 	size_t		 nslo;
+	const struct jv	*objs;		/* their expressions: options.slo, */
+	int		 judged;	/* or a step's stats.slo[] */
 };
 
 /* The number at path, or NaN. */
@@ -147,7 +149,20 @@ sw_unit(const struct jv *doc, double *demand)
 	return "conn/s";
 }
 
-/* The objectives of options.slo that parse (a newer one may not). */
+/*
+ * The expression of objective i: options.slo's, or, in a merged
+ * document (whose options are the files' and whose objectives are
+ * --merge's), the one each step was judged by.
+ */
+static const char *
+sw_objective_at(const struct jv *a, size_t i, int judged)
+{
+	const struct jv *v = jv_at(a, i);
+
+	return jv_str(judged ? jv_get(v, "objective") : v, NULL);
+}
+
+/* The objectives of options.slo (or judged) that parse (a newer one may not). */
 static void
 sw_objectives(struct html_ctx *c, struct sw *w)
 {
@@ -156,13 +171,19 @@ sw_objectives(struct html_ctx *c, struct sw *w)
 	const char *t;
 	size_t i;
 
+	if (jv_len(a) == 0) {
+		a = jv_path(jv_at(jv_get(w->sweep, "steps"), 0),
+		    "result.stats.slo");
+		w->judged = 1;
+	}
+	w->objs = a;
 	if (jv_len(a) == 0 || (w->slo = calloc(jv_len(a),
 	    sizeof(*w->slo))) == NULL) {
 		c->oom |= jv_len(a) > 0;
 		return;
 	}
 	for (i = 0; i < jv_len(a); i++)
-		if ((t = jv_str(jv_at(a, i), NULL)) != NULL &&
+		if ((t = sw_objective_at(a, i, w->judged)) != NULL &&
 		    slo_parse(t, &w->slo[w->nslo], err, sizeof(err)) == 0)
 			w->nslo++;
 }
@@ -567,27 +588,29 @@ sw_table(struct html_ctx *c, const struct sw *w)
 
 /* The objectives, comma-separated, as the capacity line has them. */
 static void
-sw_put_objs(FILE *f, const struct jv *doc)
+sw_put_objs(FILE *f, const struct sw *w)
 {
-	const struct jv *a = jv_path(doc, "options.slo");
 	const char *t;
 	size_t i;
 
-	for (i = 0; i < jv_len(a); i++) {
+	for (i = 0; i < jv_len(w->objs); i++) {
 		fputs(i > 0 ? ", " : "", f);
-		t = jv_str(jv_at(a, i), NULL);
+		t = sw_objective_at(w->objs, i, w->judged);
 		html_escape(f, t != NULL ? t : "n/a");
 	}
 }
 
-/* The first client-limited step, in the order they ran: its level. */
+/*
+ * The level of the step that ran first (a merge's is the sum of the
+ * files'), or with `client', of the first client-limited one; or NaN.
+ */
 static double
-sw_client_level(const struct sw *w)
+sw_first_level(const struct sw *w, int client)
 {
 	size_t i, best = 0;
 
 	for (i = 0; i < w->n; i++)
-		if (w->st[i].client && (best == 0 ||
+		if ((!client || w->st[i].client) && (best == 0 ||
 		    w->st[i].index < w->st[best - 1].index))
 			best = i + 1;
 	return best > 0 ? w->st[best - 1].level : NAN;
@@ -609,7 +632,7 @@ sw_capacity(struct html_ctx *c, const struct sw *w)
 {
 	FILE *f = c->f;
 	const struct jv *cap = jv_get(w->sweep, "capacity");
-	const char *end = html_str(cap, "end"), *spec;
+	const char *end = html_str(cap, "end");
 	int b;
 
 	fputs("<p class=\"capacity\" id=\"capacity\">Capacity: <strong>", f);
@@ -625,25 +648,28 @@ sw_capacity(struct html_ctx *c, const struct sw *w)
 		fputs(": no objectives", f);
 	else if (strcmp(end, "found") == 0) {
 		fputs(": ", f);
-		sw_put_objs(f, c->doc);
+		sw_put_objs(f, w);
 		fputs("; the next level ", f);
 		html_put_num(f, cap, "fail", 1, "", 1);
-		fputs(" failed; repeated ", f);
-		html_put_num(f, cap, "repeated", 0, "", 1);
-		fprintf(f, ": %s", jv_bool(jv_get(cap, "agree"), &b) == 0 &&
-		    !b ? "disagree" : "agree");
+		if (jv_bool(jv_get(w->sweep, "fixed"), &b) == 0 && b) {
+			fputs(" failed; a fixed plan: no search", f);
+		} else {
+			fputs(" failed; repeated ", f);
+			html_put_num(f, cap, "repeated", 0, "", 1);
+			fprintf(f, ": %s", jv_bool(jv_get(cap, "agree"),
+			    &b) == 0 && !b ? "disagree" : "agree");
+		}
 	} else if (strcmp(end, "all-pass") == 0) {
 		fputs(": every planned level met ", f);
-		sw_put_objs(f, c->doc);
+		sw_put_objs(f, w);
 	} else if (strcmp(end, "first-fail") == 0) {
-		spec = html_str(w->sweep, "spec");
 		fputs(": the first level ", f);
-		sw_put_level(f, spec != NULL ? strtod(spec, NULL) : NAN);
+		sw_put_level(f, sw_first_level(w, 0));
 		fputs(" failed ", f);
-		sw_put_objs(f, c->doc);
+		sw_put_objs(f, w);
 	} else if (strcmp(end, "client") == 0) {
 		fputs(": the client was the bottleneck at ", f);
-		sw_put_level(f, sw_client_level(w));
+		sw_put_level(f, sw_first_level(w, 1));
 	}
 	fputs(")</p>\n", f);
 }

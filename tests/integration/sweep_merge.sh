@@ -178,8 +178,14 @@ ok "--merge: each step the sum of the files'"
 # The objectives on the merged steps (the files' own verdicts, all
 # PASS, are not trusted): 2xx<=40 passes at 40 (about 24 replies) and
 # fails at 80 (about 48): each file passed, the merge does not.
-mrg "$T_DIR/c0.json" "$T_DIR/c1.json" --slo '2xx<=40' --json "$T_DIR/m.json"
+mrg "$T_DIR/c0.json" "$T_DIR/c1.json" --slo '2xx<=40' --json "$T_DIR/m.json" \
+    --html "$T_DIR/m.html"
 expect_rc 0
+# The merged page's capacity line is the text's, the objective named
+# (the merged document's options are the files', without it).
+grep -q '<p class="capacity" id="capacity">Capacity: <strong>40\.0 conn/s</strong> (found: 2xx&lt;=40; the next level 80\.0 failed; a fixed plan: no search)</p>' \
+    "$T_DIR/m.html" ||
+    fail "merged page: $(grep -o '<p class="capacity".*</p>' "$T_DIR/m.html")"
 validate_json "$T_DIR/m.json"
 [ "$(awk '$2 == "plan" { printf "%s ", $NF }' "$OUT")" = "PASS FAIL FAIL " ] ||
     fail "verdicts: $(grep plan "$OUT")"
@@ -198,7 +204,7 @@ done
 mrg "$T_DIR/c0.json" "$T_DIR/c1.json" --slo '2xx<=20'
 expect_rc 4
 expect '^Capacity: - conn/s \(first-fail: the first level 40\.0 failed 2xx<=20\)$'
-ok "--merge: objectives judged on the merged steps, exit 0 and 4"
+ok "--merge: objectives judged on the merged steps, exit 0 and 4, the page"
 
 # Refused, one line, exit 1: a sweep with a result that is no sweep, a
 # sweep of another plan (another --sweep; as many steps at other levels;
