@@ -20,20 +20,35 @@
 # the cost per request, not a speed-up: --jobs 2 cannot offer more than
 # one process when the server needs a core too.
 #
-# usage: bench/jobs.sh [-r RUNS] [-c CONNS] [-n REQUESTS]
+# -R RATE runs an open loop instead (--call-rate RATE --num-calls R,
+# each worker RATE/N): below the saturation every request costs its own
+# wake-ups whatever the workers, so the ratio is what --jobs and the
+# split cost per request, without the closed loop's batching (a loop
+# with twice the calls in flight reads more replies per wake-up).
+#
+# usage: bench/jobs.sh [-r RUNS] [-c CONNS] [-n REQUESTS] [-R RATE]
 #   HTTPERF (default src/httperf), NGINX: the programs.  Needs taskset.
 
 set -u
-RUNS=5 CONNS=16 REQS=100000
-while getopts r:c:n: opt; do
+RUNS=5 CONNS=16 REQS=100000 RATE=
+while getopts r:c:n:R: opt; do
 	case $opt in
 	r) RUNS=$OPTARG ;;
 	c) CONNS=$OPTARG ;;
 	n) REQS=$OPTARG ;;
-	*) echo "usage: $0 [-r RUNS] [-c CONNS] [-n REQUESTS]" >&2
+	R) RATE=$OPTARG ;;
+	*) echo "usage: $0 [-r RUNS] [-c CONNS] [-n REQUESTS] [-R RATE]" >&2
 	   exit 2 ;;
 	esac
 done
+# load SHARE: the workload options of one process doing 1/SHARE of it.
+load() {
+	if [ -n "$RATE" ]; then
+		echo "--call-rate $((RATE / $1)) --num-calls $((REQS / $1))"
+	else
+		echo "--concurrency $((CONNS / $1)) --num-calls $((REQS / $1))"
+	fi
+}
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../tests/nginx-conf.sh"
 HTTPERF=${HTTPERF:-$HERE/../src/httperf}
@@ -81,8 +96,7 @@ hand() {
 		for i in 0 1; do
 			taskset -c $i timeout -k 5 300 "$HTTPERF" \
 			    --server 127.0.0.1 --port "$PORT" --uri /1k.html \
-			    --concurrency $((CONNS / 2)) \
-			    --num-calls $((REQS / 2)) --client $i/2 \
+			    $(load 2) --timeout 5 --client $i/2 \
 			    > "$WORK/out.hand.$i" 2>&1 &
 		done
 		wait
@@ -103,8 +117,8 @@ one() {
 	local jobs=$1 out=$WORK/out.$1 t user sys reqs
 	TIMEFORMAT='%3U %3S'
 	t=$( { time timeout -k 5 300 "$HTTPERF" --server 127.0.0.1 \
-	    --port "$PORT" --uri /1k.html --concurrency "$CONNS" \
-	    --num-calls "$REQS" --jobs "$jobs" > "$out" 2>&1; } 2>&1 ) ||
+	    --port "$PORT" --uri /1k.html $(load 1) --timeout 5 \
+	    --jobs "$jobs" > "$out" 2>&1; } 2>&1 ) ||
 	    die "httperf --jobs $jobs failed: $(tail -5 "$out")"
 	read -r user sys <<< "$t"
 	reqs=$(awk '/^Total: / { print $5 }' "$out")
@@ -128,7 +142,11 @@ c2=$(median %.3f < "$WORK/cpu.2")
 r1=$(median %.1f < "$WORK/rate.1")
 r2=$(median %.1f < "$WORK/rate.2")
 ch=$(median %.3f < "$WORK/cpu.hand")
-echo "Closed loop, $CONNS connections, $REQS requests a run, nginx 1 worker, /1k.html;"
+if [ -n "$RATE" ]; then
+	echo "Open loop, --call-rate $RATE, $REQS requests a run, nginx 1 worker, /1k.html;"
+else
+	echo "Closed loop, $CONNS connections, $REQS requests a run, nginx 1 worker, /1k.html;"
+fi
 echo "client CPU (user+system, parent and workers) per request, median of $RUNS runs:"
 echo "  runs --jobs 1 [us/req]: $(tr '\n' ' ' < "$WORK/cpu.1")"
 echo "  runs --jobs 2 [us/req]: $(tr '\n' ' ' < "$WORK/cpu.2")"
