@@ -607,6 +607,8 @@ run_jobs(struct options *o, const struct run_sig *sig)
 	}
 	jobs_start_at(&js);
 	started = jobs_fork(&js);
+	for (i = started; js.live != NULL && i < js.n; i++)
+		jobs_live_gone(js.live, i);
 	jobs_collect(&js, started);
 	status = jobs_report(&js, started);
 	if (started < js.n)

@@ -213,6 +213,12 @@ jobs_live_read(struct jobs_live *jl, unsigned i, int fd, uint64_t now)
 	return -1;
 }
 
+void
+jobs_live_gone(struct jobs_live *jl, unsigned i)
+{
+	jl->in[i].closed = 1;
+}
+
 /* Whether every worker has sent slot k (or has ended). */
 static int
 live_complete(const struct jobs_live *jl, size_t k)

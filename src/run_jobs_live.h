@@ -29,6 +29,9 @@ struct jobs_live *jobs_live_new(const struct options *o, unsigned n,
 int	jobs_live_read(struct jobs_live *jl, unsigned i, int fd,
 	    uint64_t now);
 
+/* Worker i never started: no interval is waited for from it. */
+void	jobs_live_gone(struct jobs_live *jl, unsigned i);
+
 /*
  * Prints the lines of the intervals every worker has sent, or whose
  * first record came half a period ago; all of them when `all'.
