@@ -263,9 +263,11 @@ grep -E '^\[[0-9]+\.[0-9]{3} s\] arrivals [0-9.]+/s \(target 200\.0\), replies [
 nl=$(wc -l < "$T_DIR/lines")
 [ "$(grep -c '^\[' "$OUT.err")" = "$nl" ] ||
     fail "lines not in the format: $(cat "$OUT.err")"
-# About 2 s: 4 intervals, a 5th for the last requests' replies.
-[ "$nl" -ge 4 ] && [ "$nl" -le 5 ] ||
-    fail "$nl --interval lines over 2 s, not 4 or 5: $(cat "$OUT.err")"
+# About 2 s: 4 intervals (more when a loaded machine stretched the
+# test), at most one for each started half second of the test.
+most=$(awk '/^Total: / { print int($9 / 0.5) + 1 }' "$OUT")
+[ "$nl" -ge 4 ] && [ "$nl" -le "$most" ] ||
+    fail "$nl --interval lines, not 4 to $most: $(cat "$OUT.err")"
 [ "$(cut -d' ' -f1 "$T_DIR/lines" | sort -u | wc -l)" = "$nl" ] ||
     fail "two lines for one interval: $(cat "$OUT.err")"
 sum=$(sed -E 's/.* replies ([0-9]+),.*/\1/' "$T_DIR/lines" | awk '{ n += $1 } END { print n }')
