@@ -58,7 +58,7 @@ int
 main(int argc, char **argv)
 {
 	static const struct run_sig sig = {
-		&interrupted, &progress_on, install_signals
+		&interrupted, &progress_on, install_signals, NULL, NULL
 	};
 	struct options o;
 	int status;

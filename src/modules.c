@@ -127,6 +127,11 @@ mod_cfg_interval(const struct mod_ctx *r, union mod_cfg *u)
 		u->interval.abort_arg = r->slo_abort_arg;
 	}
 	u->interval.record = o->json_file != NULL || o->html_file != NULL;
+	if (r->live != NULL && o->interval > 0) {
+		u->interval.lines = NULL;
+		u->interval.flush = r->live;
+		u->interval.flush_arg = r->live_arg;
+	}
 }
 
 /*

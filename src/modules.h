@@ -66,6 +66,10 @@ struct mod_ctx {
 	/* --slo-abort: the run's stop (stat/interval.h), and its arg. */
 	interval_abort_fn	*slo_abort;
 	void			*slo_abort_arg;
+	/* A --jobs worker: the --interval lines' records go here instead
+	   (run.h's run_sig.live), or NULL. */
+	interval_flush_fn	*live;
+	void			*live_arg;
 };
 
 /* Says whether the options give the run this module. */

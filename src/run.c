@@ -755,6 +755,7 @@ run_init(struct run *r, const struct options *o, const struct run_sig *sig)
 	r->ctx.progress_on = sig->progress_on;
 	r->ctx.slo_abort = run_slo_abort;
 	r->ctx.slo_abort_arg = r;
+	r->ctx.live = sig->live, r->ctx.live_arg = sig->live_arg;
 	/* With the JSON on the standard output, the report goes aside. */
 	r->out = o->json_file != NULL && strcmp(o->json_file, "-") == 0 ?
 	    stderr : stdout;

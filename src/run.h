@@ -6,7 +6,9 @@
 #define HTTPERF_RUN_H
 
 #include <signal.h>
+#include <stdint.h>
 
+struct interval;
 struct options;
 
 /*
@@ -21,6 +23,12 @@ struct run_sig {
 	/* The run draws the progress line: a second signal erases it. */
 	volatile sig_atomic_t	*progress_on;
 	void			(*install)(void);
+	/* A --jobs worker: called at the end of each --interval interval
+	   (stat/interval.h's interval_flush_fn) instead of printing its
+	   line; NULL otherwise. */
+	void			(*live)(void *arg, const struct interval *iv,
+				    uint64_t end);
+	void			*live_arg;
 };
 
 /*

@@ -43,6 +43,7 @@
 #include "report/slo_doc.h"
 #include "run.h"
 #include "run_jobs.h"
+#include "run_jobs_live.h"
 
 /* The workers start this long after the parent forks the first one. */
 #define JOBS_START_NS	(300 * CLOCK_NS_PER_MSEC)
@@ -51,6 +52,8 @@
 struct job {
 	pid_t		 pid;
 	int		 fd;		/* the pipe's read end; -1: at EOF */
+	int		 lfd;		/* --interval: the records' pipe,
+					   or -1 */
 	char		*buf;		/* its document, as read */
 	size_t		 len;
 	size_t		 cap;
@@ -70,6 +73,7 @@ struct jobs {
 	char		 start_raw[32];	/* the instant, for the echo */
 	FILE		*out;		/* the report */
 	sigset_t	 old;		/* the mask before the fork */
+	struct jobs_live *live;		/* --interval: the summed lines */
 };
 
 /*
@@ -114,9 +118,10 @@ jobs_cpus(struct jobs *js)
  * the whole run's with worker i's share.
  */
 static void
-jobs_worker(struct jobs *js, unsigned i, int wfd)
+jobs_worker(struct jobs *js, unsigned i, int wfd, int lfd)
 {
 	struct options wo = *js->o;
+	struct run_sig ws = *js->sig;
 	cpu_set_t set;
 	char path[32];
 	int null, status;
@@ -153,13 +158,54 @@ jobs_worker(struct jobs *js, unsigned i, int wfd)
 	/* Its document names the whole run's options, as the others'. */
 	wo.whole = js->o;
 	wo.start_at_raw = js->start_raw;
-	status = run_main(&wo, js->sig);
+	/* Its --interval lines are the parent's to print, summed. */
+	if (lfd != -1) {
+		ws.live = jobs_live_send;
+		ws.live_arg = &lfd;
+	}
+	status = run_main(&wo, &ws);
 	fflush(NULL);
 	_exit(status);
 }
 
 /*
- * Forks the workers, each with a pipe, the signals held until the
+ * A worker's pipes: p for its document, l for its interval records
+ * (with --interval; else -1s), their read ends closed on exec.
+ * Returns 0, or -1 after one line.
+ */
+static int
+jobs_pipes(const struct jobs *js, int p[2], int l[2])
+{
+	l[0] = l[1] = -1;
+	if (pipe(p) == -1)
+		goto fail;
+	if (js->live != NULL && pipe(l) == -1) {
+		close(p[0]);
+		close(p[1]);
+		goto fail;
+	}
+	(void)fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	if (l[0] != -1)
+		(void)fcntl(l[0], F_SETFD, FD_CLOEXEC);
+	return 0;
+fail:
+	fprintf(stderr, "%s: --jobs: pipe: %s\n", js->o->prog,
+	    strerror(errno));
+	return -1;
+}
+
+/* Closes the ends of a pair that are open. */
+static void
+jobs_close2(int p[2])
+{
+	if (p[0] != -1)
+		close(p[0]);
+	if (p[1] != -1)
+		close(p[1]);
+}
+
+/*
+ * Forks the workers, each with its pipes, the signals held until the
  * worker has its handler.  Returns how many were started.
  */
 static unsigned
@@ -167,7 +213,7 @@ jobs_fork(struct jobs *js)
 {
 	sigset_t block;
 	unsigned i, k;
-	int p[2];
+	int p[2], l[2];
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -176,28 +222,32 @@ jobs_fork(struct jobs *js)
 	sigprocmask(SIG_BLOCK, &block, &js->old);
 	js->parent = getpid();
 	for (i = 0; i < js->n; i++) {
-		if (pipe(p) == -1) {
-			fprintf(stderr, "%s: --jobs: pipe: %s\n",
-			    js->o->prog, strerror(errno));
+		if (jobs_pipes(js, p, l) == -1)
 			break;
-		}
-		(void)fcntl(p[0], F_SETFD, FD_CLOEXEC);
 		fflush(NULL);
 		if ((js->job[i].pid = fork()) == -1) {
 			fprintf(stderr, "%s: --jobs: fork: %s\n",
 			    js->o->prog, strerror(errno));
-			close(p[0]);
-			close(p[1]);
+			jobs_close2(p);
+			jobs_close2(l);
 			break;
 		}
 		if (js->job[i].pid == 0) {
-			for (k = 0; k < i; k++)
+			for (k = 0; k < i; k++) {
 				close(js->job[k].fd);
+				if (js->job[k].lfd != -1)
+					close(js->job[k].lfd);
+			}
 			close(p[0]);
-			jobs_worker(js, i, p[1]);
+			if (l[0] != -1)
+				close(l[0]);
+			jobs_worker(js, i, p[1], l[1]);
 		}
 		close(p[1]);
+		if (l[1] != -1)
+			close(l[1]);
 		js->job[i].fd = p[0];
+		js->job[i].lfd = l[0];
 	}
 	return i;
 }
@@ -222,14 +272,55 @@ jobs_read(struct job *j)
 }
 
 /*
+ * The pipes to poll: worker i's document at 2i, its records at 2i + 1
+ * (-1: at their end).  Returns how many are open.
+ */
+static unsigned
+jobs_poll_set(const struct jobs *js, struct pollfd *pf, unsigned started)
+{
+	unsigned i, open = 0;
+
+	for (i = 0; i < 2 * started; i++) {
+		pf[i].fd = i % 2 == 0 ? js->job[i / 2].fd : js->job[i / 2].lfd;
+		pf[i].events = POLLIN;
+		pf[i].revents = 0;
+		open += pf[i].fd != -1;
+	}
+	return open;
+}
+
+/* Reads what the pipes poll said are ready have. */
+static void
+jobs_poll_read(struct jobs *js, const struct pollfd *pf, unsigned started)
+{
+	struct job *j;
+	unsigned i;
+
+	for (i = 0; i < 2 * started; i++) {
+		if (pf[i].fd == -1 || pf[i].revents == 0)
+			continue;
+		j = &js->job[i / 2];
+		if (i % 2 == 0)
+			jobs_read(j);
+		else if (jobs_live_read(js->live, i / 2, j->lfd,
+		    clock_now()) == -1) {
+			close(j->lfd);
+			j->lfd = -1;
+		}
+	}
+}
+
+/*
  * Reads every pipe to its end, passing a SIGINT or SIGTERM the parent
  * gets on to the workers (once), then reaps them all.
  */
 static void
 jobs_collect(struct jobs *js, unsigned started)
 {
-	struct pollfd *pf = xcalloc(started, sizeof(*pf));
-	unsigned i, open;
+	struct pollfd *pf = xcalloc(2 * (size_t)started, sizeof(*pf));
+	struct timespec ts;
+	unsigned i;
+	uint64_t wait;
 	int passed = 0;
 
 	for (;;) {
@@ -238,33 +329,34 @@ jobs_collect(struct jobs *js, unsigned started)
 				(void)kill(js->job[i].pid, SIGINT);
 			passed = 1;
 		}
-		for (i = open = 0; i < started; i++) {
-			pf[i].fd = js->job[i].fd;
-			pf[i].events = POLLIN;
-			pf[i].revents = 0;
-			open += js->job[i].fd != -1;
-		}
-		if (open == 0)
+		if (jobs_poll_set(js, pf, started) == 0)
 			break;
+		wait = js->live != NULL ?
+		    jobs_live_print(js->live, clock_now(), 0) : UINT64_MAX;
+		ts.tv_sec = (time_t)(wait / CLOCK_NS_PER_SEC);
+		ts.tv_nsec = (long)(wait % CLOCK_NS_PER_SEC);
 		/* The signals come in only while asleep here. */
-		if (ppoll(pf, started, NULL, &js->old) == -1) {
+		if (ppoll(pf, 2 * (nfds_t)started, wait == UINT64_MAX ? NULL :
+		    &ts, &js->old) == -1) {
 			if (errno == EINTR)
 				continue;
 			fprintf(stderr, "%s: --jobs: poll: %s\n", js->o->prog,
 			    strerror(errno));
 			break;
 		}
-		for (i = 0; i < started; i++)
-			if (pf[i].fd != -1 && pf[i].revents != 0)
-				jobs_read(&js->job[i]);
+		jobs_poll_read(js, pf, started);
 	}
 	free(pf);
+	if (js->live != NULL)
+		(void)jobs_live_print(js->live, clock_now(), 1);
 	/* A pipe left open (poll failed) would hold its worker up. */
-	for (i = 0; i < started; i++)
-		if (js->job[i].fd != -1) {
+	for (i = 0; i < started; i++) {
+		if (js->job[i].fd != -1)
 			close(js->job[i].fd);
-			js->job[i].fd = -1;
-		}
+		if (js->job[i].lfd != -1)
+			close(js->job[i].lfd);
+		js->job[i].fd = js->job[i].lfd = -1;
+	}
 	for (i = 0; i < started; i++)
 		while (waitpid(js->job[i].pid, &js->job[i].status, 0) == -1 &&
 		    errno == EINTR)
@@ -506,13 +598,17 @@ run_jobs(struct options *o, const struct run_sig *sig)
 	if (fflush(js.out) != 0)
 		goto out;
 	js.job = xcalloc(js.n, sizeof(*js.job));
+	if (o->interval > 0)
+		js.live = jobs_live_new(o, js.n, stderr);
 	for (i = 0; i < js.n; i++) {
-		js.job[i].fd = -1;
+		js.job[i].fd = js.job[i].lfd = -1;
 		snprintf(js.job[i].label, sizeof(js.job[i].label),
 		    "worker %u", i);
 	}
 	jobs_start_at(&js);
 	started = jobs_fork(&js);
+	for (i = started; js.live != NULL && i < js.n; i++)
+		jobs_live_gone(js.live, i);
 	jobs_collect(&js, started);
 	status = jobs_report(&js, started);
 	if (started < js.n)
@@ -522,6 +618,7 @@ run_jobs(struct options *o, const struct run_sig *sig)
 		jv_free(js.job[i].doc);
 	}
 	free(js.job);
+	jobs_live_free(js.live);
 out:
 	free(js.cpus);
 	return status;

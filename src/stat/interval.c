@@ -383,11 +383,15 @@ interval_empty(const struct interval *iv)
 	    interval_replies(c) == 0 && interval_errors(c) == 0;
 }
 
-/*
- * Ends the current interval at `end'; `last': the test's end.  A last
- * interval that is an empty sliver prints no --interval line (it would
- * read as the rates falling to 0 at the end).
- */
+void
+interval_line_out(struct interval *iv, uint64_t end, int last)
+{
+	if (iv->lines != NULL && !(last && iv->n > 0 &&
+	    interval_sliver(iv, end - iv->mark) && interval_empty(iv)))
+		interval_line(iv, end);
+}
+
+/* Ends the current interval at `end'; `last': the test's end. */
 static void
 interval_end(struct interval *iv, uint64_t end, int last)
 {
@@ -411,9 +415,7 @@ interval_end(struct interval *iv, uint64_t end, int last)
 		if (fflush(iv->hlog) != 0 && iv->hlog_errno == 0)
 			iv->hlog_errno = errno != 0 ? errno : EIO;
 	}
-	if (iv->lines != NULL && !(last && iv->n > 0 &&
-	    interval_sliver(iv, end - iv->mark) && interval_empty(iv)))
-		interval_line(iv, end);
+	interval_line_out(iv, end, last);
 	if (iv->flush != NULL)
 		iv->flush(iv->flush_arg, iv, end);
 	if (iv->record)

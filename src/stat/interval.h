@@ -260,6 +260,16 @@ void	interval_set_rate(struct interval *iv, double rate);
 void	interval_flush(struct interval *iv, uint64_t end);
 
 /*
+ * Prints the --interval line (on iv->lines, if any) of the interval
+ * from iv->mark to `end' with iv's counts and histograms; `last': the
+ * test's end, where an empty sliver (under a quarter of a period, not
+ * the first interval) prints none: it would read as the rates falling
+ * to 0.  For --jobs, whose parent fills a state of its own with the
+ * workers' sums.
+ */
+void	interval_line_out(struct interval *iv, uint64_t end, int last);
+
+/*
  * The test ended at `now': ends the last interval there (if any time
  * passed since the last one ended), disarms the timers, and pushes the
  * hlog out.  Returns 0, or -1 with a message in err when the hlog could

@@ -253,6 +253,27 @@ expect_counts 150 150 150
 expect_gone "$HPARENT $WORKERS"
 ok "--jobs: a killed worker is named, the report covers the other"
 
+# --interval: one line per interval with the totals of all the workers
+# (not one per worker), the lines' replies adding up to the report's.
+jobs_run 2 --num-conns 400 --rate 200 --interval 0.5
+expect_rc 0
+expect_counts 400 400 400
+grep -E '^\[[0-9]+\.[0-9]{3} s\] arrivals [0-9.]+/s \(target 200\.0\), replies [0-9]+, errors 0, reply \[ms\] p50 ' \
+    "$OUT.err" > "$T_DIR/lines" || fail "no --interval line: $(cat "$OUT.err")"
+nl=$(wc -l < "$T_DIR/lines")
+[ "$(grep -c '^\[' "$OUT.err")" = "$nl" ] ||
+    fail "lines not in the format: $(cat "$OUT.err")"
+# About 2 s: 4 intervals (more when a loaded machine stretched the
+# test), at most one for each started half second of the test.
+most=$(awk '/^Total: / { print int($9 / 0.5) + 1 }' "$OUT")
+[ "$nl" -ge 4 ] && [ "$nl" -le "$most" ] ||
+    fail "$nl --interval lines, not 4 to $most: $(cat "$OUT.err")"
+[ "$(cut -d' ' -f1 "$T_DIR/lines" | sort -u | wc -l)" = "$nl" ] ||
+    fail "two lines for one interval: $(cat "$OUT.err")"
+sum=$(sed -E 's/.* replies ([0-9]+),.*/\1/' "$T_DIR/lines" | awk '{ n += $1 } END { print n }')
+[ "$sum" = 400 ] || fail "the lines' replies add up to $sum, not 400: $(cat "$OUT.err")"
+ok "--jobs 2 --interval 0.5: $nl lines, the workers' sums, $sum replies"
+
 # Deterministic arrivals of 2 workers interleave: 1 ms apart at the
 # server at 1000/s, not two at once every 2 ms (nginx logs $msec).
 nginx_need

@@ -1,0 +1,44 @@
+/*
+ * --jobs with --interval: the workers' interval records summed into
+ * one --interval line per interval by the parent (run_jobs_live.c).
+ */
+#ifndef HTTPERF_RUN_JOBS_LIVE_H
+#define HTTPERF_RUN_JOBS_LIVE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct interval;
+struct options;
+struct jobs_live;
+
+/*
+ * A worker's run_sig.live: writes the interval that ends at `end' (its
+ * counts and histograms) up the pipe whose descriptor *arg is.
+ */
+void	jobs_live_send(void *arg, const struct interval *iv, uint64_t end);
+
+/* The parent's state for n workers, its lines on `lines'. */
+struct jobs_live *jobs_live_new(const struct options *o, unsigned n,
+	    FILE *lines);
+
+/*
+ * Reads what worker i sent on fd; returns 0, or -1 at its end (the
+ * worker then counts as having sent every interval).
+ */
+int	jobs_live_read(struct jobs_live *jl, unsigned i, int fd,
+	    uint64_t now);
+
+/* Worker i never started: no interval is waited for from it. */
+void	jobs_live_gone(struct jobs_live *jl, unsigned i);
+
+/*
+ * Prints the lines of the intervals every worker has sent, or whose
+ * first record came half a period ago; all of them when `all'.
+ * Returns the ns until the next such deadline, or UINT64_MAX.
+ */
+uint64_t jobs_live_print(struct jobs_live *jl, uint64_t now, int all);
+
+void	jobs_live_free(struct jobs_live *jl);
+
+#endif
