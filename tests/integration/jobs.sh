@@ -285,20 +285,29 @@ nginx_start "$T_DIR/nginx" '$msec' --server 127.0.0.1 --port "$NPORT" <<CONF
 		location / { return 200 "ok"; }
 	}
 CONF
-: > "$ALOG"
-timeout 60 "$HP" --server 127.0.0.1 --port "$NPORT" --jobs 2 \
-    --num-conns 400 --rate 1000 > "$OUT" 2> "$OUT.err"
-RC=$?
-expect_rc 0
-[ "$(nginx_logged 400)" = 400 ] || fail "nginx logged $(wc -l < "$ALOG"), not 400"
 # Two workers' arrivals at the same instant (pairs) fall in the same
 # millisecond of $msec: half the gaps are 0.  Interleaved ones are 1 ms
-# apart: a gap of 0 comes only from the jitter of a loaded machine.
-gaps=$(sort -n "$ALOG" | awk 'NR > 1 { d = ($1 - p) * 1000; n++
-	if (d < 0.5) zero++; else if (d < 1.5) one++ } { p = $1 }
-	END { printf "%d %d", 100 * zero / n, 100 * one / n }')
-zero=${gaps% *}
-one=${gaps#* }
-[ "$zero" -le 25 ] ||
-    fail "$zero% of the arrivals in the same ms as the one before (pairs), $one% 1 ms after"
-ok "--jobs 2 --rate 1000: arrivals interleave ($one% 1 ms apart, $zero% 0 ms)"
+# apart: a gap of 0 comes only from the jitter of a loaded machine, so
+# a run that shows more than 25% is tried again, 3 runs at most: pairs
+# show about half in every run.
+try=0
+while :; do
+	try=$((try + 1))
+	: > "$ALOG"
+	timeout 60 "$HP" --server 127.0.0.1 --port "$NPORT" --jobs 2 \
+	    --num-conns 400 --rate 1000 > "$OUT" 2> "$OUT.err"
+	RC=$?
+	expect_rc 0
+	[ "$(nginx_logged 400)" = 400 ] ||
+	    fail "nginx logged $(wc -l < "$ALOG"), not 400"
+	gaps=$(sort -n "$ALOG" | awk 'NR > 1 { d = ($1 - p) * 1000; n++
+		if (d < 0.5) zero++; else if (d < 1.5) one++ } { p = $1 }
+		END { printf "%d %d", 100 * zero / n, 100 * one / n }')
+	zero=${gaps% *}
+	one=${gaps#* }
+	[ "$zero" -le 25 ] && break
+	echo "run $try: $zero% of the gaps 0 ms, $one% 1 ms"
+	[ $try -lt 3 ] ||
+	    fail "$zero% of the arrivals in the same ms as the one before (pairs), $one% 1 ms after, in each of 3 runs"
+done
+ok "--jobs 2 --rate 1000: arrivals interleave ($one% 1 ms apart, $zero% 0 ms, run $try)"
