@@ -297,6 +297,15 @@ void	options_split(struct options *o, unsigned i, unsigned n);
  */
 unsigned options_split_max(const struct options *o);
 
+/*
+ * --jobs with --sweep: worker i's share of the sweep's `level' split over
+ * n as options_split splits the parameter it moves: a rate divided by n,
+ * a --concurrency split with the remainder over the first workers (0
+ * for some when the level is below n: run_jobs.c refuses that).
+ */
+double	options_split_level(const struct options *o, double level,
+	    unsigned i, unsigned n);
+
 /* Worker i's share of `total' split over n: total / n, one more for the
    first total % n. */
 uint64_t options_share(uint64_t total, unsigned i, unsigned n);
