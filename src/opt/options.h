@@ -293,7 +293,9 @@ void	options_split(struct options *o, unsigned i, unsigned n);
 
 /*
  * The most workers the workload of o can be split over, so that none
- * gets nothing (the smallest of its counts; UINT_MAX: no limit).
+ * gets nothing (the smallest of its counts; UINT_MAX: no limit).  A
+ * sweep's counts are not split, its levels are (options_split_level):
+ * only a --call-rate pool limits it.
  */
 unsigned options_split_max(const struct options *o);
 

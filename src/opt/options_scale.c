@@ -428,9 +428,13 @@ options_split_max(const struct options *o)
 	unsigned max = UINT_MAX;
 
 	/* A sweep's levels are split, not its counts (its steps end the
-	   run): run_jobs.c checks each level gives every worker some. */
-	if (o->sweep != NULL)
+	   run): run_jobs.c checks each level gives every worker some; a
+	   --call-rate pool is split still. */
+	if (o->sweep != NULL) {
+		if (o->call_rate > 0)
+			opt_cap(&max, opt_pool(o));
 		return max;
+	}
 	if (o->wsess_n > 0)
 		opt_cap(&max, o->wsess_n);
 	else if (o->wsesslog_n > 0)
