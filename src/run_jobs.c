@@ -41,9 +41,11 @@
 #include "report/html_out.h"
 #include "report/merge.h"
 #include "report/slo_doc.h"
+#include "report/sweep_search.h"
 #include "run.h"
 #include "run_jobs.h"
 #include "run_jobs_live.h"
+#include "run_sweep.h"
 
 /* The workers start this long after the parent forks the first one. */
 #define JOBS_START_NS	(300 * CLOCK_NS_PER_MSEC)
@@ -471,7 +473,10 @@ jobs_after(struct jobs *js, struct jobs_doc *d, unsigned late)
 	if (d->n < js->n)
 		fprintf(js->out, ", %zu did not", js->n - d->n);
 	fputc('\n', js->out);
-	if (o->n_slo > 0) {
+	/* A sweep: its objectives judge each merged step, as --merge's. */
+	if (m->sweep != NULL)
+		failed = merge_sweep_print(m, js->out);
+	else if (o->n_slo > 0) {
 		m->slo_measured = xcalloc(o->n_slo, sizeof(*m->slo_measured));
 		failed = slo_doc_report(o->prog, js->out, jobs_doc, d, o->slo,
 		    o->n_slo, m->slo_measured);
@@ -482,8 +487,13 @@ jobs_after(struct jobs *js, struct jobs_doc *d, unsigned late)
 		fprintf(stderr, "%s: cannot write the report\n", o->prog);
 		return 1;
 	}
-	status = d->n < js->n || failed == -1 ? 1 :
-	    late > 0 && o->max_lateness_given ? 3 : failed > 0 ? 4 : 0;
+	if (d->n < js->n || failed == -1)
+		status = 1;
+	else if (m->sweep != NULL)
+		status = failed;	/* the sweep's: 0, 3 or 4 */
+	else
+		status = late > 0 && o->max_lateness_given ? 3 :
+		    failed > 0 ? 4 : 0;
 	if (o->json_file != NULL && jobs_json(js, d) == -1)
 		status = 1;
 	if (o->html_file != NULL && jobs_html(js, d) == -1)
@@ -527,6 +537,9 @@ jobs_report(struct jobs *js, unsigned started)
 		goto out;
 	}
 	merge_finish(&m);
+	/* A sweep's steps, merged step by step as --merge does. */
+	if (merge_sweep_steps(&m, js->o, d.docs, d.labels, d.n) == -1)
+		goto out;
 	merge_print(&m, js->out);
 	status = jobs_after(js, &d, late);
 out:
@@ -552,6 +565,42 @@ jobs_count(struct jobs *js)
 		fprintf(stderr, "%s: --jobs: %u workers on %zu CPUs: some "
 		    "share one\n", js->o->prog, js->n, js->ncpus);
 	js->o->jobs = js->n;
+}
+
+/*
+ * --sweep: a fixed plan whose every level is split over the workers (a
+ * rate divided, a --concurrency shared out); a level that would leave a
+ * worker without connections, and --sweep-tsv (the workers' rows are not
+ * merged), are refused.  Returns 0, or -1 after one line.
+ */
+static int
+jobs_sweep_check(const struct jobs *js)
+{
+	const struct options *o = js->o;
+	struct sweep_spec spec;
+	double level;
+	size_t i, n;
+
+	if (o->sweep == NULL)
+		return 0;
+	if (o->sweep_tsv != NULL) {
+		fprintf(stderr, "%s: --sweep-tsv cannot be used with --jobs "
+		    "above 1 yet (the workers' rows are not merged)\n",
+		    o->prog);
+		return -1;
+	}
+	if (o->concurrency == 0 || run_sweep_check(o, &spec) == -1)
+		return 0;	/* a rate divides; a bad spec: said */
+	n = sweep_spec_count(&spec);
+	for (i = 0; i < n; i++)
+		if ((level = sweep_spec_level(&spec, i)) < js->n) {
+			fprintf(stderr, "%s: --sweep: %s: concurrency level %g "
+			    "cannot be split over %u workers (--jobs): each "
+			    "level must be at least %u\n", o->prog, o->sweep,
+			    level, js->n, js->n);
+			return -1;
+		}
+	return 0;
 }
 
 /* The instant every worker starts at: --start-at's, or shortly. */
@@ -590,7 +639,7 @@ run_jobs(struct options *o, const struct run_sig *sig)
 		goto out;
 	}
 	/* What a worker would refuse at its start, said once. */
-	if (run_check(o, sig) == -1)
+	if (run_check(o, sig) == -1 || jobs_sweep_check(&js) == -1)
 		goto out;
 	js.out = o->json_file != NULL && strcmp(o->json_file, "-") == 0 ?
 	    stderr : stdout;

@@ -20,7 +20,8 @@
  * Each step's result is kept as its result document's text.
  *
  * With --client I/N, N above 1, the plan is fixed (every level runs:
- * the verdicts that count are those of a --merge of the clients' files)
+ * the verdicts that count are those of a --merge of the clients' files;
+ * a --jobs worker, a client too, runs its share of each level)
  * and the steps sit on a grid of the wall clock every client shares:
  * step k from the --start-at instant + k * --step-time, the drain after
  * a step taking its time out of the next one's warm-up, so that no
@@ -538,12 +539,22 @@ sweep_begin(struct run_sweep *sw, uint64_t now)
 	    sw->nsteps + 1) : now + clock_from_sec(sw->so.step_time));
 }
 
-/* Asks the search for the next step; at the end, ends the run. */
+/*
+ * Asks the search for the next step; at the end, ends the run.  A --jobs
+ * worker runs its share of each level (its document's steps are at the
+ * share; the parent's merge sums them back to the whole level).
+ */
 static int
 sweep_pick(struct run_sweep *sw, uint64_t now)
 {
-	if (sweep_search_next(&sw->ss, &sw->level, &sw->kind))
+	const struct options *o = &sw->so;
+
+	if (sweep_search_next(&sw->ss, &sw->level, &sw->kind)) {
+		if (o->whole != NULL)
+			sw->level = options_split_level(o, sw->level,
+			    o->client_id, o->num_clients);
 		return 1;
+	}
 	sw->over = 1;
 	run_end(sw->r, now);
 	loop_stop(sw->r->loop);

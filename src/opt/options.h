@@ -293,9 +293,20 @@ void	options_split(struct options *o, unsigned i, unsigned n);
 
 /*
  * The most workers the workload of o can be split over, so that none
- * gets nothing (the smallest of its counts; UINT_MAX: no limit).
+ * gets nothing (the smallest of its counts; UINT_MAX: no limit).  A
+ * sweep's counts are not split, its levels are (options_split_level):
+ * only a --call-rate pool limits it.
  */
 unsigned options_split_max(const struct options *o);
+
+/*
+ * --jobs with --sweep: worker i's share of the sweep's `level' split over
+ * n as options_split splits the parameter it moves: a rate divided by n,
+ * a --concurrency split with the remainder over the first workers (0
+ * for some when the level is below n: run_jobs.c refuses that).
+ */
+double	options_split_level(const struct options *o, double level,
+	    unsigned i, unsigned n);
 
 /* Worker i's share of `total' split over n: total / n, one more for the
    first total % n. */

@@ -103,8 +103,6 @@ static const struct opt_rule opt_rules[] = {
 	/* --jobs makes its workers clients I/N of one merged run. */
 	{ OPT_JOBS, 0, OPT_CLIENT, "cannot be used with --client (its "
 	    "workers are the clients)" },
-	{ OPT_JOBS, 0, OPT_SWEEP, "cannot be used with --sweep (a sweep's "
-	    "steps are not merged)" },
 	{ OPT_CPUS, 1, OPT_JOBS, "requires --jobs" },
 	/* Without a schedule nothing can be late. */
 	{ OPT_MAX_LATENESS, 1, OPT_ANY_SCHEDULE, "requires a schedule "

@@ -427,6 +427,14 @@ options_split_max(const struct options *o)
 {
 	unsigned max = UINT_MAX;
 
+	/* A sweep's levels are split, not its counts (its steps end the
+	   run): run_jobs.c checks each level gives every worker some; a
+	   --call-rate pool is split still. */
+	if (o->sweep != NULL) {
+		if (o->call_rate > 0)
+			opt_cap(&max, opt_pool(o));
+		return max;
+	}
 	if (o->wsess_n > 0)
 		opt_cap(&max, o->wsess_n);
 	else if (o->wsesslog_n > 0)
@@ -465,4 +473,13 @@ options_split(struct options *o, unsigned i, unsigned n)
 		o->num_calls = options_share(o->num_calls, i, n);
 	} else
 		o->num_conns = options_share(o->num_conns, i, n);
+}
+
+double
+options_split_level(const struct options *o, double level, unsigned i,
+    unsigned n)
+{
+	if (o->concurrency > 0)
+		return (double)options_share((uint64_t)level, i, n);
+	return level / n;
 }

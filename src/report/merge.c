@@ -420,7 +420,8 @@ merge_main(const struct options *o, const struct collector *const *cols,
 		    stderr) == -1)
 			goto out;
 	merge_finish(&m);
-	if (merge_sweep_steps(&m, o, docs) == -1)
+	if (merge_sweep_steps(&m, o, (const struct jv *const *)docs,
+	    o->merge_files, n) == -1)
 		goto out;
 	to_stdout = o->json_file != NULL && strcmp(o->json_file, "-") == 0;
 	if (o->json_file != NULL) {

@@ -144,6 +144,24 @@ int	merge_json(struct merge *m, FILE *f, const struct jv *const *docs,
 void	merge_free(struct merge *m);
 
 /*
+ * --sweep results (merge_sweep.c), once the files are merged
+ * (merge_finish), before anything is printed: step j of the `n'
+ * documents `docs' (named `paths', as given to merge_add) merged into
+ * one, judged by the objectives of `o' (--slo).  Returns 0 (also when
+ * the files are no sweep: m->sweep NULL), or -1 after a message (a step
+ * that does not merge).  --merge and --jobs both call it.
+ */
+int	merge_sweep_steps(struct merge *m, const struct options *o,
+	    const struct jv *const *docs, char *const *paths, size_t n);
+
+/*
+ * After the report, once merge_sweep_steps ran on a sweep: the table of
+ * the merged steps and the capacity line.  Returns the sweep's exit
+ * status (0, 3, 4).
+ */
+int	merge_sweep_print(const struct merge *m, FILE *out);
+
+/*
  * Runs the merge the options describe over the collectors of `cols' (the
  * table a run walks); returns the exit status.
  */

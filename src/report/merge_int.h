@@ -50,21 +50,6 @@ void	merge_head(struct mrd *r);
  */
 void	merge_sweep_head(struct mrd *r);
 
-/*
- * Once the files are merged (merge_finish), before anything is printed:
- * each step merged and judged by the objectives of `o'.  Returns 0 (also
- * when the files are no sweep), or -1 after a message (a step that does
- * not merge).
- */
-int	merge_sweep_steps(struct merge *m, const struct options *o,
-	    struct jv *const *docs);
-
-/*
- * After the report: the sweep's table and capacity line.  Returns the
- * sweep's exit status (0, 3, 4).
- */
-int	merge_sweep_print(const struct merge *m, FILE *out);
-
 /* The merged document's "sweep" member, once merge_sweep_steps ran. */
 void	merge_sweep_json(struct jsonw *w, const struct merge *m);
 

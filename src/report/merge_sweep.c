@@ -249,10 +249,11 @@ msw_client(const struct sweep_step *st)
  * Returns 0, or -1 after a message (a step that does not merge).
  */
 static int
-msw_step(struct merge *m, const struct options *o, struct jv *const *docs,
-    size_t j, struct sweep_step *st)
+msw_step(struct merge *m, const struct options *o,
+    const struct jv *const *docs, char *const *paths, size_t n, size_t j,
+    struct sweep_step *st)
 {
-	size_t i, n = o->n_merge_files;
+	size_t i;
 	const struct jv **rs = xcalloc(n, sizeof(*rs)), *s;
 	char **labels = xcalloc(n, sizeof(*labels));
 	struct merge mj;
@@ -262,7 +263,7 @@ msw_step(struct merge *m, const struct options *o, struct jv *const *docs,
 	for (i = 0; i < n; i++) {
 		s = jv_at(jv_path(docs[i], "sweep.steps"), j);
 		rs[i] = jv_get(s, "result");
-		labels[i] = msw_label(o->merge_files[i], j);
+		labels[i] = msw_label(paths[i], j);
 		if (merge_add(&mj, rs[i], labels[i], o->prog, stderr) == -1)
 			goto out;
 		st->level += msw_num(s, "level");
@@ -271,14 +272,14 @@ msw_step(struct merge *m, const struct options *o, struct jv *const *docs,
 	st->kind = SWEEP_K_PLAN;
 	st->secs = (double)mj.run.duration / 1e9;
 	sweep_step_basic(st, merge_state(&mj, &basic_collector));
-	msw_doc(&mj, st, rs, o->merge_files, n);
+	msw_doc(&mj, st, rs, paths, n);
 	if (o->n_slo > 0) {
 		st->verdict = sweep_step_verdict(st, o->slo, o->n_slo);
 		/* Again, with stats.slo (merge_free must not free it). */
 		mj.slo = o->slo;
 		mj.slo_measured = st->measured;
 		mj.nslo = o->n_slo;
-		msw_doc(&mj, st, rs, o->merge_files, n);
+		msw_doc(&mj, st, rs, paths, n);
 		mj.slo_measured = NULL;
 	}
 	if ((st->client = msw_client(st)) != 0)
@@ -296,7 +297,7 @@ out:
 /* The output of the merged sweep, its capacity from the merged verdicts. */
 static void
 msw_out(struct merge_sweep *ms, const struct merge *m,
-    const struct options *o, struct jv *const *docs)
+    const struct options *o, const struct jv *const *docs, size_t n)
 {
 	struct sweep_out *out = &ms->out;
 	double *level = xcalloc(ms->nsteps, sizeof(*level));
@@ -323,7 +324,7 @@ msw_out(struct merge_sweep *ms, const struct merge *m,
 	sweep_search_fixed_answer(level, v, ms->nsteps, o->n_slo > 0,
 	    &out->cap);
 	/* A file cut short (a signal) leaves the merge without an answer. */
-	for (i = 0; i < o->n_merge_files; i++)
+	for (i = 0; i < n; i++)
 		if ((end = jv_str(jv_path(docs[i], "sweep.capacity.end"),
 		    NULL)) != NULL && strcmp(end, "cut") == 0)
 			out->cut = 1;
@@ -333,22 +334,22 @@ msw_out(struct merge_sweep *ms, const struct merge *m,
 
 int
 merge_sweep_steps(struct merge *m, const struct options *o,
-    struct jv *const *docs)
+    const struct jv *const *docs, char *const *paths, size_t n)
 {
 	struct merge_sweep *ms;
-	size_t j, n;
+	size_t j, nsteps;
 
 	if (m->sweep == NULL)
 		return 0;
-	n = jv_len(jv_get(m->sweep, "steps"));
+	nsteps = jv_len(jv_get(m->sweep, "steps"));
 	m->msw = ms = xcalloc(1, sizeof(*ms));
-	ms->steps = xcalloc(n, sizeof(*ms->steps));
-	for (j = 0; j < n; j++) {
+	ms->steps = xcalloc(nsteps, sizeof(*ms->steps));
+	for (j = 0; j < nsteps; j++) {
 		ms->nsteps++;
-		if (msw_step(m, o, docs, j, &ms->steps[j]) == -1)
+		if (msw_step(m, o, docs, paths, n, j, &ms->steps[j]) == -1)
 			return -1;
 	}
-	msw_out(ms, m, o, docs);
+	msw_out(ms, m, o, docs, n);
 	return 0;
 }
 

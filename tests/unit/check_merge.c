@@ -779,7 +779,8 @@ sweep_merged(const char *expr, char *out, size_t len)
 	ck_assert_int_eq(merge_add(&m, docs[1], "b.json", "httperf",
 	    stderr), 0);
 	merge_finish(&m);
-	ck_assert_int_eq(merge_sweep_steps(&m, &o, docs), 0);
+	ck_assert_int_eq(merge_sweep_steps(&m, &o,
+	    (const struct jv *const *)docs, files, 2), 0);
 	rv = merge_sweep_print(&m, f);
 	fclose(f);
 	merge_free(&m);
