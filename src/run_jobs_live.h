@@ -1,6 +1,7 @@
 /*
- * --jobs with --interval: the workers' interval records summed into
- * one --interval line per interval by the parent (run_jobs_live.c).
+ * --jobs with --interval or --hlog: the workers' interval records summed
+ * into one --interval line, and the hlog lines, per interval by the
+ * parent (run_jobs_live.c).
  */
 #ifndef HTTPERF_RUN_JOBS_LIVE_H
 #define HTTPERF_RUN_JOBS_LIVE_H
@@ -21,6 +22,19 @@ void	jobs_live_send(void *arg, const struct interval *iv, uint64_t end);
 /* The parent's state for n workers, its lines on `lines'. */
 struct jobs_live *jobs_live_new(const struct options *o, unsigned n,
 	    FILE *lines);
+
+/*
+ * --hlog: creates (empties) the file at `path', its header for a test
+ * that starts at `wall'.  Returns 0, or -1 with a message in err.
+ */
+int	jobs_live_hlog(struct jobs_live *jl, const char *path, uint64_t wall,
+	    char *err, size_t errlen);
+
+/*
+ * After the last lines: closes the hlog.  Returns 0, or -1 with a
+ * message in err when it could not be written.
+ */
+int	jobs_live_end(struct jobs_live *jl, char *err, size_t errlen);
 
 /*
  * Reads what worker i sent on fd; returns 0, or -1 at its end (the

@@ -302,3 +302,28 @@ one=${gaps#* }
 [ "$zero" -le 25 ] ||
     fail "$zero% of the arrivals in the same ms as the one before (pairs), $one% 1 ms after"
 ok "--jobs 2 --rate 1000: arrivals interleave ($one% 1 ms apart, $zero% 0 ms)"
+
+# --hlog: the parent writes one log of the workers' sums, an interval a
+# line per histogram as one process does; the reply histograms of all
+# the intervals hold every reply of the report, exactly.
+HLOGDUMP=${TESTSRV%/*}/hlogdump
+[ -x "$HLOGDUMP" ] || fail "$HLOGDUMP is not built"
+HLOG=$T_DIR/jobs.hlog
+jobs_run 2 --num-conns 200 --rate 100 --hlog "$HLOG"
+expect_rc 0
+expect_counts 200 200 200
+! grep -q '^\[' "$OUT.err" || fail "--interval lines without it: $(cat "$OUT.err")"
+"$HLOGDUMP" "$HLOG" > "$T_DIR/dump" 2> "$T_DIR/dump.err" ||
+    fail "hlogdump: $(cat "$T_DIR/dump.err")"
+nint=$(awk '$1 == "reply"' "$T_DIR/dump" | wc -l | tr -d ' ')
+[ "$nint" -ge 2 ] && [ "$(wc -l < "$T_DIR/dump" | tr -d ' ')" -eq $((nint * 4)) ] ||
+    fail "not 4 histograms per interval: $(cat "$T_DIR/dump")"
+# One line per interval of 1 s (the default), starting at 0, 1, 2...
+awk '$1 == "reply" { if ($2 != sprintf("%.3f", n)) { print "start " $2 " at " n; exit 1 }
+	n++ }' "$T_DIR/dump" > "$T_DIR/tile" ||
+    fail "intervals do not tile the run: $(cat "$T_DIR/tile")"
+replies=$(awk '/^Total: / { print $7 }' "$OUT")
+sum=$(awk '$1 == "reply" { s += $4 } END { print s + 0 }' "$T_DIR/dump")
+[ "$sum" = "$replies" ] && [ "$sum" = 200 ] ||
+    fail "the hlog's replies add up to $sum, the report says $replies"
+ok "--jobs 2 --hlog: $nint intervals, $sum replies as the report's"
