@@ -73,7 +73,7 @@ struct jobs {
 	char		 start_raw[32];	/* the instant, for the echo */
 	FILE		*out;		/* the report */
 	sigset_t	 old;		/* the mask before the fork */
-	struct jobs_live *live;		/* --interval: the summed lines */
+	struct jobs_live *live;		/* the summed lines, hlog, progress */
 };
 
 /*
@@ -620,8 +620,8 @@ run_jobs(struct options *o, const struct run_sig *sig)
 		goto out;
 	js.job = xcalloc(js.n, sizeof(*js.job));
 	jobs_start_at(&js);
-	if (o->interval > 0 || o->hlog_file != NULL)
-		js.live = jobs_live_new(o, js.n, stderr);
+	if (jobs_live_wanted(o))
+		js.live = jobs_live_new(o, js.n, stderr, sig->progress_on);
 	if (jobs_hlog(&js) == -1)
 		goto free;
 	for (i = 0; i < js.n; i++) {

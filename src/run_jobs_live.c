@@ -22,8 +22,10 @@
 #include "gen/rate.h"
 #include "lib/hdr.h"
 #include "lib/util.h"
+#include "modules.h"
 #include "opt/options.h"
 #include "stat/interval.h"
+#include "stat/progress.h"
 #include "run_jobs_live.h"
 
 /* What precedes a record's encoded histograms on the pipe. */
@@ -53,6 +55,7 @@ struct live_in {
 
 struct jobs_live {
 	struct interval		 iv;	/* the lines' and the hlog's */
+	struct progress		*prog;	/* the progress line, or NULL */
 	unsigned		 n;
 	uint64_t		 period;
 	struct live_slot	*s;
@@ -104,8 +107,48 @@ jobs_live_send(void *arg, const struct interval *iv, uint64_t end)
 	}
 }
 
+/*
+ * The progress line of the sums, when one process would draw one (the
+ * progress collector's row of modules.c), else NULL.
+ */
+static struct progress *
+live_progress(const struct options *o, volatile sig_atomic_t *on)
+{
+	struct mod_ctx ctx;
+	union mod_cfg u;
+	size_t i;
+
+	for (i = 0; i < mod_nstats; i++) {
+		if (mod_stats[i].col != &progress_collector)
+			continue;
+		if (!mod_stats[i].want(o))
+			return NULL;
+		memset(&ctx, 0, sizeof(ctx));
+		memset(&u, 0, sizeof(u));
+		ctx.o = o;
+		ctx.progress_on = on;
+		mod_stats[i].cfg(&ctx, &u);
+		return progress_sum_new(&u.progress);
+	}
+	return NULL;
+}
+
+int
+jobs_live_wanted(const struct options *o)
+{
+	size_t i;
+
+	if (o->interval > 0 || o->hlog_file != NULL)
+		return 1;
+	for (i = 0; i < mod_nstats; i++)
+		if (mod_stats[i].col == &progress_collector)
+			return mod_stats[i].want(o);
+	return 0;
+}
+
 struct jobs_live *
-jobs_live_new(const struct options *o, unsigned n, FILE *lines)
+jobs_live_new(const struct options *o, unsigned n, FILE *lines,
+    volatile sig_atomic_t *progress_on)
 {
 	struct jobs_live *jl = xcalloc(1, sizeof(*jl));
 
@@ -117,6 +160,7 @@ jobs_live_new(const struct options *o, unsigned n, FILE *lines)
 	jl->iv.target_rate = jl->iv.rate_now = rate_spec_rate(&o->rate);
 	jl->iv.slo = o->slo;
 	jl->iv.nslo = o->n_slo;
+	jl->prog = live_progress(o, progress_on);
 	jl->in = xcalloc(n, sizeof(*jl->in));
 	return jl;
 }
@@ -261,6 +305,8 @@ live_line(struct jobs_live *jl, size_t k, int last)
 	end = s->end > iv->mark ? s->end : iv->mark + jl->period;
 	interval_hlog_out(iv, end);
 	interval_line_out(iv, end, last);
+	if (jl->prog != NULL)
+		progress_sum_second(jl->prog, iv, end);
 	for (i = 0; i < INTERVAL_NHIST; i++) {
 		hdr_free(s->h[i]);
 		iv->h[i] = NULL;
@@ -298,6 +344,11 @@ jobs_live_print(struct jobs_live *jl, uint64_t now, int all)
 			return due - now;
 		live_line(jl, jl->next, all && !later);
 	}
+	if (all) {
+		/* Before the report. */
+		progress_sum_free(jl->prog);
+		jl->prog = NULL;
+	}
 	return UINT64_MAX;
 }
 
@@ -313,6 +364,7 @@ jobs_live_free(struct jobs_live *jl)
 			hdr_free(jl->s[k].h[i]);
 	for (i = 0; i < jl->n; i++)
 		free(jl->in[i].buf);
+	progress_sum_free(jl->prog);
 	if (jl->iv.hlog != NULL)
 		fclose(jl->iv.hlog);
 	free(jl->iv.hlog_path);
