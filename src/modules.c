@@ -127,7 +127,9 @@ mod_cfg_interval(const struct mod_ctx *r, union mod_cfg *u)
 		u->interval.abort_arg = r->slo_abort_arg;
 	}
 	u->interval.record = o->json_file != NULL || o->html_file != NULL;
-	if (r->live != NULL && o->interval > 0) {
+	/* A --jobs worker: its intervals go to the parent, which prints
+	   the lines and writes the hlog (it is given live only then). */
+	if (r->live != NULL) {
 		u->interval.lines = NULL;
 		u->interval.flush = r->live;
 		u->interval.flush_arg = r->live_arg;

@@ -75,7 +75,7 @@ struct jobs {
 	char		 start_raw[32];	/* the instant, for the echo */
 	FILE		*out;		/* the report */
 	sigset_t	 old;		/* the mask before the fork */
-	struct jobs_live *live;		/* --interval: the summed lines */
+	struct jobs_live *live;		/* the summed lines, hlog, progress */
 };
 
 /*
@@ -616,6 +616,32 @@ jobs_start_at(struct jobs *js)
 	    (unsigned long long)(o->start_at % CLOCK_NS_PER_SEC));
 }
 
+/* --hlog: the parent's file, created now.  Returns 0, or -1 after a line. */
+static int
+jobs_hlog(struct jobs *js)
+{
+	char err[512];
+
+	if (js->o->hlog_file == NULL || jobs_live_hlog(js->live,
+	    js->o->hlog_file, js->o->start_at, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "%s: %s\n", js->o->prog, err);
+	return -1;
+}
+
+/* --hlog: the file closed.  Returns 0, or -1 after a line. */
+static int
+jobs_hlog_end(struct jobs *js)
+{
+	char err[512];
+
+	if (js->live == NULL || jobs_live_end(js->live, err,
+	    sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "%s: %s\n", js->o->prog, err);
+	return -1;
+}
+
 int
 run_jobs(struct options *o, const struct run_sig *sig)
 {
@@ -633,11 +659,6 @@ run_jobs(struct options *o, const struct run_sig *sig)
 		status = run_main(o, sig);
 		goto out;
 	}
-	if (o->hlog_file != NULL) {
-		fprintf(stderr, "%s: --hlog cannot be used with --jobs above 1 "
-		    "yet (the workers' logs are not merged)\n", o->prog);
-		goto out;
-	}
 	/* What a worker would refuse at its start, said once. */
 	if (run_check(o, sig) == -1 || jobs_sweep_check(&js) == -1)
 		goto out;
@@ -647,21 +668,24 @@ run_jobs(struct options *o, const struct run_sig *sig)
 	if (fflush(js.out) != 0)
 		goto out;
 	js.job = xcalloc(js.n, sizeof(*js.job));
-	if (o->interval > 0)
-		js.live = jobs_live_new(o, js.n, stderr);
+	jobs_start_at(&js);
+	if (jobs_live_wanted(o))
+		js.live = jobs_live_new(o, js.n, stderr, sig->progress_on);
+	if (jobs_hlog(&js) == -1)
+		goto free;
 	for (i = 0; i < js.n; i++) {
 		js.job[i].fd = js.job[i].lfd = -1;
 		snprintf(js.job[i].label, sizeof(js.job[i].label),
 		    "worker %u", i);
 	}
-	jobs_start_at(&js);
 	started = jobs_fork(&js);
 	for (i = started; js.live != NULL && i < js.n; i++)
 		jobs_live_gone(js.live, i);
 	jobs_collect(&js, started);
 	status = jobs_report(&js, started);
-	if (started < js.n)
+	if (started < js.n || jobs_hlog_end(&js) == -1)
 		status = 1;
+free:
 	for (i = 0; i < js.n; i++) {
 		free(js.job[i].buf);
 		jv_free(js.job[i].doc);

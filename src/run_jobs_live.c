@@ -1,14 +1,15 @@
 /*
- * --jobs with --interval: each worker, instead of printing its
- * --interval lines, writes every interval as it ends (its counts and
- * its histograms, encoded) up a pipe of its own.  The parent keeps a
- * slot per interval of the schedule (the workers start at the same
- * instant, so their intervals share the boundaries), adds the records
- * up, and prints the slot's line with the one-process formatting
- * (interval_line_out) once every worker has sent it, or half a period
- * after the first record came.  A record for a slot already printed
- * (a worker that late) is added to the next one, so that the lines
- * still add up to the report's totals.
+ * --jobs with --interval or --hlog: each worker, instead of printing its
+ * --interval lines (or writing an hlog), writes every interval as it
+ * ends (its counts and its histograms, encoded) up a pipe of its own.
+ * The parent keeps a slot per interval of the schedule (the workers
+ * start at the same instant, so their intervals share the boundaries),
+ * adds the records up, and writes the slot's hlog lines and prints its
+ * line with the one-process code (interval_hlog_out, interval_line_out)
+ * once every worker has sent it, or half a period after the first
+ * record came.  A record for a slot already printed (a worker that
+ * late) is added to the next one, so that the lines still add up to the
+ * report's totals.
  */
 #include "config.h"
 
@@ -21,8 +22,10 @@
 #include "gen/rate.h"
 #include "lib/hdr.h"
 #include "lib/util.h"
+#include "modules.h"
 #include "opt/options.h"
 #include "stat/interval.h"
+#include "stat/progress.h"
 #include "run_jobs_live.h"
 
 /* What precedes a record's encoded histograms on the pipe. */
@@ -51,12 +54,10 @@ struct live_in {
 };
 
 struct jobs_live {
-	FILE			*lines;
+	struct interval		 iv;	/* the lines' and the hlog's */
+	struct progress		*prog;	/* the progress line, or NULL */
 	unsigned		 n;
 	uint64_t		 period;
-	double			 target;
-	const struct slo	*slo;
-	size_t			 nslo;
 	struct live_slot	*s;
 	size_t			 ns;	/* slots allocated */
 	size_t			 next;	/* the first not printed */
@@ -106,19 +107,75 @@ jobs_live_send(void *arg, const struct interval *iv, uint64_t end)
 	}
 }
 
+/*
+ * The progress line of the sums, when one process would draw one (the
+ * progress collector's row of modules.c), else NULL.
+ */
+static struct progress *
+live_progress(const struct options *o, volatile sig_atomic_t *on)
+{
+	struct mod_ctx ctx;
+	union mod_cfg u;
+	size_t i;
+
+	for (i = 0; i < mod_nstats; i++) {
+		if (mod_stats[i].col != &progress_collector)
+			continue;
+		if (!mod_stats[i].want(o))
+			return NULL;
+		memset(&ctx, 0, sizeof(ctx));
+		memset(&u, 0, sizeof(u));
+		ctx.o = o;
+		ctx.progress_on = on;
+		mod_stats[i].cfg(&ctx, &u);
+		return progress_sum_new(&u.progress);
+	}
+	return NULL;
+}
+
+int
+jobs_live_wanted(const struct options *o)
+{
+	size_t i;
+
+	if (o->interval > 0 || o->hlog_file != NULL)
+		return 1;
+	for (i = 0; i < mod_nstats; i++)
+		if (mod_stats[i].col == &progress_collector)
+			return mod_stats[i].want(o);
+	return 0;
+}
+
 struct jobs_live *
-jobs_live_new(const struct options *o, unsigned n, FILE *lines)
+jobs_live_new(const struct options *o, unsigned n, FILE *lines,
+    volatile sig_atomic_t *progress_on)
 {
 	struct jobs_live *jl = xcalloc(1, sizeof(*jl));
 
-	jl->lines = lines;
 	jl->n = n;
-	jl->period = clock_from_sec(o->interval);
-	jl->target = rate_spec_rate(&o->rate);
-	jl->slo = o->slo;
-	jl->nslo = o->n_slo;
+	jl->period = o->interval > 0 ? clock_from_sec(o->interval) :
+	    INTERVAL_DEFAULT_NS;
+	jl->iv.lines = o->interval > 0 ? lines : NULL;
+	jl->iv.period = jl->period;
+	jl->iv.target_rate = jl->iv.rate_now = rate_spec_rate(&o->rate);
+	jl->iv.slo = o->slo;
+	jl->iv.nslo = o->n_slo;
+	jl->prog = live_progress(o, progress_on);
 	jl->in = xcalloc(n, sizeof(*jl->in));
 	return jl;
+}
+
+int
+jobs_live_hlog(struct jobs_live *jl, const char *path, uint64_t wall,
+    char *err, size_t errlen)
+{
+	return interval_hlog_open(&jl->iv, path, wall, err, errlen);
+}
+
+int
+jobs_live_end(struct jobs_live *jl, char *err, size_t errlen)
+{
+	return interval_hlog_close(&jl->iv, err, errlen);
 }
 
 /* Slot k, made (empty) if need be. */
@@ -236,24 +293,24 @@ static void
 live_line(struct jobs_live *jl, size_t k, int last)
 {
 	struct live_slot *s = &jl->s[k];
-	struct interval iv;
+	struct interval *iv = &jl->iv;
+	uint64_t end;
 	size_t i;
 
-	memset(&iv, 0, sizeof(iv));
-	iv.lines = jl->lines;
-	iv.period = jl->period;
-	iv.target_rate = iv.rate_now = jl->target;
-	iv.slo = jl->slo;
-	iv.nslo = jl->nslo;
-	iv.mark = k * jl->period;
-	iv.n = k;
-	iv.c = s->c;
+	iv->mark = k * jl->period;
+	iv->n = k;
+	iv->c = s->c;
 	for (i = 0; i < INTERVAL_NHIST; i++)
-		iv.h[i] = s->h[i];
-	interval_line_out(&iv, s->end > iv.mark ? s->end :
-	    iv.mark + jl->period, last);
-	for (i = 0; i < INTERVAL_NHIST; i++)
+		iv->h[i] = s->h[i];
+	end = s->end > iv->mark ? s->end : iv->mark + jl->period;
+	interval_hlog_out(iv, end);
+	interval_line_out(iv, end, last);
+	if (jl->prog != NULL)
+		progress_sum_second(jl->prog, iv, end);
+	for (i = 0; i < INTERVAL_NHIST; i++) {
 		hdr_free(s->h[i]);
+		iv->h[i] = NULL;
+	}
 	memset(s, 0, sizeof(*s));
 }
 
@@ -287,6 +344,11 @@ jobs_live_print(struct jobs_live *jl, uint64_t now, int all)
 			return due - now;
 		live_line(jl, jl->next, all && !later);
 	}
+	if (all) {
+		/* Before the report. */
+		progress_sum_free(jl->prog);
+		jl->prog = NULL;
+	}
 	return UINT64_MAX;
 }
 
@@ -302,6 +364,10 @@ jobs_live_free(struct jobs_live *jl)
 			hdr_free(jl->s[k].h[i]);
 	for (i = 0; i < jl->n; i++)
 		free(jl->in[i].buf);
+	progress_sum_free(jl->prog);
+	if (jl->iv.hlog != NULL)
+		fclose(jl->iv.hlog);
+	free(jl->iv.hlog_path);
 	free(jl->in);
 	free(jl->s);
 	free(jl);

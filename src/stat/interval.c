@@ -391,6 +391,28 @@ interval_line_out(struct interval *iv, uint64_t end, int last)
 		interval_line(iv, end);
 }
 
+void
+interval_hlog_out(struct interval *iv, uint64_t end)
+{
+	size_t i;
+
+	if (iv->hlog == NULL)
+		return;
+	for (i = 0; i < INTERVAL_NHIST; i++) {
+		if (!interval_scheduled(iv) && (i == INTERVAL_H_CORRECTED ||
+		    i == INTERVAL_H_LATENESS))
+			continue;
+		if (interval_hlog_line(iv->hlog, interval_tags[i],
+		    iv->mark - iv->start, end - iv->mark, iv->h[i]) == -1 &&
+		    iv->hlog_errno == 0)
+			iv->hlog_errno = ENOMEM;
+	}
+	/* Readable while the test runs (tail -f). */
+	errno = 0;
+	if (fflush(iv->hlog) != 0 && iv->hlog_errno == 0)
+		iv->hlog_errno = errno != 0 ? errno : EIO;
+}
+
 /* Ends the current interval at `end'; `last': the test's end. */
 static void
 interval_end(struct interval *iv, uint64_t end, int last)
@@ -399,22 +421,7 @@ interval_end(struct interval *iv, uint64_t end, int last)
 
 	if (end <= iv->mark)
 		return;
-	if (iv->hlog != NULL) {
-		for (i = 0; i < INTERVAL_NHIST; i++) {
-			if (!interval_scheduled(iv) &&
-			    (i == INTERVAL_H_CORRECTED ||
-			    i == INTERVAL_H_LATENESS))
-				continue;
-			if (interval_hlog_line(iv->hlog, interval_tags[i],
-			    iv->mark - iv->start, end - iv->mark,
-			    iv->h[i]) == -1 && iv->hlog_errno == 0)
-				iv->hlog_errno = ENOMEM;
-		}
-		/* Readable while the test runs (tail -f). */
-		errno = 0;
-		if (fflush(iv->hlog) != 0 && iv->hlog_errno == 0)
-			iv->hlog_errno = errno != 0 ? errno : EIO;
-	}
+	interval_hlog_out(iv, end);
 	interval_line_out(iv, end, last);
 	if (iv->flush != NULL)
 		iv->flush(iv->flush_arg, iv, end);
@@ -546,6 +553,63 @@ interval_hlog_err(const char *path, int e, char *err, size_t errlen)
 	snprintf(err, errlen, "--hlog: %s: %s", name, strerror(e));
 }
 
+/* Creates (empties) the hlog file.  Returns 0, or -1 with a message. */
+static int
+interval_hlog_fopen(struct interval *iv, const char *path, char *err,
+    size_t errlen)
+{
+	if ((iv->hlog = fopen(path, "w")) == NULL) {
+		interval_hlog_err(path, errno, err, errlen);
+		return -1;
+	}
+	iv->hlog_path = xstrdup(path);
+	return 0;
+}
+
+/* The hlog's header, for a test that started at `wall'. */
+static void
+interval_hlog_start(struct interval *iv, uint64_t wall)
+{
+	if (iv->hlog == NULL)
+		return;
+	interval_hlog_header(iv->hlog, wall);
+	errno = 0;
+	if (fflush(iv->hlog) != 0)
+		iv->hlog_errno = errno != 0 ? errno : EIO;
+}
+
+int
+interval_hlog_open(struct interval *iv, const char *path, uint64_t wall,
+    char *err, size_t errlen)
+{
+	if (interval_hlog_fopen(iv, path, err, errlen) == -1)
+		return -1;
+	interval_hlog_start(iv, wall);
+	return 0;
+}
+
+int
+interval_hlog_close(struct interval *iv, char *err, size_t errlen)
+{
+	FILE *f;
+
+	if ((f = iv->hlog) != NULL) {
+		/* A full disk shows at a flush, in the stream's error flag
+		   or at the close, which writes what is still buffered. */
+		iv->hlog = NULL;
+		if (ferror(f) && iv->hlog_errno == 0)
+			iv->hlog_errno = EIO;
+		errno = 0;
+		if (fclose(f) != 0 && iv->hlog_errno == 0)
+			iv->hlog_errno = errno != 0 ? errno : EIO;
+	}
+	if (iv->hlog_errno != 0 && iv->hlog_path != NULL) {
+		interval_hlog_err(iv->hlog_path, iv->hlog_errno, err, errlen);
+		return -1;
+	}
+	return 0;
+}
+
 int
 interval_init(struct interval *iv, struct bus *bus,
     struct timer_wheel *wheel, FILE *out, const struct interval_config *cfg,
@@ -574,13 +638,9 @@ interval_init(struct interval *iv, struct bus *bus,
 	iv->abort_arg = cfg->abort_arg;
 	iv->record = cfg->record;
 	interval_recs_init(&iv->recs, iv->period, 1, INTERVAL_MAX_RECS);
-	if (cfg->hlog != NULL) {
-		if ((iv->hlog = fopen(cfg->hlog, "w")) == NULL) {
-			interval_hlog_err(cfg->hlog, errno, err, errlen);
-			return -1;
-		}
-		iv->hlog_path = xstrdup(cfg->hlog);
-	}
+	if (cfg->hlog != NULL &&
+	    interval_hlog_fopen(iv, cfg->hlog, err, errlen) == -1)
+		return -1;
 	for (i = 0; i < INTERVAL_NHIST; i++)
 		iv->h[i] = hdr_new_ns();
 	timer_init(&iv->timer, interval_fired);
@@ -603,12 +663,7 @@ interval_start(struct interval *iv, uint64_t now, uint64_t wall)
 	iv->start = now;
 	iv->mark = now;
 	iv->running = 1;
-	if (iv->hlog != NULL) {
-		interval_hlog_header(iv->hlog, wall);
-		errno = 0;
-		if (fflush(iv->hlog) != 0)
-			iv->hlog_errno = errno != 0 ? errno : EIO;
-	}
+	interval_hlog_start(iv, wall);
 	if (interval_flushes(iv))
 		timer_add(iv->wheel, &iv->timer, now + iv->period);
 	if (iv->periodic)
@@ -618,9 +673,6 @@ interval_start(struct interval *iv, uint64_t now, uint64_t wall)
 int
 interval_stop(struct interval *iv, uint64_t now, char *err, size_t errlen)
 {
-	FILE *f;
-	int rv = 0;
-
 	if (!iv->running)
 		return 0;
 	timer_cancel(&iv->timer);
@@ -629,21 +681,7 @@ interval_stop(struct interval *iv, uint64_t now, char *err, size_t errlen)
 		interval_end(iv, now, 1);
 	interval_close(iv);
 	iv->running = 0;
-	if ((f = iv->hlog) != NULL) {
-		/* A full disk shows at a flush, in the stream's error flag
-		   or at the close, which writes what is still buffered. */
-		iv->hlog = NULL;
-		if (ferror(f) && iv->hlog_errno == 0)
-			iv->hlog_errno = EIO;
-		errno = 0;
-		if (fclose(f) != 0 && iv->hlog_errno == 0)
-			iv->hlog_errno = errno != 0 ? errno : EIO;
-	}
-	if (iv->hlog_errno != 0) {
-		interval_hlog_err(iv->hlog_path, iv->hlog_errno, err, errlen);
-		rv = -1;
-	}
-	return rv;
+	return interval_hlog_close(iv, err, errlen);
 }
 
 void

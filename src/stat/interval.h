@@ -270,6 +270,27 @@ void	interval_flush(struct interval *iv, uint64_t end);
 void	interval_line_out(struct interval *iv, uint64_t end, int last);
 
 /*
+ * For --jobs, whose parent writes the hlog of the workers' sums with a
+ * state of its own (iv zeroed but for target_rate): creates (empties)
+ * the file at `path' and writes its header for a test that started at
+ * `wall' (ns since the epoch).  Returns 0, or -1 with a message in err.
+ */
+int	interval_hlog_open(struct interval *iv, const char *path,
+	    uint64_t wall, char *err, size_t errlen);
+
+/*
+ * Writes the hlog lines (if iv has a log) of the interval from iv->mark
+ * to `end' with iv's histograms.
+ */
+void	interval_hlog_out(struct interval *iv, uint64_t end);
+
+/*
+ * Closes the hlog, if any.  Returns 0, or -1 with a message in err when
+ * it could not be written.
+ */
+int	interval_hlog_close(struct interval *iv, char *err, size_t errlen);
+
+/*
  * The test ended at `now': ends the last interval there (if any time
  * passed since the last one ended), disarms the timers, and pushes the
  * hlog out.  Returns 0, or -1 with a message in err when the hlog could

@@ -424,6 +424,19 @@ progress_made_event(void *ctx, enum bus_event ev, void *obj,
 		p->calls++;
 }
 
+/* The settings every progress line has, collector or --jobs' parent. */
+static void
+progress_setup(struct progress *p, const struct progress_config *cfg)
+{
+	p->tty = cfg->tty;
+	p->fd = cfg->fd;
+	p->unit = cfg->unit;
+	p->total = cfg->unit != PROGRESS_U_NONE ? cfg->total : 0;
+	p->runtime = cfg->runtime;
+	p->target = cfg->target_rate;
+	p->shown = p->target;
+}
+
 static int
 progress_init(void **state, const struct collector_env *env, char *err,
     size_t errlen)
@@ -433,13 +446,7 @@ progress_init(void **state, const struct collector_env *env, char *err,
 	struct progress *p = xcalloc(1, sizeof(*p));
 
 	p->wheel = loop_timers(env->core->loop);
-	p->tty = cfg->tty;
-	p->fd = cfg->fd;
-	p->unit = cfg->unit;
-	p->total = cfg->unit != PROGRESS_U_NONE ? cfg->total : 0;
-	p->runtime = cfg->runtime;
-	p->target = cfg->target_rate;
-	p->shown = p->target;
+	progress_setup(p, cfg);
 	memset(&ic, 0, sizeof(ic));
 	ic.period = NS_PER_SEC;
 	ic.target_rate = cfg->target_rate;
@@ -498,6 +505,17 @@ progress_set_rate(void *state, double rate, uint64_t now)
 	interval_set_rate(&p->iv, rate);
 }
 
+/* Erases the line, if one is drawn. */
+static void
+progress_erase(struct progress *p)
+{
+	if (p->drawn) {
+		fputs(CR EL, p->tty);
+		fflush(p->tty);
+		p->drawn = 0;
+	}
+}
+
 /* Erases the line before the report (the stop comes first). */
 static int
 progress_stop(void *state, uint64_t now, char *err, size_t errlen)
@@ -507,12 +525,56 @@ progress_stop(void *state, uint64_t now, char *err, size_t errlen)
 	timer_cancel(&p->timer);
 	p->running = 0;
 	(void)interval_stop(&p->iv, now, err, errlen);
-	if (p->drawn) {
-		fputs(CR EL, p->tty);
-		fflush(p->tty);
-		p->drawn = 0;
-	}
+	progress_erase(p);
 	return 0;
+}
+
+struct progress *
+progress_sum_new(const struct progress_config *cfg)
+{
+	struct progress *p = xcalloc(1, sizeof(*p));
+
+	progress_setup(p, cfg);
+	if (p->unit == PROGRESS_U_SESSIONS)
+		p->total = 0;	/* not in the counts */
+	p->iv.h[INTERVAL_H_REPLY] = hdr_new_ns();	/* no second going on */
+	progress_rate_start(&p->rate);
+	p->running = 1;
+	return p;
+}
+
+void
+progress_sum_second(struct progress *p, const struct interval *iv,
+    uint64_t end)
+{
+	const struct interval_counts *c = &iv->c;
+
+	switch (p->unit) {
+	case PROGRESS_U_CONNS:
+		p->done += c->conns;
+		break;
+	case PROGRESS_U_ARRIVALS:
+		p->done += c->arrivals + c->missed;
+		break;
+	case PROGRESS_U_CALLS:
+		p->calls = interval_replies(c) + interval_errors(c);
+		p->done += p->calls;
+		break;
+	default:
+		break;
+	}
+	progress_second(p, iv, end);
+	progress_draw(p, end);
+}
+
+void
+progress_sum_free(struct progress *p)
+{
+	if (p == NULL)
+		return;
+	progress_erase(p);
+	hdr_free(p->iv.h[INTERVAL_H_REPLY]);
+	free(p);
 }
 
 static void

@@ -125,6 +125,28 @@ size_t	progress_format(char *buf, size_t size, const struct progress_view *v,
 /* The width of the terminal on `fd', or PROGRESS_WIDTH_DEFAULT. */
 unsigned progress_width(int fd);
 
+struct interval;
+struct progress;
+
+/*
+ * For --jobs, whose parent draws the line of the workers' sums (no bus,
+ * no timer): the line of cfg, where the time is the test's (ns since
+ * its start).
+ */
+struct progress *progress_sum_new(const struct progress_config *cfg);
+
+/*
+ * A second of the workers ended at `end', their counts and histograms
+ * added up in iv (from iv->mark): counted and the line drawn.  The
+ * units done are the counts': connections started, arrivals made or
+ * missed, calls ended; sessions have none (no bar but --runtime's).
+ */
+void	progress_sum_second(struct progress *p, const struct interval *iv,
+	    uint64_t end);
+
+/* Erases the line (if drawn) and frees p. */
+void	progress_sum_free(struct progress *p);
+
 struct collector;
 
 /* The collector (stat/collector.h).  Settings: progress_config. */

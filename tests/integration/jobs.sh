@@ -311,3 +311,54 @@ while :; do
 	    fail "$zero% of the arrivals in the same ms as the one before (pairs), $one% 1 ms after, in each of 3 runs"
 done
 ok "--jobs 2 --rate 1000: arrivals interleave ($one% 1 ms apart, $zero% 0 ms, run $try)"
+
+# --hlog: the parent writes one log of the workers' sums, an interval a
+# line per histogram as one process does; the reply histograms of all
+# the intervals hold every reply of the report, exactly.
+HLOGDUMP=${TESTSRV%/*}/hlogdump
+[ -x "$HLOGDUMP" ] || fail "$HLOGDUMP is not built"
+HLOG=$T_DIR/jobs.hlog
+jobs_run 2 --num-conns 200 --rate 100 --hlog "$HLOG"
+expect_rc 0
+expect_counts 200 200 200
+! grep -q '^\[' "$OUT.err" || fail "--interval lines without it: $(cat "$OUT.err")"
+"$HLOGDUMP" "$HLOG" > "$T_DIR/dump" 2> "$T_DIR/dump.err" ||
+    fail "hlogdump: $(cat "$T_DIR/dump.err")"
+nint=$(awk '$1 == "reply"' "$T_DIR/dump" | wc -l | tr -d ' ')
+[ "$nint" -ge 2 ] && [ "$(wc -l < "$T_DIR/dump" | tr -d ' ')" -eq $((nint * 4)) ] ||
+    fail "not 4 histograms per interval: $(cat "$T_DIR/dump")"
+# One line per interval of 1 s (the default), starting at 0, 1, 2...
+awk '$1 == "reply" { if ($2 != sprintf("%.3f", n)) { print "start " $2 " at " n; exit 1 }
+	n++ }' "$T_DIR/dump" > "$T_DIR/tile" ||
+    fail "intervals do not tile the run: $(cat "$T_DIR/tile")"
+replies=$(awk '/^Total: / { print $7 }' "$OUT")
+sum=$(awk '$1 == "reply" { s += $4 } END { print s + 0 }' "$T_DIR/dump")
+[ "$sum" = "$replies" ] && [ "$sum" = 200 ] ||
+    fail "the hlog's replies add up to $sum, the report says $replies"
+ok "--jobs 2 --hlog: $nint intervals, $sum replies as the report's"
+
+# The progress line on a terminal: the totals of all the workers, drawn
+# by the parent as each second of theirs comes in, the replies growing
+# to the report's total (no second line for the same second), then
+# erased before the report.
+: > "$T_DIR/srv.log"
+pty "$T_DIR/prog" "exec $HP --server 127.0.0.1 --port $PORT --jobs 2 \
+    --rate 100 --num-conns 300 > $OUT"
+expect_rc 0
+expect_counts 300 300 300
+awk '!/^0:0[0-9] \[[#-]+\] +[0-9]+% ETA [0-9]:[0-9][0-9] / {
+		print "not a progress line: " $0; exit 1 }
+	{ r = ""
+	  if (match($0, /replies [0-9]+/)) r = substr($0, RSTART + 8, RLENGTH - 8)
+	  else if (match($0, / [0-9]+ rep /)) r = substr($0, RSTART + 1, RLENGTH - 6)
+	  if (r == "") { print "no replies: " $0; exit 1 }
+	  if (r + 0 <= last) { print "replies from " last " to " r; exit 1 }
+	  last = r + 0 }
+	END { if (NR < 2) { print NR " lines"; exit 1 }
+	  if (last != 300) { print "last line: " last " replies"; exit 1 }
+	  if ($0 !~ / 100% /) { print "last line not at 100%: " $0; exit 1 } }' \
+    "$T_DIR/prog" > "$T_DIR/chk" || fail "$(cat "$T_DIR/chk"): $(cat "$T_DIR/prog")"
+# Erased at the end: the terminal's last bytes are CR, ESC [K.
+[ "$(tail -c 4 "$T_DIR/prog.raw" | od -An -c | tr -d ' ')" = '\r033[K' ] ||
+    fail "the line not erased: $(tail -c 40 "$T_DIR/prog.raw" | od -An -c)"
+ok "--jobs 2 on a terminal: $(wc -l < "$T_DIR/prog" | tr -d ' ') progress lines of the sums, up to 300 replies"

@@ -511,3 +511,14 @@ nginx_logged() {
 	sleep 0.1
 	wc -l < "$ALOG" | tr -d ' '
 }
+
+# pty FILE CMD: CMD on a terminal 100 columns wide (script(1)); FILE
+# gets the progress lines drawn, one a line; $RC its exit status.
+pty() {
+	TERM=xterm timeout 60 script -q -c "stty cols 100 rows 24; $2" \
+	    /dev/null < /dev/null > "$1.raw" 2>&1
+	RC=$?
+	T_LAST="$2"
+	tr '\r\033' '\n@' < "$1.raw" | sed -n 's/@\[K$//p' | grep -v '^$' \
+	    > "$1"
+}

@@ -97,16 +97,6 @@ if ! script -q -c true /dev/null < /dev/null > /dev/null 2>&1; then
 	fi
 	skip "script(1) (util-linux) is missing"
 fi
-# pty FILE CMD: CMD on a terminal 100 columns wide; FILE gets the
-# progress lines drawn, one a line.
-pty() {
-	TERM=xterm timeout 60 script -q -c "stty cols 100 rows 24; $2" \
-	    /dev/null < /dev/null > "$1.raw" 2>&1
-	RC=$?
-	T_LAST="$2"
-	tr '\r\033' '\n@' < "$1.raw" | sed -n 's/@\[K$//p' | grep -v '^$' \
-	    > "$1"
-}
 ARGS="--server 127.0.0.1 --port $SRV_PORT"
 pty "$T_DIR/p1" "exec $HP $ARGS --uri /size/10 --rate 10 --sweep 10:30:10 \
     --step-time 1 --max-lateness 200 > $OUT"
