@@ -187,21 +187,32 @@ expect_gone() {
 	done
 }
 
-# SIGINT to the parent: every worker stops, one report of what ran.
-: > "$T_DIR/srv.log"
-timeout 60 "$HP" --server 127.0.0.1 --port "$PORT" --jobs 2 \
-    --num-conns 100000 --rate 100 > "$OUT" 2> "$OUT.err" &
-HPID=$!
-jobs_workers $HPID
-WORKERS=$JW
-sleep 1
-kill -INT "$HPARENT"
-wait $HPID
-RC=$?
-expect_rc 0
-[ "$(grep -c '^Total: ' "$OUT")" = 1 ] || fail "not one report"
-expect_jobs 2
-expect_gone "$HPARENT $WORKERS"
+# bg_jobs ARGS: --jobs 2 with ARGS against the fixture, in the
+# background: HPID (the timeout), HPARENT, WORKERS.
+bg_jobs() {
+	: > "$T_DIR/srv.log"
+	timeout 60 "$HP" --server 127.0.0.1 --port "$PORT" --jobs 2 "$@" \
+	    > "$OUT" 2> "$OUT.err" &
+	HPID=$!
+	jobs_workers $HPID
+	WORKERS=$JW
+}
+
+# stopped_by SIG SECS: a long run stopped by SIG to the parent after
+# SECS: every worker stops, one report of what ran, exit 0.
+stopped_by() {
+	bg_jobs --num-conns 100000 --rate 100
+	sleep "$2"
+	kill -"$1" "$HPARENT"
+	wait $HPID
+	RC=$?
+	expect_rc 0
+	[ "$(grep -c '^Total: ' "$OUT")" = 1 ] || fail "SIG$1: not one report"
+	expect_jobs 2
+	expect_gone "$HPARENT $WORKERS"
+}
+
+stopped_by INT 1
 made=$(awk '/^Total: / { print $3 }' "$OUT")
 [ "$made" -ge 50 ] && [ "$made" -le 250 ] ||
     fail "SIGINT after 1 s at 100/s: $made connections"
@@ -209,37 +220,15 @@ ok "--jobs: SIGINT stops every worker, one report ($made connections)"
 
 # SIGTERM too; and the parent killed outright takes its workers with it
 # (PR_SET_PDEATHSIG).
-: > "$T_DIR/srv.log"
-timeout 60 "$HP" --server 127.0.0.1 --port "$PORT" --jobs 2 \
-    --num-conns 100000 --rate 100 > "$OUT" 2> "$OUT.err" &
-HPID=$!
-jobs_workers $HPID
-WORKERS=$JW
-sleep 0.5
-kill -TERM "$HPARENT"
-wait $HPID
-RC=$?
-expect_rc 0
-[ "$(grep -c '^Total: ' "$OUT")" = 1 ] || fail "SIGTERM: not one report"
-expect_jobs 2
-expect_gone "$HPARENT $WORKERS"
-timeout 60 "$HP" --server 127.0.0.1 --port "$PORT" --jobs 2 \
-    --num-conns 100000 --rate 100 > "$OUT" 2> "$OUT.err" &
-HPID=$!
-jobs_workers $HPID
-WORKERS=$JW
+stopped_by TERM 0.5
+bg_jobs --num-conns 100000 --rate 100
 kill -KILL "$HPARENT"
 wait $HPID 2>/dev/null
 expect_gone "$WORKERS"
 ok "--jobs: SIGTERM as SIGINT; the parent killed, no worker left"
 
 # A worker killed: named, the report of the other, exit 1.
-: > "$T_DIR/srv.log"
-timeout 60 "$HP" --server 127.0.0.1 --port "$PORT" --jobs 2 \
-    --num-conns 300 --rate 200 > "$OUT" 2> "$OUT.err" &
-HPID=$!
-jobs_workers $HPID
-WORKERS=$JW
+bg_jobs --num-conns 300 --rate 200
 victim=${WORKERS%% *}
 sleep 0.5
 kill -KILL "$victim"
