@@ -26,18 +26,26 @@
 # split cost per request, without the closed loop's batching (a loop
 # with twice the calls in flight reads more replies per wake-up).
 #
-# usage: bench/jobs.sh [-r RUNS] [-c CONNS] [-n REQUESTS] [-R RATE]
+# -1 gives the client one CPU (0) and nginx the other (1), both pinned,
+# with every worker of --jobs 2 on CPU 0 (--cpus 0,0 is two workers on
+# one CPU, allowed with a warning) and the split by hand likewise: then
+# no worker shares a CPU with the server, and the ratio is what --jobs
+# and the split cost, without the server's wake-ups on a worker's CPU
+# (on 2 CPUs, --jobs 2 puts one worker beside nginx).
+#
+# usage: bench/jobs.sh [-1] [-r RUNS] [-c CONNS] [-n REQUESTS] [-R RATE]
 #   HTTPERF (default src/httperf), NGINX: the programs.  Needs taskset.
 
 set -u
-RUNS=5 CONNS=16 REQS=100000 RATE=
-while getopts r:c:n:R: opt; do
+RUNS=5 CONNS=16 REQS=100000 RATE= ONE=
+while getopts 1r:c:n:R: opt; do
 	case $opt in
+	1) ONE=1 ;;
 	r) RUNS=$OPTARG ;;
 	c) CONNS=$OPTARG ;;
 	n) REQS=$OPTARG ;;
 	R) RATE=$OPTARG ;;
-	*) echo "usage: $0 [-r RUNS] [-c CONNS] [-n REQUESTS] [-R RATE]" >&2
+	*) echo "usage: $0 [-1] [-r RUNS] [-c CONNS] [-n REQUESTS] [-R RATE]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -75,7 +83,14 @@ cat <<CONF
 CONF
 echo "}"
 } > "$N/nginx.conf"
-"$NGINX" -p "$N" -c "$N/nginx.conf" 2> "$N/stderr" &
+# cpus JOBS: the workers' CPUs: with -1 all on CPU 0.
+cpus() {
+	[ -n "$ONE" ] || return 0
+	if [ "$1" = 1 ]; then echo "--cpus 0"; else echo "--cpus 0,0"; fi
+}
+SRV=
+[ -n "$ONE" ] && SRV="taskset -c 1"
+$SRV "$NGINX" -p "$N" -c "$N/nginx.conf" 2> "$N/stderr" &
 NPID=$!
 for i in $(seq 100); do
 	"$HTTPERF" --server 127.0.0.1 --port "$PORT" --uri /1k.html \
@@ -94,7 +109,8 @@ hand() {
 	TIMEFORMAT='%3U %3S'
 	t=$( { time {
 		for i in 0 1; do
-			taskset -c $i timeout -k 5 300 "$HTTPERF" \
+			taskset -c $([ -n "$ONE" ] && echo 0 || echo $i) \
+			    timeout -k 5 300 "$HTTPERF" \
 			    --server 127.0.0.1 --port "$PORT" --uri /1k.html \
 			    $(load 2) --timeout 5 --client $i/2 \
 			    > "$WORK/out.hand.$i" 2>&1 &
@@ -118,7 +134,7 @@ one() {
 	TIMEFORMAT='%3U %3S'
 	t=$( { time timeout -k 5 300 "$HTTPERF" --server 127.0.0.1 \
 	    --port "$PORT" --uri /1k.html $(load 1) --timeout 5 \
-	    --jobs "$jobs" > "$out" 2>&1; } 2>&1 ) ||
+	    --jobs "$jobs" $(cpus "$jobs") > "$out" 2>&1; } 2>&1 ) ||
 	    die "httperf --jobs $jobs failed: $(tail -5 "$out")"
 	read -r user sys <<< "$t"
 	reqs=$(awk '/^Total: / { print $5 }' "$out")
