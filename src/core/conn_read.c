@@ -382,7 +382,11 @@ conn_skip(struct conn *c, size_t n, uint64_t now)
 static void
 conn_lowat(struct conn *c)
 {
-	size_t n = conn_discardable(c);
+	/* Not for a body that ends at the close: its rest is unknown, and
+	   the bytes before the close must be read as they come (a peer may
+	   wait for them to be read before it closes: fuzz_conn hung so). */
+	size_t n = http_resp_skippable(&c->resp) == UINT64_MAX ? 0 :
+	    conn_discardable(c);
 	int want = n == 0 ? 1 : n > CONN_LOWAT_MAX ? CONN_LOWAT_MAX : (int)n;
 
 	if (want == (c->lowat == 0 ? 1 : c->lowat))
