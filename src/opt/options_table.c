@@ -683,7 +683,7 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	[OPT_SWEEP_TSV] = STR("sweep-tsv", "F", OPT_K_PATH, sweep_tsv, NULL,
 	    OPT_E_NONZERO, OUTPUT, "write the steps as autobench's table F"),
 	[OPT_TEMPLATE] = FLAG("template", template, OPT_E_SET, TARGET,
-	    "expand {{...}} in --uri, headers and body per request"),
+	    "expand {{...}} in --uri, headers, body per call"),
 	[OPT_THINK_TIMEOUT] = SECS("think-timeout", think_timeout, TIMING,
 	    "X more seconds for the first byte of a reply"),
 	[OPT_TIMEOUT] = SECS("timeout", timeout, TIMING,
