@@ -55,7 +55,10 @@ opt_uri(struct opt_ctx *c, const struct opt_row *r, const char *arg)
 	return 0;
 }
 
-/* Compiles one value; says what is wrong with it, quoting `quote'. */
+/*
+ * Compiles one value; says what is wrong with it, quoting `quote'.
+ * Returns 1 if it has a placeholder, 0 if not, -1 if it is wrong.
+ */
 static int
 opt_tmpl_one(const struct opt_ctx *c, enum opt_id id, const char *s,
     size_t len, const char *quote)
@@ -63,11 +66,13 @@ opt_tmpl_one(const struct opt_ctx *c, enum opt_id id, const char *s,
 	struct tmpl t;
 	char err[256];
 	size_t col;
+	int vars;
 
 	if (tmpl_compile(&t, s, len, NULL, NULL, err, sizeof(err),
 	    &col) == 0) {
+		vars = t.vars;
 		tmpl_free(&t);
-		return 0;
+		return vars;
 	}
 	if (id == OPT_BODY_FILE)
 		return opt_fail_file(c, &opt_table[id], c->o->body_file, 0,
@@ -119,6 +124,7 @@ int
 opt_check_tmpl(const struct opt_ctx *c)
 {
 	const struct options *o = c->o;
+	int vars;
 
 	if (!o->template) {
 		if (strpbrk(o->uri, " \t") != NULL)
@@ -127,8 +133,14 @@ opt_check_tmpl(const struct opt_ctx *c)
 			    "(blanks in {{...}} need --template)");
 		return 0;
 	}
-	if (opt_tmpl_one(c, OPT_URI, o->uri, strlen(o->uri), o->uri) == -1)
+	if ((vars = opt_tmpl_one(c, OPT_URI, o->uri, strlen(o->uri),
+	    o->uri)) == -1)
 		return -1;
+	/* --wset makes its URIs from --uri: they would carry the braces. */
+	if (vars && c->given[OPT_WSET])
+		return opt_fail(c, &opt_table[OPT_URI], NULL, o->uri,
+		    "placeholders cannot be used with --wset (its URIs are "
+		    "made from this prefix)");
 	if (opt_tmpl_hdrs(c) == -1)
 		return -1;
 	if (o->body != NULL && opt_tmpl_one(c, c->given[OPT_BODY_FILE] ?

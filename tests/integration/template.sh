@@ -129,6 +129,8 @@ bad --add-header 'X-A: 1\nX-B: {{id}}\n'
 printf 'abc\n{{uuid 1}}' > "$T_DIR/body"
 want="--body-file: $T_DIR/body: column 7: uuid takes 0 arguments, not 1"
 bad --body-file "$T_DIR/body"
+want="--uri: placeholders cannot be used with --wset"
+bad --uri '/p{{seq}}' --wset 10,0.5
 hp --num-conns 1 --uri '/echo/{{rand 1 2}}'
 expect_rc 1
 grep -Fq -- "--uri: contains a space or control character (blanks in {{...}} need --template)" \
