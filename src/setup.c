@@ -240,8 +240,9 @@ setup_templates(struct setup *s, const struct options *o)
 	ct->uri = setup_tmpl(&s->t_uri, o->uri, strlen(o->uri));
 	ct->hdrs = setup_tmpl(&s->t_hdrs, o->add_header, o->add_header_len);
 	ct->body = setup_tmpl(&s->t_body, o->body, o->body_len);
+	/* A session file's requests may have placeholders of their own. */
 	s->templated = ct->uri != NULL || ct->hdrs != NULL ||
-	    ct->body != NULL;
+	    ct->body != NULL || o->wsesslog_n > 0;
 	tmpl_rng_seed(&ct->rng, o->seed, o->client_id);
 	ct->client = o->client_id;
 	ct->epoch_off = (int64_t)clock_wall_now() - (int64_t)clock_now();

@@ -90,6 +90,10 @@ struct call {
 	   request's fields point into; expanded once, when first sent. */
 	struct tmpl_buf	 tbuf;
 	int		 expanded;
+	/* --template: the call's own URI and body templates (a session
+	   file's), expanded instead of the run's; NULL: none. */
+	const struct tmpl *uri_tmpl;
+	const struct tmpl *body_tmpl;
 
 	/* Scratch space for whoever created the call. */
 	void		*owner;

@@ -27,7 +27,8 @@
 static const union bus_arg conn_noarg = { .i = 0 };
 
 /*
- * --template: expands the request's templates into the call's buffer, in
+ * --template: expands the request's templates (the call's own, else the
+ * run's for a field the call leaves to the run) into the call's buffer, in
  * one order (body, URI, header lines) so that a seed gives the same
  * values: the body, then the URI and the header lines with the body's
  * Content-Length go where the call's fields point, the lines before the
@@ -39,8 +40,11 @@ conn_expand(struct conn *c, struct call *call, uint64_t now)
 	struct core_tmpl *ct = c->core->cfg.tmpl;
 	struct tmpl_buf *b = &call->tbuf;
 	struct tmpl_ctx x;
-	int body = ct->body != NULL && call->body == NULL;
-	int uri = ct->uri != NULL && call->uri == NULL;
+	const struct tmpl *bt = call->body_tmpl != NULL ? call->body_tmpl :
+	    call->body == NULL ? ct->body : NULL;
+	const struct tmpl *ut = call->uri_tmpl != NULL ? call->uri_tmpl :
+	    call->uri == NULL ? ct->uri : NULL;
+	int body = bt != NULL, uri = ut != NULL;
 	size_t blen = 0, u = 0, h;
 	char cl[48];
 	int n;
@@ -56,10 +60,10 @@ conn_expand(struct conn *c, struct call *call, uint64_t now)
 	b->len = 0;
 	/* Only a hook (a later variable kind) can fail; none is set. */
 	if (body)
-		(void)tmpl_expand(ct->body, &x, b);
+		(void)tmpl_expand(bt, &x, b);
 	blen = b->len;
 	if (uri) {
-		(void)tmpl_expand(ct->uri, &x, b);
+		(void)tmpl_expand(ut, &x, b);
 		u = b->len - blen;
 	}
 	h = b->len;

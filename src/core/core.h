@@ -27,7 +27,8 @@ struct transport_ops;
  * --template: the fields of the request that are templates, expanded into
  * each call as it is sent (conn_send()); NULL: the field is plain, and in
  * the run's http_req_tmpl as always.  A call's own URI or body (--wlog,
- * --wsesslog) wins over the template's.
+ * --wsesslog) wins over the template's; a call may carry templates of
+ * its own (call->uri_tmpl, body_tmpl: a session file's).
  */
 struct core_tmpl {
 	const struct tmpl *uri;

@@ -110,7 +110,7 @@ ok "--seed 7 twice: the same requests; --seed 8, --client 0/2 and 1/2 not"
 # Mistakes: one line at start naming the option and the column; no load.
 : > "$T_DIR/srv.log"
 bad() {
-	hp --template --num-conns 1 "$@"
+	hp --template "$@"
 	expect_rc 1
 	[ "$(wc -l < "$OUT.err" | tr -d ' ')" = 1 ] || \
 	    fail "not one line: $(cat "$OUT.err")"
@@ -175,4 +175,44 @@ wait_for_log 2
     fail "X-N: $(grep -a 'X-N' "$OUT")"
 ok "--wlog's URIs win, the header template still expands"
 
+# --wsesslog: the file's URIs and contents= are templates too; the
+# core says the expanded body's Content-Length; a mistake names the
+# file, the line and the column.
+printf '%s\n' '/echo?s={{session}}&n={{seq}}' \
+    '/body-md?u={{uuid}} method=POST contents="id={{randstr 8}}&r={{rand 1 9}}"' \
+    '' '/echo?two={{session}}' > "$T_DIR/t.sess"
+: > "$T_DIR/srv.log"
+hp --template --wsesslog 3,0,"$T_DIR/t.sess" --rate 100 \
+    --add-header 'X-S: {{session}}\n' --print-request=header
+expect_rc 0
+expect_counts 3 5 5
+expect_errors 0 0 0 0 0 0 0 0 0
+wait_for_log 5
+[ "$(srv_field 3 | sed 's/u=[-0-9a-f]*$/u=U/' | tr '\n' ' ')" = \
+    "/echo?s=1&n=1 /body-md?u=U /echo?two=2 /echo?s=3&n=4 /body-md?u=U " ] || \
+    fail "--wsesslog URIs: $(srv_field 3 | tr '\n' ' ')"
+n=$(srv_field 3 | grep -Ec 'u=[0-9a-f]{8}-[0-9a-f]{4}-4')
+[ "$n" = 2 ] || fail "--wsesslog uuids: $n"
+[ "$(srv_field 4 | tr '\n' ' ')" = "0 15 0 0 15 " ] || \
+    fail "--wsesslog bodies: $(srv_field 4 | tr '\n' ' ')"
+[ "$(grep -c '^SH[0-9]*:Content-Length: 15$' "$OUT")" = 2 ] || \
+    fail "--wsesslog Content-Length: $(grep 'Content-Length' "$OUT")"
+[ "$(grep '^SH[0-9]*:X-S: ' "$OUT" | sed 's/.*: //' | tr '\n' ' ')" = \
+    "1 1 2 3 3 " ] || fail "--wsesslog X-S: $(grep 'X-S' "$OUT")"
+ok "--wsesslog: URIs and contents= expanded, Content-Length follows"
+
+printf '/a method=POST contents="x{{rand 2 1}}"\n' > "$T_DIR/bad.sess"
+want="--wsesslog: $T_DIR/bad.sess:1: contents: column 9: rand: 2 is above 1"
+bad --wsesslog 1,0,"$T_DIR/bad.sess"
+printf '/a\n/b{{nope}}\n' > "$T_DIR/bad.sess"
+want="--wsesslog: $T_DIR/bad.sess:2: URI: column 5: unknown variable 'nope'"
+bad --wsesslog 1,0,"$T_DIR/bad.sess"
+# Without --template the file is sent as it is.
+: > "$T_DIR/srv.log"
+hp --wsesslog 1,0,"$T_DIR/t.sess"
+expect_rc 0
+wait_for_log 2
+[ "$(srv_field 3 | tr '\n' ' ')" = "/echo?s={{session}}&n={{seq}} /body-md?u={{uuid}} " ] || \
+    fail "--wsesslog without --template: $(srv_field 3 | tr '\n' ' ')"
+ok "--wsesslog: mistakes name the file, line and column; no --template: as is"
 stop_srv
