@@ -72,8 +72,6 @@ conn_expand(struct conn *c, struct call *call, uint64_t now)
 	if (body) {
 		n = snprintf(cl, sizeof(cl), "Content-Length: %zu\r\n", blen);
 		tmpl_buf_add(b, cl, (size_t)n);
-	}
-	if (body) {
 		call->body = b->p;
 		call->body_len = blen;
 	}

@@ -22,7 +22,6 @@ struct conn;
 struct loop;
 struct transport_ops;
 
-/* What the core needs from the command line. */
 /*
  * --template: the fields of the request that are templates, expanded into
  * each call as it is sent (conn_send()); NULL: the field is plain, and in
@@ -40,6 +39,7 @@ struct core_tmpl {
 	int64_t		 epoch_off;	/* the epoch's ns minus clock_now()'s */
 };
 
+/* What the core needs from the command line. */
 struct core_config {
 	struct sockaddr_storage addr;	/* the server */
 	socklen_t	 addrlen;

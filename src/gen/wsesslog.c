@@ -2,6 +2,8 @@
  * The --wsesslog workload (see wsesslog.h): session i follows session
  * i mod n of the file; each call gets its request (method, URI, body and
  * its Content-Length line) from the file, whose memory outlives the run.
+ * With --template the URI and body are templates, compiled here once and
+ * expanded by the core (conn_send()) with the body's Content-Length.
  */
 #include "config.h"
 
