@@ -334,17 +334,26 @@ tmpl_rand(struct tmpl_buf *out, struct tmpl_rng *r, int64_t a, int64_t b)
 static const char tmpl_alnum[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 static const char tmpl_hex[] = "0123456789abcdef";
 
+/* 36^12: twelve characters from one draw below it (it fits in 64 bits). */
+#define TMPL_B36_DIGITS	12
+#define TMPL_B36_POW	UINT64_C(4738381338321616896)
+
 static void
 tmpl_randstr(struct tmpl_buf *out, struct tmpl_rng *r, uint64_t n)
 {
-	char buf[256];
-	size_t k;
+	char buf[256 + TMPL_B36_DIGITS];	/* the last draw may overrun k */
+	size_t k, i, j;
+	uint64_t v;
 
 	while (n > 0) {
-		k = n < sizeof(buf) ? (size_t)n : sizeof(buf);
+		k = n < 256 ? (size_t)n : 256;
 		n -= k;
-		for (size_t i = 0; i < k; i++)
-			buf[i] = tmpl_alnum[tmpl_rng_below(r, 36)];
+		/* Each base-36 digit of a uniform draw is uniform. */
+		for (i = 0; i < k; ) {
+			v = tmpl_rng_below(r, TMPL_B36_POW);
+			for (j = 0; j < TMPL_B36_DIGITS; j++, v /= 36)
+				buf[i++] = tmpl_alnum[v % 36];
+		}
 		tmpl_buf_add(out, buf, k);
 	}
 }

@@ -78,7 +78,7 @@ START_TEST(test_random)
 {
 	EXPECT("{{rand 1 6}},{{rand 1 6}},{{rand 1 6}},{{rand -5 5}}",
 	    "1,3,1,3");
-	EXPECT("{{randstr 12}}", "4oge63qqehlq");
+	EXPECT("{{randstr 12}}", "454mlvlbtyg0");
 	EXPECT("{{uuid}}", "b358faf7-4ef9-465a-875c-3d964f482cd2");
 	EXPECT("{{rand -9223372036854775808 9223372036854775807}}",
 	    "3699983033973700186");
@@ -147,6 +147,27 @@ START_TEST(test_rand_bounds)
 	ck_assert_int_gt(seen[0], 800);
 	ck_assert_int_gt(seen[1], 800);
 	ck_assert_int_gt(seen[2], 800);
+}
+END_TEST
+
+/* randstr: twelve characters a draw, every one of the 36 about as often. */
+START_TEST(test_randstr_spread)
+{
+	const char *alnum = "abcdefghijklmnopqrstuvwxyz0123456789";
+	char *got = expand("{{randstr 36000}}");
+	int count[36] = { 0 }, i;
+	const char *p;
+
+	ck_assert_uint_eq(strlen(got), 36000);
+	for (i = 0; i < 36000; i++) {
+		p = strchr(alnum, got[i]);
+		ck_assert(p != NULL);
+		count[p - alnum]++;
+	}
+	for (i = 0; i < 36; i++)
+		ck_assert_msg(count[i] > 850 && count[i] < 1150,
+		    "'%c': %d of 36000", alnum[i], count[i]);
+	free(got);
 }
 END_TEST
 
@@ -281,7 +302,7 @@ START_TEST(test_big)
 	ck_assert_uint_eq(strlen(got), n);
 	ck_assert_uint_eq(strspn(got, "abcdefghijklmnopqrstuvwxyz"
 	    "0123456789"), n);
-	ck_assert(memcmp(got, "4oge63qqehlq", 12) == 0);
+	ck_assert(memcmp(got, "454mlvlbtyg0", 12) == 0);
 	free(got);
 	free(src);
 }
@@ -297,6 +318,7 @@ main(void)
 	tcase_add_test(tc, test_random);
 	tcase_add_test(tc, test_uuid_shape_streams);
 	tcase_add_test(tc, test_rand_bounds);
+	tcase_add_test(tc, test_randstr_spread);
 	tcase_add_test(tc, test_literals);
 	tcase_add_test(tc, test_pieces);
 	tcase_add_test(tc, test_errors);
