@@ -182,20 +182,30 @@ tmpl_int(const char *p, const char *e, int64_t *v)
 	return 0;
 }
 
+/* The word [s, e) fit to quote in a one-line message, in buf (64 bytes). */
+#define TMPL_WORD_MAX	64
+
+static const char *
+tmpl_word(char *buf, const char *s, const char *e)
+{
+	return util_escape(buf, TMPL_WORD_MAX, s, (size_t)(e - s));
+}
+
 /* Parses a built-in variable's arguments (words in args[]). */
 static int
 tmpl_args(struct tmpl_cc *cc, struct tmpl_piece *pc, const char **args,
     const char **ends)
 {
+	char q[TMPL_WORD_MAX];
 	int64_t a, b;
 
 	if (pc->kind == TMPL_RAND) {
 		if (tmpl_int(args[0], ends[0], &a) == -1)
-			return tmpl_fail(cc, args[0], "rand: '%.*s' is no "
-			    "integer", (int)(ends[0] - args[0]), args[0]);
+			return tmpl_fail(cc, args[0], "rand: '%s' is no "
+			    "integer", tmpl_word(q, args[0], ends[0]));
 		if (tmpl_int(args[1], ends[1], &b) == -1)
-			return tmpl_fail(cc, args[1], "rand: '%.*s' is no "
-			    "integer", (int)(ends[1] - args[1]), args[1]);
+			return tmpl_fail(cc, args[1], "rand: '%s' is no "
+			    "integer", tmpl_word(q, args[1], ends[1]));
 		if (a > b)
 			return tmpl_fail(cc, args[0], "rand: %" PRId64 " is "
 			    "above %" PRId64, a, b);
@@ -205,9 +215,8 @@ tmpl_args(struct tmpl_cc *cc, struct tmpl_piece *pc, const char **args,
 		if (tmpl_int(args[0], ends[0], &a) == -1 || a < 1 ||
 		    (uint64_t)a > TMPL_RANDSTR_MAX)
 			return tmpl_fail(cc, args[0], "randstr: the length "
-			    "'%.*s' is not from 1 to %" PRIu64,
-			    (int)(ends[0] - args[0]), args[0],
-			    TMPL_RANDSTR_MAX);
+			    "'%s' is not from 1 to %" PRIu64,
+			    tmpl_word(q, args[0], ends[0]), TMPL_RANDSTR_MAX);
 		pc->a = (uint64_t)a;
 	}
 	return 0;
@@ -219,6 +228,7 @@ tmpl_var(struct tmpl_cc *cc, const char *at, const char *p, const char *e,
     tmpl_resolve_fn resolve, void *arg)
 {
 	const char *w[4], *we[4];
+	char q[TMPL_WORD_MAX];
 	int nw = 0, id;
 	size_t i;
 	struct tmpl_piece *pc;
@@ -251,11 +261,11 @@ tmpl_var(struct tmpl_cc *cc, const char *at, const char *p, const char *e,
 	id = resolve != NULL ? resolve(arg, w[0], (size_t)(we[0] - w[0])) :
 	    -1;
 	if (id < 0)
-		return tmpl_fail(cc, w[0], "unknown variable '%.*s'",
-		    (int)(we[0] - w[0]), w[0]);
+		return tmpl_fail(cc, w[0], "unknown variable '%s'",
+		    tmpl_word(q, w[0], we[0]));
 	if (nw > 1)
-		return tmpl_fail(cc, w[1], "%.*s takes no argument",
-		    (int)(we[0] - w[0]), w[0]);
+		return tmpl_fail(cc, w[1], "%s takes no argument",
+		    tmpl_word(q, w[0], we[0]));
 	pc = tmpl_push(cc, TMPL_HOOK);
 	pc->a = (uint64_t)id;
 	return 0;

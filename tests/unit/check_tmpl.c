@@ -230,6 +230,13 @@ START_TEST(test_errors)
 	expect_error("{{randstr -1}}", 11, "from 1 to 1048576");
 	expect_error("ok {{seq}} {{uuid x}}", 14, "uuid takes 0");
 	expect_error("{{a b c d e}}", 11, "too many arguments");
+	/* What is quoted stays on one line, and short. */
+	expect_error("{{a\nb}}", 3, "unknown variable 'a\\nb'");
+	expect_error("{{rand 1\r\n 2}}", 8, "rand: '1\\r\\n' is no integer");
+	expect_error("{{aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa}}", 3,
+	    "unknown variable 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	    "aaaaaaaaaaaaaaaaaaaa...'");
 }
 END_TEST
 
