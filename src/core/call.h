@@ -14,7 +14,7 @@
 #include "lib/tmpl.h"
 
 #define CALL_MAX_HDRS	8	/* per-call header lines */
-/* One more header iovec: --template's lines (core_tmpl), before the
+/* One more header iovec: --template's lines (core_tmpl), after the
    generators' own. */
 #define CALL_MAX_IOV	(CALL_MAX_HDRS + 9)
 

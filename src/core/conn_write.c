@@ -31,7 +31,7 @@ static const union bus_arg conn_noarg = { .i = 0 };
  * run's for a field the call leaves to the run) into the call's buffer, in
  * one order (body, URI, header lines) so that a seed gives the same
  * values: the body, then the URI and the header lines with the body's
- * Content-Length go where the call's fields point, the lines before the
+ * Content-Length go where the call's fields point, the lines after the
  * generators' own.  Once per call, whatever connection sends it.
  */
 static void
@@ -79,11 +79,11 @@ conn_expand(struct conn *c, struct call *call, uint64_t now)
 		call->uri = b->p + blen;
 		call->uri_len = u;
 	}
+	/* Last: a generator keeps the index of its own lines (a session
+	   puts a fresh Cookie line in its slot when it sends again). */
 	if (b->len > h) {
-		memmove(&call->hdrs[1], &call->hdrs[0],
-		    call->nhdrs * sizeof(call->hdrs[0]));
-		call->hdrs[0].iov_base = b->p + h;
-		call->hdrs[0].iov_len = b->len - h;
+		call->hdrs[call->nhdrs].iov_base = b->p + h;
+		call->hdrs[call->nhdrs].iov_len = b->len - h;
 		call->nhdrs++;
 	}
 }
