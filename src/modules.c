@@ -273,6 +273,7 @@ mod_cfg_wsesslog(const struct mod_ctx *r, union mod_cfg *u)
 	u->wsesslog.sess.nsess = r->o->sweep != NULL ? UINT64_MAX :
 	    r->o->wsesslog_n;	/* --sweep: its steps end the run */
 	u->wsesslog.think = r->o->wsesslog_think;
+	u->wsesslog.template = r->o->template;
 	u->wsesslog.path = r->o->wsesslog_file;
 }
 

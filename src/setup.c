@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "core/conn.h"
 #include "core/loop.h"
+#include "lib/tmpl.h"
 #include "lib/util.h"
 #include "net/http_req.h"
 #include "net/proxy.h"
@@ -211,6 +212,42 @@ setup_addresses(struct setup *s, const struct options *o,
 	return 0;
 }
 
+/*
+ * Compiles one --template field into *t; returns it if it has a
+ * placeholder, else NULL (the field stays in the plain request).  The
+ * options were checked (options_tmpl.c): nothing fails here.
+ */
+static const struct tmpl *
+setup_tmpl(struct tmpl *t, const char *s, size_t len)
+{
+	char err[256];
+	size_t col;
+
+	if (s == NULL || tmpl_compile(t, s, len, NULL, NULL, err,
+	    sizeof(err), &col) == -1 || !t->vars)
+		return NULL;
+	return t;
+}
+
+/* --template: the fields with placeholders and their random stream. */
+static void
+setup_templates(struct setup *s, const struct options *o)
+{
+	struct core_tmpl *ct = &s->ctmpl;
+
+	if (!o->template)
+		return;
+	ct->uri = setup_tmpl(&s->t_uri, o->uri, strlen(o->uri));
+	ct->hdrs = setup_tmpl(&s->t_hdrs, o->add_header, o->add_header_len);
+	ct->body = setup_tmpl(&s->t_body, o->body, o->body_len);
+	/* A session file's requests may have placeholders of their own. */
+	s->templated = ct->uri != NULL || ct->hdrs != NULL ||
+	    ct->body != NULL || o->wsesslog_n > 0;
+	tmpl_rng_seed(&ct->rng, o->seed, o->client_id);
+	ct->client = o->client_id;
+	ct->epoch_off = (int64_t)clock_wall_now() - (int64_t)clock_now();
+}
+
 /* Builds the request template shared by every call. */
 static void
 setup_request(struct setup *s, const struct options *o)
@@ -231,11 +268,17 @@ setup_request(struct setup *s, const struct options *o)
 		    o->port, o->ssl ? 443 : 80);
 		spec.host = s->host;
 	}
-	spec.extra = o->add_header;
-	spec.extra_len = o->add_header_len;
+	/* A field with placeholders is expanded per call instead. */
+	setup_templates(s, o);
+	if (s->ctmpl.hdrs == NULL) {
+		spec.extra = o->add_header;
+		spec.extra_len = o->add_header_len;
+	}
 	spec.user_agent = "httperf/" PACKAGE_VERSION;
-	spec.body = o->body;
-	spec.body_len = o->body_len;
+	if (s->ctmpl.body == NULL) {
+		spec.body = o->body;
+		spec.body_len = o->body_len;
+	}
 	http_req_tmpl_init(&s->tmpl, &spec);
 }
 
@@ -382,6 +425,7 @@ setup_core(struct setup *s, const struct options *o,
 	cfg->debug = o->debug;
 	cfg->prog = o->prog;
 	cfg->req = &s->tmpl;
+	cfg->tmpl = s->templated ? &s->ctmpl : NULL;
 	cfg->tls = s->tls;
 	cfg->tls_reuse = !o->ssl_no_reuse;
 	cfg->http2 = o->http2;
@@ -397,6 +441,11 @@ setup_free(struct setup *s)
 {
 	tls_ctx_free(s->tls);
 	http_req_tmpl_free(&s->tmpl);
+	tmpl_free(&s->t_uri);
+	tmpl_free(&s->t_hdrs);
+	tmpl_free(&s->t_body);
+	memset(&s->ctmpl, 0, sizeof(s->ctmpl));
+	s->templated = 0;
 	free(s->host);
 	free(s->src);
 	free(s->proxy);

@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/core.h"
 #include "core/loop.h"
+#include "lib/tmpl.h"
 #include "net/http_req.h"
 
 struct core_config;
@@ -31,6 +33,12 @@ struct setup {
 	char		*prefix;	/* absolute-form: "http://host:port" */
 	char		*tunnel;	/* --ssl: the CONNECT request */
 	size_t		 tunnel_len;
+	/* --template: the compiled fields and what the core expands. */
+	struct tmpl	 t_uri;
+	struct tmpl	 t_hdrs;
+	struct tmpl	 t_body;
+	struct core_tmpl ctmpl;
+	int		 templated;	/* a field has a placeholder */
 };
 
 /*

@@ -51,5 +51,7 @@ call_unref(struct call *c, uint64_t now)
 	bus_signal(core->bus, BUS_CALL_DESTROYED, c, arg, now);
 	free(c->owned);
 	c->owned = NULL;
+	free(c->tbuf.p);
+	c->tbuf.p = NULL;
 	core_pool_put(&core->calls, c);
 }

@@ -11,8 +11,12 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "lib/tmpl.h"
+
 #define CALL_MAX_HDRS	8	/* per-call header lines */
-#define CALL_MAX_IOV	(CALL_MAX_HDRS + 8)
+/* One more header iovec: --template's lines (core_tmpl), after the
+   generators' own. */
+#define CALL_MAX_IOV	(CALL_MAX_HDRS + 9)
 
 struct core;
 struct conn;
@@ -30,7 +34,7 @@ struct call {
 	size_t		 method_len;
 	const char	*uri;
 	size_t		 uri_len;
-	struct iovec	 hdrs[CALL_MAX_HDRS];	/* lines with CRLF */
+	struct iovec	 hdrs[CALL_MAX_HDRS + 1]; /* lines with CRLF */
 	size_t		 nhdrs;
 	const char	*body;
 	size_t		 body_len;
@@ -82,6 +86,14 @@ struct call {
 	int		 abandon;
 	/* Memory the call owns (e.g. its Cookie line), freed with it. */
 	char		*owned;
+	/* --template: the expanded URI, header lines and body, which the
+	   request's fields point into; expanded once, when first sent. */
+	struct tmpl_buf	 tbuf;
+	int		 expanded;
+	/* --template: the call's own URI and body templates (a session
+	   file's), expanded instead of the run's; NULL: none. */
+	const struct tmpl *uri_tmpl;
+	const struct tmpl *body_tmpl;
 
 	/* Scratch space for whoever created the call. */
 	void		*owner;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/bus.h"
@@ -16,12 +17,76 @@
 #include "core/conn.h"
 #include "core/conn_int.h"
 #include "core/loop.h"
+#include "core/sess.h"
+#include "lib/tmpl.h"
 
 #define CONN_WRITE_IOV	64	/* iovecs gathered per writev */
 #define CONN_REFILLS	16	/* refill() calls per flush, then a turn */
 #define CONN_WRITE_FAILED_READS	64	/* reads after a write failed */
 
 static const union bus_arg conn_noarg = { .i = 0 };
+
+/*
+ * --template: expands the request's templates (the call's own, else the
+ * run's for a field the call leaves to the run) into the call's buffer, in
+ * one order (body, URI, header lines) so that a seed gives the same
+ * values: the body, then the URI and the header lines with the body's
+ * Content-Length go where the call's fields point, the lines after the
+ * generators' own.  Once per call, whatever connection sends it.
+ */
+static void
+conn_expand(struct conn *c, struct call *call, uint64_t now)
+{
+	struct core_tmpl *ct = c->core->cfg.tmpl;
+	struct tmpl_buf *b = &call->tbuf;
+	struct tmpl_ctx x;
+	const struct tmpl *bt = call->body_tmpl != NULL ? call->body_tmpl :
+	    call->body == NULL ? ct->body : NULL;
+	const struct tmpl *ut = call->uri_tmpl != NULL ? call->uri_tmpl :
+	    call->uri == NULL ? ct->uri : NULL;
+	int body = bt != NULL, uri = ut != NULL;
+	size_t blen = 0, u = 0, h;
+	char cl[48];
+	int n;
+
+	memset(&x, 0, sizeof(x));
+	x.seq = call->id + 1;
+	x.conn = c->id + 1;
+	x.session = call->sess != NULL ? call->sess->id + 1 : 0;
+	x.client = ct->client;
+	x.epoch_ns = (uint64_t)((int64_t)now + ct->epoch_off);
+	x.rng = &ct->rng;
+	call->expanded = 1;
+	b->len = 0;
+	/* Only a hook (a later variable kind) can fail; none is set. */
+	if (body)
+		(void)tmpl_expand(bt, &x, b);
+	blen = b->len;
+	if (uri) {
+		(void)tmpl_expand(ut, &x, b);
+		u = b->len - blen;
+	}
+	h = b->len;
+	if (ct->hdrs != NULL)
+		(void)tmpl_expand(ct->hdrs, &x, b);
+	if (body) {
+		n = snprintf(cl, sizeof(cl), "Content-Length: %zu\r\n", blen);
+		tmpl_buf_add(b, cl, (size_t)n);
+		call->body = b->p;
+		call->body_len = blen;
+	}
+	if (uri) {
+		call->uri = b->p + blen;
+		call->uri_len = u;
+	}
+	/* Last: a generator keeps the index of its own lines (a session
+	   puts a fresh Cookie line in its slot when it sends again). */
+	if (b->len > h) {
+		call->hdrs[call->nhdrs].iov_base = b->p + h;
+		call->hdrs[call->nhdrs].iov_len = b->len - h;
+		call->nhdrs++;
+	}
+}
 
 /* Builds the request iovecs of a call about to be queued. */
 static int
@@ -68,6 +133,8 @@ conn_send(struct conn *c, struct call *call, uint64_t now)
 {
 	if (c->state == CONN_CLOSED || c->draining || call->abandon)
 		return -1;
+	if (c->core->cfg.tmpl != NULL && !call->expanded)
+		conn_expand(c, call, now);
 	if (conn_prepare_call(c, call) == -1)
 		return -1;
 	call_ref(call);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "lib/tmpl.h"
 #include "net/http_req.h"
 #include "net/sock.h"
 #include "net/tls.h"
@@ -20,6 +21,23 @@ struct bus;
 struct conn;
 struct loop;
 struct transport_ops;
+
+/*
+ * --template: the fields of the request that are templates, expanded into
+ * each call as it is sent (conn_send()); NULL: the field is plain, and in
+ * the run's http_req_tmpl as always.  A call's own URI or body (--wlog,
+ * --wsesslog) wins over the template's; a call may carry templates of
+ * its own (call->uri_tmpl, body_tmpl: a session file's).
+ */
+struct core_tmpl {
+	const struct tmpl *uri;
+	const struct tmpl *hdrs;	/* header lines, each with its CRLF */
+	const struct tmpl *body;	/* with a Content-Length line of its
+					   length among the headers */
+	struct tmpl_rng	 rng;		/* --seed and --client's stream */
+	uint64_t	 client;	/* {{client}} */
+	int64_t		 epoch_off;	/* the epoch's ns minus clock_now()'s */
+};
 
 /* What the core needs from the command line. */
 struct core_config {
@@ -37,6 +55,7 @@ struct core_config {
 	int		 debug;		/* -d level */
 	const char	*prog;		/* prefix of debug lines */
 	const struct http_req_tmpl *req;
+	struct core_tmpl *tmpl;		/* --template, or NULL */
 	struct tls_ctx	*tls;		/* --ssl: TLS on every connection */
 	int		 tls_reuse;	/* offer earlier sessions */
 	/* --http2: HTTP/2 (TLS: if ALPN selects h2, else http/1.1 with

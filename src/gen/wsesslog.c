@@ -2,10 +2,13 @@
  * The --wsesslog workload (see wsesslog.h): session i follows session
  * i mod n of the file; each call gets its request (method, URI, body and
  * its Content-Length line) from the file, whose memory outlives the run.
+ * With --template the URI and body are templates, compiled here once and
+ * expanded by the core (conn_send()) with the body's Content-Length.
  */
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/call.h"
@@ -14,12 +17,17 @@
 #include "gen/session.h"
 #include "gen/sesslog.h"
 #include "gen/wsesslog.h"
+#include "lib/tmpl.h"
 #include "lib/util.h"
 
 struct wsesslog {
 	struct session_gen gen;
 	struct sesslog	 log;		/* at least one session */
 	uint64_t	 think;		/* default, ns */
+	/* --template: each request's URI and body compiled, by its index
+	   in log.reqs; NULL without --template. */
+	struct tmpl	*turi;
+	struct tmpl	*tbody;
 };
 
 /* Returns the file's session that session `idx' follows. */
@@ -45,14 +53,21 @@ wsesslog_burst(void *arg, uint64_t idx, size_t b)
 static void
 wsesslog_fill(void *arg, uint64_t idx, size_t b, size_t i, struct call *call)
 {
+	const struct wsesslog *w = arg;
 	const struct sesslog_req *r = &wsesslog_sess(arg, idx)->bursts[b].
 	    reqs[i];
+	size_t k = (size_t)(r - w->log.reqs);
 
 	call->method = r->method;
 	call->method_len = r->method_len;
 	call->uri = r->uri;
 	call->uri_len = r->uri_len;
-	if (r->body != NULL) {
+	if (w->turi != NULL && w->turi[k].vars)
+		call->uri_tmpl = &w->turi[k];
+	/* The core expands the body and says its Content-Length. */
+	if (w->tbody != NULL && w->tbody[k].vars)
+		call->body_tmpl = &w->tbody[k];
+	else if (r->body != NULL) {
 		call->body = r->body;
 		call->body_len = r->body_len;
 		/* iov_base is not const; the line is only read. */
@@ -83,6 +98,53 @@ static const struct session_ops wsesslog_ops = {
 	.think = wsesslog_think,
 };
 
+/*
+ * --template: compiles every request's URI and body.  Returns 0, or -1
+ * with "FILE:LINE: what: column N: problem" in err.
+ */
+static int
+wsesslog_compile(struct wsesslog *w, const char *path, char *err,
+    size_t errlen)
+{
+	const struct sesslog_req *r;
+	char msg[256];
+	size_t i, col;
+
+	w->turi = xcalloc(w->log.nreqs, sizeof(*w->turi));
+	w->tbody = xcalloc(w->log.nreqs, sizeof(*w->tbody));
+	for (i = 0; i < w->log.nreqs; i++) {
+		r = &w->log.reqs[i];
+		if (tmpl_compile(&w->turi[i], r->uri, r->uri_len, NULL, NULL,
+		    msg, sizeof(msg), &col) == -1) {
+			snprintf(err, errlen, "%s:%u: URI: column %zu: %s",
+			    path, r->line, col, msg);
+			return -1;
+		}
+		if (r->body != NULL && tmpl_compile(&w->tbody[i], r->body,
+		    r->body_len, NULL, NULL, msg, sizeof(msg), &col) == -1) {
+			snprintf(err, errlen, "%s:%u: contents: column %zu: "
+			    "%s", path, r->line, col, msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Frees what wsesslog_compile() made. */
+static void
+wsesslog_tmpl_free(struct wsesslog *w)
+{
+	size_t i;
+
+	for (i = 0; w->turi != NULL && i < w->log.nreqs; i++) {
+		tmpl_free(&w->turi[i]);
+		tmpl_free(&w->tbody[i]);
+	}
+	free(w->turi);
+	free(w->tbody);
+	w->turi = w->tbody = NULL;
+}
+
 /* The generator interface: the state is the session engine. */
 
 static int
@@ -95,6 +157,13 @@ wsesslog_init(void **state, const struct gen_env *env, char *err,
 	w = xcalloc(1, sizeof(*w));
 	/* A file without any session is refused here too. */
 	if (sesslog_load(&w->log, cfg->path, err, errlen) == -1) {
+		free(w);
+		return -1;
+	}
+	if (cfg->template &&
+	    wsesslog_compile(w, cfg->path, err, errlen) == -1) {
+		wsesslog_tmpl_free(w);
+		sesslog_free(&w->log);
 		free(w);
 		return -1;
 	}
@@ -111,6 +180,7 @@ wsesslog_fini(void *state)
 	struct wsesslog *w = containerof(state, struct wsesslog, gen);
 
 	session_gen_fini(&w->gen);
+	wsesslog_tmpl_free(w);
 	sesslog_free(&w->log);
 	free(w);
 }

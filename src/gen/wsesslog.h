@@ -15,6 +15,8 @@ struct wsesslog_config {
 	struct session_config sess;	/* sess.nsess = N */
 	double		 think;		/* X: default think (s) */
 	const char	*path;		/* F */
+	int		 template;	/* --template: URIs and bodies are
+					   templates (lib/tmpl.h) */
 };
 
 /*

@@ -529,6 +529,8 @@ options_parse_env(struct options *o, int argc, char **argv,
 	if (o->ssl && !o->port_given)
 		o->port = 443;
 	opt_append_header_file(&c);
+	if (opt_check_tmpl(&c) == -1)
+		goto out;
 	st = OPTIONS_RUN;
 out:
 	free(c.hdr_file);

@@ -167,6 +167,12 @@ struct options {
 	unsigned long	 recv_buffer;
 	int		 busy_poll;	/* --busy-poll: the loop never sleeps */
 
+	/* --template: --uri, the header lines and the body are templates
+	   (lib/tmpl.h), expanded per request; --seed N seeds their random
+	   values (with the --client id). */
+	int		 template;
+	unsigned long long seed;
+
 	/*
 	 * TLS.  Only the syntax is checked here; the TLS module opens the
 	 * files and lets the library judge the cipher lists at start-up.

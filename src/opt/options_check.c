@@ -100,6 +100,8 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_MAX_RETRIES, 1, OPT_RETRY_ON_FAILURE,
 	    "requires --retry-on-failure" },
 	{ OPT_BODY, 0, OPT_BODY_FILE, "cannot be used with --body-file" },
+	{ OPT_SEED, 1, OPT_TEMPLATE, "requires --template (it seeds the "
+	    "templates' random values)" },
 	/* --jobs makes its workers clients I/N of one merged run. */
 	{ OPT_JOBS, 0, OPT_CLIENT, "cannot be used with --client (its "
 	    "workers are the clients)" },

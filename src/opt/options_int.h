@@ -74,6 +74,7 @@ enum opt_id {
 	OPT_RECV_BUFFER,
 	OPT_RETRY_ON_FAILURE,
 	OPT_RUNTIME,
+	OPT_SEED,
 	OPT_SEND_BUFFER,
 	OPT_SERVER,
 	OPT_SERVER_NAME,
@@ -96,6 +97,7 @@ enum opt_id {
 	OPT_SWEEP,
 	OPT_SWEEP_PRECISION,
 	OPT_SWEEP_TSV,
+	OPT_TEMPLATE,
 	OPT_THINK_TIMEOUT,
 	OPT_TIMEOUT,
 	OPT_TLS_SERVER_NAME,
@@ -371,6 +373,20 @@ int	opt_parse_time(const char *s, uint64_t *ns, const char **why);
  * (options_check.c).  Returns 0 or -1 after one message.
  */
 int	opt_check(const struct opt_ctx *c);
+
+/*
+ * --uri S: a word (no space or control character), but with blanks
+ * allowed between "{{" and "}}" for --template (options_tmpl.c).
+ */
+int	opt_uri(struct opt_ctx *c, const struct opt_row *r, const char *arg);
+
+/*
+ * After the whole command line (and --add-header-file) is in: with
+ * --template, compiles --uri, the header lines and the body, saying
+ * which option and column is wrong; without it, refuses the blanks
+ * opt_uri() let pass.  Returns 0 or -1 (options_tmpl.c).
+ */
+int	opt_check_tmpl(const struct opt_ctx *c);
 
 /*
  * Returns the edit distance (Damerau: a swap of two neighbours counts
