@@ -34,12 +34,13 @@ fz_resolve(void *arg, const char *name, size_t len)
 }
 
 static int
-fz_value(void *arg, uint64_t id, struct tmpl_buf *out)
+fz_value(void *arg, void *subject, uint64_t id, struct tmpl_buf *out)
 {
 	char buf[32];
 	int n = snprintf(buf, sizeof(buf), "<%llu>", (unsigned long long)id);
 
 	(void)arg;
+	(void)subject;
 	tmpl_buf_add(out, buf, (size_t)n);
 	return 0;
 }

@@ -56,6 +56,9 @@ conn_expand(struct conn *c, struct call *call, uint64_t now)
 	x.client = ct->client;
 	x.epoch_ns = (uint64_t)((int64_t)now + ct->epoch_off);
 	x.rng = &ct->rng;
+	x.value = ct->value;
+	x.value_arg = ct->value_arg;
+	x.subject = call;
 	call->expanded = 1;
 	b->len = 0;
 	/* Only a hook (a later variable kind) can fail; none is set. */

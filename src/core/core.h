@@ -37,6 +37,11 @@ struct core_tmpl {
 	struct tmpl_rng	 rng;		/* --seed and --client's stream */
 	uint64_t	 client;	/* {{client}} */
 	int64_t		 epoch_off;	/* the epoch's ns minus clock_now()'s */
+	/* The values of the names beyond the built-in ones (TMPL_HOOK:
+	   --data's columns, a session's variables); the subject is the
+	   call.  NULL: no such name was compiled. */
+	tmpl_value_fn	 value;
+	void		*value_arg;
 };
 
 /* What the core needs from the command line. */

@@ -434,7 +434,8 @@ tmpl_expand(const struct tmpl *t, const struct tmpl_ctx *ctx,
 			break;
 		case TMPL_HOOK:
 			if (ctx->value == NULL ||
-			    ctx->value(ctx->value_arg, p->a, out) == -1)
+			    ctx->value(ctx->value_arg, ctx->subject, p->a,
+			    out) == -1)
 				return -1;
 			break;
 		}

@@ -79,10 +79,12 @@ struct tmpl {
 typedef int	(*tmpl_resolve_fn)(void *arg, const char *name, size_t len);
 
 /*
- * Appends the value of id `id' to `out'; returns 0, or -1 when it has no
- * value now (tmpl_expand() then fails).
+ * Appends the value of id `id' to `out' for `subject' (the caller's: the
+ * call being expanded); returns 0, or -1 when it has no value now
+ * (tmpl_expand() then fails).
  */
-typedef int	(*tmpl_value_fn)(void *arg, uint64_t id, struct tmpl_buf *out);
+typedef int	(*tmpl_value_fn)(void *arg, void *subject, uint64_t id,
+		    struct tmpl_buf *out);
 
 /* What an expansion draws from. */
 struct tmpl_ctx {
@@ -94,6 +96,7 @@ struct tmpl_ctx {
 	struct tmpl_rng	*rng;
 	tmpl_value_fn	 value;		/* for TMPL_HOOK pieces */
 	void		*value_arg;
+	void		*subject;	/* passed on to value */
 };
 
 /*

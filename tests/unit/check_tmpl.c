@@ -251,13 +251,14 @@ resolve(void *arg, const char *name, size_t len)
 }
 
 static int
-value(void *arg, uint64_t id, struct tmpl_buf *out)
+value(void *arg, void *subject, uint64_t id, struct tmpl_buf *out)
 {
-	const char *v = arg;
+	const char *v = subject;
 
 	if (v == NULL)
 		return -1;
 	ck_assert_uint_eq(id, 9);
+	ck_assert(arg != NULL);
 	tmpl_buf_add(out, v, strlen(v));
 	return 0;
 }
@@ -274,10 +275,11 @@ START_TEST(test_hooks)
 	    NULL, err, sizeof(err), &col), 0);
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.value = value;
-	ctx.value_arg = "abc";
+	ctx.value_arg = &t;
+	ctx.subject = "abc";
 	ck_assert_int_eq(tmpl_expand(&t, &ctx, &b), 0);
 	ck_assert_str_eq(b.p, "Bearer abc!");
-	ctx.value_arg = NULL;
+	ctx.subject = NULL;
 	ck_assert_int_eq(tmpl_expand(&t, &ctx, &b), -1);
 	free(b.p);
 	tmpl_free(&t);
