@@ -191,14 +191,17 @@ stop_srv
 
 # The search: one worker of 2 ms (500 requests/s), p99 < 20 ms: the
 # capacity is found within 10 % of 500, the knee in the table (a pass
-# at 400, a fail at 600), the repeats agree.
+# at 400, a fail at 600).  The repeats usually agree, but the next level
+# may be only 1 % above the knee, where a loaded machine decides either
+# way (distcheck with other builds running: 506.2 failed, then passed),
+# so either word is taken; check_sweep tests the verdict's rule.
 start_srv -W 2 -E
 hp --uri /size/10 --call-rate 300 --sweep 300:700:100 --step-time 1 \
     --step-warmup 0.3 --slo 'p99<20ms' --max-lateness 200 \
     --json "$T_DIR/search.json"
 expect_rc 0
 validate_json "$T_DIR/search.json"
-cap=$(sed -n 's/^Capacity: \([0-9.]*\) req\/s (found: p99<20ms; the next level \([0-9.]*\) failed; repeated 2: agree)$/\1 \2/p' "$OUT")
+cap=$(sed -n 's/^Capacity: \([0-9.]*\) req\/s (found: p99<20ms; the next level \([0-9.]*\) failed; repeated 2: \(dis\)\{0,1\}agree)$/\1 \2/p' "$OUT")
 [ -n "$cap" ] || fail "capacity line: $(grep Capacity "$OUT")"
 awk -v c="${cap% *}" 'BEGIN { exit !(c >= 450 && c <= 550) }' ||
     fail "capacity ${cap% *}, expected 500 within 10 %"
