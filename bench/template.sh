@@ -17,8 +17,9 @@
 # whose count is checked exact.  -r rounds, each running the four modes
 # in turn (alternating, so that a change of the machine's load touches
 # them alike); the medians and the ratios seq+uuid / plain and
-# randstr / body (the issue's target: templates never the bottleneck,
-# at most 1.10 for seq+uuid).  The client is pinned to CPU 0 and nginx
+# randstr / body, of the medians and the median of each round's own
+# (the issue's target: templates never the bottleneck, at most 1.10 for
+# seq+uuid).  The client is pinned to CPU 0 and nginx
 # to CPU 1 when taskset and two CPUs are there.  A ratio is only
 # meaningful on a quiet machine.
 #
@@ -113,11 +114,22 @@ for m in $MODES; do
 	printf '%-9s %8s   runs: %s\n' "$m" "$(median %.3f < "$WORK/$m")" \
 	    "$(tr '\n' ' ' < "$WORK/$m")"
 done
+# ratio A B [TARGET]: the ratio of A's and B's medians, and the median
+# of the rounds' own ratios (a round runs A and B seconds apart, so a
+# change of the machine's load touches both) with their range.
 ratio() {
-	awk -v a="$(median < "$WORK/$1")" -v b="$(median < "$WORK/$2")" \
-	    -v t="$3" 'BEGIN { r = a / b
-		printf "%.3f %s\n", r, t == "" ? "" : r <= t ? "ok" : "OVER " t }'
+	local m rr
+	m=$(awk -v a="$(median < "$WORK/$1")" -v b="$(median < "$WORK/$2")" \
+	    'BEGIN { printf "%.3f", a / b }')
+	paste "$WORK/$1" "$WORK/$2" | awk '{ printf "%.3f\n", $1 / $2 }' \
+	    > "$WORK/$1.ratios"
+	rr=$(median %.3f < "$WORK/$1.ratios")
+	printf '%s (rounds: median %.3f, %s to %s)%s\n' "$m" "$rr" \
+	    "$(sort -g "$WORK/$1.ratios" | head -1)" \
+	    "$(sort -g "$WORK/$1.ratios" | tail -1)" \
+	    "$(awk -v m="$m" -v t="${3:-}" 'BEGIN { if (t != "")
+		printf " %s", m <= t ? "ok" : "OVER " t }')"
 }
 echo "ratio seq+uuid / plain: $(ratio seq_uuid plain 1.10)"
-echo "ratio randstr / body:   $(ratio randstr body "")"
+echo "ratio randstr / body:   $(ratio randstr body)"
 exit 0
