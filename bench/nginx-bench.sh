@@ -1,7 +1,8 @@
 # bench/nginx-bench.sh -- what the benchmarks that start their own nginx
-# share (sourced by bench/h2.sh and bench/concurrency.sh): a work
-# directory removed at exit with nginx stopped, the CPU pinning, free
-# loopback ports, the nginx prefix with its 1 KB page, the median.
+# share (sourced by bench/h2.sh, bench/concurrency.sh and others): a
+# work directory removed at exit with nginx stopped, the CPU pinning,
+# free loopback ports, the nginx prefix with its 1 KB page, the median,
+# a client's CPU time.
 #
 # bench_nginx_init NAME: makes WORK (named after NAME) and N (nginx's
 # prefix, with html/1k.html), arms the cleanup, sets PIN_SRV and PIN_CLI
@@ -39,4 +40,23 @@ median() {
 		if (NR == 0) exit
 		if (NR % 2) print v[(NR + 1) / 2]
 		else printf f "\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# cpu_run OUT CMD...: runs CMD pinned, output in OUT, its rusage in
+# OUT.cpu as user+system seconds.
+cpu_run() {
+	local out=$1
+	shift
+	(
+		timeout -k 5 300 $PIN_CLI "$@" > "$out" 2>&1
+		rc=$?
+		times > "$out.times"
+		exit $rc
+	)
+	local rc=$?
+	awk 'NR == 2 {
+		split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "%.6f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2]
+	}' "$out.times" > "$out.cpu"
+	return $rc
 }
