@@ -398,15 +398,15 @@ df_json_scalar(struct df *p, size_t end)
 }
 
 /*
- * JSON Lines: the column of the key just decoded at w (klen bytes):
+ * JSON Lines: the column of the key just decoded at kw (klen bytes):
  * on the first line a new one, later the one of that name.  Returns it,
  * or -1.
  */
 static long
-df_json_key(struct df *p, size_t klen, int first, size_t guess)
+df_json_key(struct df *p, size_t kw, size_t klen, int first, size_t guess)
 {
 	struct datafile *d = p->d;
-	const char *k = p->s + p->w;
+	const char *k = p->s + kw;
 	size_t need;
 	long c;
 
@@ -455,7 +455,7 @@ df_json_member(struct df *p, size_t end, size_t base, int first,
 		return df_fail(p, p->line, "expected a key in quotes");
 	if (df_json_str(p, end) == -1)
 		return -1;
-	if ((c = df_json_key(p, p->w - kw, first, i)) == -1)
+	if ((c = df_json_key(p, kw, p->w - kw, first, i)) == -1)
 		return -1;
 	p->w = kw;
 	df_ws(p, end);
