@@ -76,11 +76,16 @@ ok "--wsesslog: 1000 sessions log in then browse, each as its own user"
 # --data-wrap n: 10 rows for 30 sessions: exactly 10, then the run ends.
 : > "$T_DIR/srv.log"
 hp --template --data "$T_DIR/u10.csv" --data-wrap n --wsess 30,1,0 \
-    --uri "$LOGIN"
+    --uri "$LOGIN" --json "$T_DIR/n.json"
 expect_rc 0
 expect_counts 10 10 10
 expect_status 0 10 0 0 0
 expect '^httperf .* --data-wrap=n'
+validate_json "$T_DIR/n.json"
+[ "$(python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]))["options"]
+print(o["data"].endswith("/u10.csv"), o["data-order"], o["data-wrap"])' \
+    "$T_DIR/n.json")" = "True seq n" ] || fail "--json options"
 wait_for_log 10
 [ "$(srv_uris /login-pair/ | sort -u | wc -l | tr -d ' ')" = 10 ] || \
     fail "wrap n: $(srv_uris /login-pair/ | tr '\n' ' ')"
