@@ -411,6 +411,8 @@ df_json_key(struct df *p, size_t kw, size_t klen, int first, size_t guess)
 	long c;
 
 	if (first) {
+		if (klen == 0)
+			return df_fail(p, p->line, "an empty key");
 		if ((c = datafile_col(d, k, klen)) >= 0)
 			return df_fail(p, p->line, "the key '%.*s' is "
 			    "there twice", (int)(klen > 64 ? 64 : klen), k);

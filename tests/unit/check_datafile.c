@@ -210,6 +210,7 @@ START_TEST(test_jsonl_errors)
 	BAD("{\"a\":\"\t\"}\n", 1, "t.jsonl:1: a control character in a "
 	    "string");
 	BAD("{a:1}\n", 1, "t.jsonl:1: expected a key in quotes");
+	BAD("{\"\": 1.5}\n", 1, "t.jsonl:1: an empty key");
 	BAD("{\"a\" 1}\n", 1, "t.jsonl:1: expected ':' after a key");
 }
 END_TEST
