@@ -163,6 +163,17 @@ n=$(srv_uris /login-pair/ | sort -u | wc -l | tr -d ' ')
     fail "--client 0/3..2/3: a row twice"
 ok "--client 0/3, 1/3, 2/3: 333, 333 and 334 rows, every row once"
 
+# --jobs 2: its workers are clients 0/2 and 1/2.
+: > "$T_DIR/srv.log"
+hp --template --data "$T_DIR/u10.csv" --data-wrap n --wsess 30,1,0 \
+    --jobs 2 --uri "$LOGIN"
+expect_rc 0
+expect_counts 10 10 10
+wait_for_log 10
+[ "$(srv_uris /login-pair/ | sort -u | wc -l | tr -d ' ')" = 10 ] || \
+    fail "--jobs 2: $(srv_uris /login-pair/ | tr '\n' ' ')"
+ok "--jobs 2: the workers share the 10 rows, each used once"
+
 # JSON Lines: the same, keys in any order, a number as written.
 awk 'NR > 1 { split($0, f, ","); gsub(/"/, "", f[2])
     if (NR % 2) printf "{\"password\": \"%s\", \"user\": \"%s\", \"n\": %d.0}\n", f[2], f[1], NR
