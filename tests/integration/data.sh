@@ -122,7 +122,19 @@ wait_for_log 40
     sort -u | tr '\n' ' ')" = "4 " ] || \
     fail "connections: $(srv_uris /login-pair/ | sort | uniq -c | \
     tr '\n' ' ')"
-ok "--data-wrap y: 30 sessions over 10 rows use each 3 times"
+# A pool (--concurrency 3): its 3 connections, the first 3 rows.
+: > "$T_DIR/srv.log"
+hp --template --data "$T_DIR/u10.csv" --concurrency 3 --num-calls 30 \
+    --uri "$LOGIN"
+expect_rc 0
+expect_status 0 30 0 0 0
+wait_for_log 30
+[ "$(srv_uris /login-pair/ | cut -d/ -f3 | sort -u | tr '\n' ' ')" = \
+    "u0001 u0002 u0003 " ] || \
+    fail "--concurrency 3: $(srv_uris /login-pair/ | sort | uniq -c | \
+    tr '\n' ' ')"
+ok "--data-wrap y: 30 sessions over 10 rows use each 3 times; a pool's" \
+    "3 connections the first 3 rows"
 
 # --data-order random: a permutation of the rows, the same for one
 # --seed, another for another seed (one session at a time: in order).
