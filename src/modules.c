@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -223,6 +224,28 @@ mod_cfg_wset(const struct mod_ctx *r, union mod_cfg *u)
 	u->wset.prefix = o->uri;
 }
 
+static int
+mod_want_data(const struct options *o)
+{
+	return o->data_file != NULL;
+}
+
+/* --data: the rows setup.c read. */
+static void
+mod_cfg_data(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->data.file = &r->setup->data;
+	u->data.path = o->data_file;
+	u->data.random = o->data_random;
+	u->data.wrap = !o->data_no_wrap;
+	u->data.sessions = options_session(o);
+	u->data.seed = o->seed;
+	u->data.client_id = o->client_id;
+	u->data.num_clients = o->num_clients;
+}
+
 /* What both session workloads take from the command line. */
 static void
 mod_cfg_session(const struct mod_ctx *r, struct session_config *s)
@@ -275,6 +298,10 @@ mod_cfg_wsesslog(const struct mod_ctx *r, union mod_cfg *u)
 	u->wsesslog.think = r->o->wsesslog_think;
 	u->wsesslog.template = r->o->template;
 	u->wsesslog.path = r->o->wsesslog_file;
+	/* Only read: the resolver's argument is not const. */
+	if (r->setup->data_on)
+		u->wsesslog.data = (struct datafile *)(uintptr_t)
+		    &r->setup->data;
 }
 
 static int
@@ -356,6 +383,7 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 const struct mod_gen mod_gens[] = {
 	{ &uri_wlog_generator, mod_want_wlog, mod_cfg_wlog, "--wlog", 0, 0 },
 	{ &uri_wset_generator, mod_want_wset, mod_cfg_wset, "--wset", 0, 0 },
+	{ &data_generator, mod_want_data, mod_cfg_data, "--data", 0, 1 },
 	{ &wsess_generator, mod_want_wsess, mod_cfg_wsess, "--wsess", 1, 0 },
 	{ &wsesslog_generator, mod_want_wsesslog, mod_cfg_wsesslog,
 	    "--wsesslog", 1, 1 },

@@ -17,6 +17,7 @@
 
 #include "gen/call_rate.h"
 #include "gen/conn_gen.h"
+#include "gen/data.h"
 #include "gen/generator.h"
 #include "gen/uri_wlog.h"
 #include "gen/uri_wset.h"
@@ -42,6 +43,7 @@ union mod_cfg {
 	struct print_config	 print;
 	struct uri_wlog_config	 wlog;
 	struct uri_wset_config	 wset;
+	struct data_config	 data;
 	struct wsess_config	 wsess;
 	struct wsesslog_config	 wsesslog;
 	struct conn_gen_config	 conns;

@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "core/loop.h"
+#include "lib/datafile.h"
 #include "lib/tmpl.h"
 #include "net/http_req.h"
 
@@ -39,6 +40,9 @@ struct setup {
 	struct tmpl	 t_body;
 	struct core_tmpl ctmpl;
 	int		 templated;	/* a field has a placeholder */
+	/* --data: the file's rows, read once (gen/data.h hands them out). */
+	struct datafile	 data;
+	int		 data_on;
 };
 
 /*

@@ -108,6 +108,9 @@ struct conn {
 	   first call's call->intended; 0: no schedule. */
 	uint64_t	 intended;
 
+	size_t		 data_row;	/* --data: its row, unless it serves
+					   a session (gen/data.c) */
+
 	/* Scratch space for whoever created the connection. */
 	void		*owner;
 	uint64_t	 owner_data[4];

@@ -136,8 +136,14 @@ conn_send(struct conn *c, struct call *call, uint64_t now)
 {
 	if (c->state == CONN_CLOSED || c->draining || call->abandon)
 		return -1;
-	if (c->core->cfg.tmpl != NULL && !call->expanded)
+	if (c->core->cfg.tmpl != NULL && !call->expanded) {
+		/* A value may be the connection's (--data). */
+		struct conn *was = call->conn;
+
+		call->conn = c;
 		conn_expand(c, call, now);
+		call->conn = was;
+	}
 	if (conn_prepare_call(c, call) == -1)
 		return -1;
 	call_ref(call);

@@ -13,6 +13,7 @@
 
 #include "core/call.h"
 #include "core/clock.h"
+#include "gen/data.h"
 #include "gen/generator.h"
 #include "gen/session.h"
 #include "gen/sesslog.h"
@@ -103,8 +104,8 @@ static const struct session_ops wsesslog_ops = {
  * with "FILE:LINE: what: column N: problem" in err.
  */
 static int
-wsesslog_compile(struct wsesslog *w, const char *path, char *err,
-    size_t errlen)
+wsesslog_compile(struct wsesslog *w, const char *path,
+    struct datafile *data, char *err, size_t errlen)
 {
 	const struct sesslog_req *r;
 	char msg[256];
@@ -114,14 +115,15 @@ wsesslog_compile(struct wsesslog *w, const char *path, char *err,
 	w->tbody = xcalloc(w->log.nreqs, sizeof(*w->tbody));
 	for (i = 0; i < w->log.nreqs; i++) {
 		r = &w->log.reqs[i];
-		if (tmpl_compile(&w->turi[i], r->uri, r->uri_len, NULL, NULL,
-		    msg, sizeof(msg), &col) == -1) {
+		if (tmpl_compile(&w->turi[i], r->uri, r->uri_len,
+		    data_resolve, data, msg, sizeof(msg), &col) == -1) {
 			snprintf(err, errlen, "%s:%u: URI: column %zu: %s",
 			    path, r->line, col, msg);
 			return -1;
 		}
 		if (r->body != NULL && tmpl_compile(&w->tbody[i], r->body,
-		    r->body_len, NULL, NULL, msg, sizeof(msg), &col) == -1) {
+		    r->body_len, data_resolve, data, msg, sizeof(msg),
+		    &col) == -1) {
 			snprintf(err, errlen, "%s:%u: contents: column %zu: "
 			    "%s", path, r->line, col, msg);
 			return -1;
@@ -161,7 +163,7 @@ wsesslog_init(void **state, const struct gen_env *env, char *err,
 		return -1;
 	}
 	if (cfg->template &&
-	    wsesslog_compile(w, cfg->path, err, errlen) == -1) {
+	    wsesslog_compile(w, cfg->path, cfg->data, err, errlen) == -1) {
 		wsesslog_tmpl_free(w);
 		sesslog_free(&w->log);
 		free(w);

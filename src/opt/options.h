@@ -172,6 +172,11 @@ struct options {
 	   values (with the --client id). */
 	int		 template;
 	unsigned long long seed;
+	/* --data F: each session (connection) takes a row of F for
+	   {{data.COL}}; --data-order random, --data-wrap n. */
+	const char	*data_file;	/* NULL: none */
+	int		 data_random;
+	int		 data_no_wrap;
 
 	/*
 	 * TLS.  Only the syntax is checked here; the TLS module opens the

@@ -102,6 +102,10 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_BODY, 0, OPT_BODY_FILE, "cannot be used with --body-file" },
 	{ OPT_SEED, 1, OPT_TEMPLATE, "requires --template (it seeds the "
 	    "templates' random values)" },
+	{ OPT_DATA, 1, OPT_TEMPLATE, "requires --template (its values go "
+	    "in by {{data.COL}})" },
+	{ OPT_DATA_ORDER, 1, OPT_DATA, "requires --data" },
+	{ OPT_DATA_WRAP, 1, OPT_DATA, "requires --data" },
 	/* --jobs makes its workers clients I/N of one merged run. */
 	{ OPT_JOBS, 0, OPT_CLIENT, "cannot be used with --client (its "
 	    "workers are the clients)" },

@@ -38,6 +38,9 @@ enum opt_id {
 	OPT_CLOSE_WITH_RESET,
 	OPT_CONCURRENCY,
 	OPT_CPUS,
+	OPT_DATA,
+	OPT_DATA_ORDER,
+	OPT_DATA_WRAP,
 	OPT_DEBUG,
 	OPT_FAILURE_STATUS,
 	OPT_HELP,
@@ -387,6 +390,16 @@ int	opt_uri(struct opt_ctx *c, const struct opt_row *r, const char *arg);
  * opt_uri() let pass.  Returns 0 or -1 (options_tmpl.c).
  */
 int	opt_check_tmpl(const struct opt_ctx *c);
+
+/* --data-order seq|random and --data-wrap y|n (options_tmpl.c). */
+int	opt_data_order(struct opt_ctx *c, const struct opt_row *r,
+	    const char *arg);
+void	opt_echo_data_order(const struct options *o, const struct opt_row *r,
+	    FILE *out);
+int	opt_data_wrap(struct opt_ctx *c, const struct opt_row *r,
+	    const char *arg);
+void	opt_echo_data_wrap(const struct options *o, const struct opt_row *r,
+	    FILE *out);
 
 /*
  * Returns the edit distance (Damerau: a swap of two neighbours counts

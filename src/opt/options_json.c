@@ -200,6 +200,12 @@ opt_json_func(const struct options *o, enum opt_id id,
 	case OPT_CPUS:
 		jsonw_str(w, o->cpus);
 		break;
+	case OPT_DATA_ORDER:
+		jsonw_str(w, o->data_random ? "random" : "seq");
+		break;
+	case OPT_DATA_WRAP:
+		jsonw_str(w, o->data_no_wrap ? "n" : "y");
+		break;
 	case OPT_WLOG:
 		if (o->wlog_file == NULL) {
 			jsonw_null(w);

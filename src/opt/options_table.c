@@ -520,6 +520,15 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    "closed loop over N connections, call after call"),
 	[OPT_CPUS] = FUNC("cpus", "LIST", opt_cpus, opt_echo_cpus, SCALING,
 	    "pin --jobs' workers to CPUs LIST (e.g. 0-3,6)"),
+	[OPT_DATA] = STR("data", "F", OPT_K_PATH, data_file, NULL,
+	    OPT_E_NONZERO, WORKLOAD,
+	    "rows of CSV or JSON Lines F for {{data.COL}}"),
+	[OPT_DATA_ORDER] = FUNC("data-order", "seq|random", opt_data_order,
+	    opt_echo_data_order, WORKLOAD,
+	    "take --data's rows in order or at random"),
+	[OPT_DATA_WRAP] = FUNC("data-wrap", "y|n", opt_data_wrap,
+	    opt_echo_data_wrap, WORKLOAD,
+	    "after --data's last row: start again or stop"),
 	[OPT_DEBUG] = NUM("debug", debug, 0, 9, 0, OPT_E_NONE, OUTPUT,
 	    "print debugging lines, more as N grows (0-9)"),
 	[OPT_FAILURE_STATUS] = NUM("failure-status", failure_status, 100,
@@ -751,5 +760,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_BUSY_POLL,
 	OPT_JOBS, OPT_CPUS,
 	OPT_TEMPLATE, OPT_SEED,
+	OPT_DATA, OPT_DATA_ORDER, OPT_DATA_WRAP,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);
