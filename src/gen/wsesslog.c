@@ -28,6 +28,7 @@ struct wsesslog {
 	   in log.reqs; NULL without --template. */
 	struct tmpl	*turi;
 	struct tmpl	*tbody;
+	struct tmpl	*thdrs;		/* header= lines */
 };
 
 /* Returns the file's session that session `idx' follows. */
@@ -47,8 +48,9 @@ wsesslog_burst(void *arg, uint64_t idx, size_t b)
 
 /*
  * Gives call `i' of burst `b' its request from the file.  The call is
- * new: its only header line so far is the Content-Length one given here
- * (the session's Cookie line comes later), so it always has room.
+ * new: its only header lines so far are its header= lines (one iovec)
+ * and the Content-Length one given here (the session's Cookie line comes
+ * later), so it always has room.
  */
 static void
 wsesslog_fill(void *arg, uint64_t idx, size_t b, size_t i, struct call *call)
@@ -65,6 +67,14 @@ wsesslog_fill(void *arg, uint64_t idx, size_t b, size_t i, struct call *call)
 	if (w->turi != NULL && w->turi[k].vars)
 		call->uri_tmpl = &w->turi[k];
 	/* The core expands the body and says its Content-Length. */
+	if (w->thdrs != NULL && w->thdrs[k].vars)
+		call->hdrs_tmpl = &w->thdrs[k];
+	else if (r->hdrs != NULL) {
+		/* All its header= lines, one iovec. */
+		call->hdrs[call->nhdrs].iov_base = (void *)(uintptr_t)r->hdrs;
+		call->hdrs[call->nhdrs].iov_len = r->hdrs_len;
+		call->nhdrs++;
+	}
 	if (w->tbody != NULL && w->tbody[k].vars)
 		call->body_tmpl = &w->tbody[k];
 	else if (r->body != NULL) {
@@ -112,6 +122,7 @@ wsesslog_compile(struct wsesslog *w, const char *path, char *err,
 
 	w->turi = xcalloc(w->log.nreqs, sizeof(*w->turi));
 	w->tbody = xcalloc(w->log.nreqs, sizeof(*w->tbody));
+	w->thdrs = xcalloc(w->log.nreqs, sizeof(*w->thdrs));
 	for (i = 0; i < w->log.nreqs; i++) {
 		r = &w->log.reqs[i];
 		if (tmpl_compile(&w->turi[i], r->uri, r->uri_len, NULL, NULL,
@@ -123,6 +134,12 @@ wsesslog_compile(struct wsesslog *w, const char *path, char *err,
 		if (r->body != NULL && tmpl_compile(&w->tbody[i], r->body,
 		    r->body_len, NULL, NULL, msg, sizeof(msg), &col) == -1) {
 			snprintf(err, errlen, "%s:%u: contents: column %zu: "
+			    "%s", path, r->line, col, msg);
+			return -1;
+		}
+		if (r->hdrs != NULL && tmpl_compile(&w->thdrs[i], r->hdrs,
+		    r->hdrs_len, NULL, NULL, msg, sizeof(msg), &col) == -1) {
+			snprintf(err, errlen, "%s:%u: header: column %zu: "
 			    "%s", path, r->line, col, msg);
 			return -1;
 		}
@@ -139,10 +156,12 @@ wsesslog_tmpl_free(struct wsesslog *w)
 	for (i = 0; w->turi != NULL && i < w->log.nreqs; i++) {
 		tmpl_free(&w->turi[i]);
 		tmpl_free(&w->tbody[i]);
+		tmpl_free(&w->thdrs[i]);
 	}
 	free(w->turi);
 	free(w->tbody);
-	w->turi = w->tbody = NULL;
+	free(w->thdrs);
+	w->turi = w->tbody = w->thdrs = NULL;
 }
 
 /* The generator interface: the state is the session engine. */
