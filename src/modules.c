@@ -275,6 +275,8 @@ mod_cfg_wsesslog(const struct mod_ctx *r, union mod_cfg *u)
 	u->wsesslog.think = r->o->wsesslog_think;
 	u->wsesslog.template = r->o->template;
 	u->wsesslog.path = r->o->wsesslog_file;
+	u->wsesslog.checks = r->o->check;
+	u->wsesslog.nchecks = r->o->n_check;
 }
 
 static int
@@ -296,6 +298,20 @@ mod_cfg_conns(const struct mod_ctx *r, union mod_cfg *u)
 	u->conns.rate = &o->rate;
 	u->conns.client_id = o->client_id;
 	u->conns.num_clients = o->num_clients;
+}
+
+/* --check: --wsesslog applies them itself. */
+static int
+mod_want_checks(const struct options *o)
+{
+	return o->n_check > 0 && o->wsesslog_n == 0;
+}
+
+static void
+mod_cfg_checks(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->checks.checks = r->o->check;
+	u->checks.n = r->o->n_check;
 }
 
 /* --call-rate: options.c refuses it with the other workloads. */
@@ -356,6 +372,8 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 const struct mod_gen mod_gens[] = {
 	{ &uri_wlog_generator, mod_want_wlog, mod_cfg_wlog, "--wlog", 0, 0 },
 	{ &uri_wset_generator, mod_want_wset, mod_cfg_wset, "--wset", 0, 0 },
+	{ &checks_generator, mod_want_checks, mod_cfg_checks, "--check", 0,
+	    0 },
 	{ &wsess_generator, mod_want_wsess, mod_cfg_wsess, "--wsess", 1, 0 },
 	{ &wsesslog_generator, mod_want_wsesslog, mod_cfg_wsesslog,
 	    "--wsesslog", 1, 1 },

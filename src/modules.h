@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "gen/call_rate.h"
+#include "gen/checks.h"
 #include "gen/conn_gen.h"
 #include "gen/generator.h"
 #include "gen/uri_wlog.h"
@@ -44,6 +45,7 @@ union mod_cfg {
 	struct uri_wset_config	 wset;
 	struct wsess_config	 wsess;
 	struct wsesslog_config	 wsesslog;
+	struct checks_config	 checks;
 	struct conn_gen_config	 conns;
 	struct interval_config	 interval;
 	struct call_rate_config	 crate;

@@ -17,6 +17,8 @@ struct wsesslog_config {
 	const char	*path;		/* F */
 	int		 template;	/* --template: URIs and bodies are
 					   templates (lib/tmpl.h) */
+	const char *const *checks;	/* --check (gen/svars.h) */
+	size_t		 nchecks;
 };
 
 /*

@@ -636,6 +636,9 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    NULL, OPT_E_NONZERO, TARGET, "send S as the Host header"),
 	[OPT_SESSION_COOKIES] = FLAG("session-cookies", session_cookies,
 	    OPT_E_SET, WORKLOAD, "sessions send back the cookies they got"),
+	[OPT_CHECK] = FUNC("check", "SPEC", opt_checks, opt_echo_checks,
+	    WORKLOAD, "check every reply: status:200, body:contains:TEXT, "
+	    "json:PATH=V, header:NAME:V"),
 	[OPT_SLO] = FUNC("slo", "EXPR", opt_slo, opt_echo_slo, OUTPUT,
 	    "objective such as p99<5ms; exit 4 if one fails"),
 	[OPT_SLO_ABORT] = FLAG("slo-abort", slo_abort, OPT_E_SET, OUTPUT,
