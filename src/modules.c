@@ -300,6 +300,20 @@ mod_cfg_conns(const struct mod_ctx *r, union mod_cfg *u)
 	u->conns.num_clients = o->num_clients;
 }
 
+/* The checks collector: --check, or a session file (its check= and
+   extract=). */
+static int
+mod_want_check_stat(const struct options *o)
+{
+	return o->n_check > 0 || o->wsesslog_n > 0;
+}
+
+static void
+mod_cfg_check_stat(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->check_stat.checks = r->o->n_check > 0;
+}
+
 /* --check: --wsesslog applies them itself. */
 static int
 mod_want_checks(const struct options *o)
@@ -367,6 +381,7 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &sched_stat_collector, mod_want_sched, mod_cfg_sched },
 	{ &progress_collector, mod_want_progress, mod_cfg_progress },
 	{ &conc_stat_collector, mod_want_closed, mod_cfg_conc },
+	{ &check_stat_collector, mod_want_check_stat, mod_cfg_check_stat },
 };
 
 const struct mod_gen mod_gens[] = {

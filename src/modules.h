@@ -24,6 +24,7 @@
 #include "gen/wsess.h"
 #include "gen/wsesslog.h"
 #include "stat/basic.h"
+#include "stat/check_stat.h"
 #include "stat/collector.h"
 #include "stat/conc_stat.h"
 #include "stat/interval.h"
@@ -46,6 +47,7 @@ union mod_cfg {
 	struct wsess_config	 wsess;
 	struct wsesslog_config	 wsesslog;
 	struct checks_config	 checks;
+	struct check_stat_config check_stat;
 	struct conn_gen_config	 conns;
 	struct interval_config	 interval;
 	struct call_rate_config	 crate;
@@ -105,7 +107,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	10
+#define MOD_NSTATS	11
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;
