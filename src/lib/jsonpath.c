@@ -412,8 +412,10 @@ jsonpath_compile(struct jsonpath *p, const char *s, size_t len, char *err,
 			return 0;
 		if (s[i] != '.')
 			goto bad;
-		if (++i == len)
+		if (++i == len) {
+			at = i;
 			goto empty;
+		}
 	}
 empty:
 	jp_cerr(err, errlen, col, at, "empty key");
