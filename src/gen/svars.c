@@ -357,9 +357,12 @@ static int
 svars_header(const struct tmpl_buf *h, size_t *pos, const char *name,
     size_t nlen, const char **v, size_t *vlen)
 {
-	const char *p, *e, *end = h->p + h->len;
+	const char *p, *e, *end;
 
-	for (p = h->p + *pos; h->p != NULL && p < end; p = e + 2) {
+	if (h->p == NULL)
+		return -1;
+	end = h->p + h->len;
+	for (p = h->p + *pos; p < end; p = e + 2) {
 		e = memmem(p, (size_t)(end - p), "\r\n", 2);
 		if (e == NULL)
 			return -1;
