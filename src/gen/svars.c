@@ -165,7 +165,8 @@ svars_status(struct svars_op *op, const char *a, char *err, size_t errlen)
 	for (i = 0; i < 3 && a[i] != '\0'; i++)
 		if (!((a[i] >= '0' && a[i] <= '9') || a[i] == 'x'))
 			break;
-	if (i != 3 || a[3] != '\0' || a[0] < '1' || a[0] > '5') {
+	if (i != 3 || a[3] != '\0' ||
+	    (a[0] != 'x' && (a[0] < '1' || a[0] > '5'))) {
 		snprintf(err, errlen, "want status:NNN (100-599, x for any "
 		    "digit)");
 		return -1;
