@@ -63,10 +63,8 @@ void
 call_keep_hdr(struct call *c, const char *a, size_t alen, const char *b,
     size_t blen)
 {
-	if (alen >= 5 && memcmp(a, "HTTP/", 5) == 0) {
-		c->rhead.len = c->rbody.len = 0;
-		c->body_over = 0;
-	}
+	if (alen >= 5 && memcmp(a, "HTTP/", 5) == 0)
+		c->rhead.len = 0;
 	tmpl_buf_add(&c->rhead, a, alen);
 	if (b != NULL) {
 		tmpl_buf_add(&c->rhead, ": ", 2);

@@ -105,9 +105,11 @@ struct call {
 	   gen/svars.h), opaque to the core, which hands the call to
 	   core_config.reply_fn before BUS_CALL_RECV_STOP; NULL: nothing.
 	   keep_body: the body is kept in rbody (at most CALL_BODY_MAX
-	   bytes; body_over: it was longer), the header lines in rhead
-	   (each with its CRLF, the parser's --max-head bounds them). */
+	   bytes; body_over: it was longer); keep_head: the header lines
+	   in rhead (each with its CRLF, the parser's --max-head bounds
+	   them).  Both are emptied whenever the call is sent. */
 	const void	*rspec;
+	int		 keep_head;
 	int		 keep_body;
 	int		 body_over;
 	struct tmpl_buf	 rbody;
@@ -143,9 +145,9 @@ void		 call_ref(struct call *c);
 void		 call_unref(struct call *c, uint64_t now);
 
 /*
- * For a call with a reply spec (rspec): keeps a reply header line made of
- * `a' and, unless `b' is NULL, ": " and `b' (a status line, "HTTP/...",
- * starts the head again: an interim reply's lines are dropped).
+ * For a call with keep_head: keeps a reply header line made of `a' and,
+ * unless `b' is NULL, ": " and `b' (a status line, "HTTP/...", starts the
+ * head again: an interim reply's lines are dropped).
  */
 void		 call_keep_hdr(struct call *c, const char *a, size_t alen,
 		    const char *b, size_t blen);

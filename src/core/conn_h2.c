@@ -108,7 +108,7 @@ h2_line(struct conn *c, struct call *call, enum bus_event ev,
 	union bus_arg arg;
 	size_t len = alen + (b != NULL ? 2 + blen : 0);
 
-	if (call->rspec != NULL && ev == BUS_CALL_RECV_HDR)
+	if (call->keep_head && ev == BUS_CALL_RECV_HDR)
 		call_keep_hdr(call, (const char *)a, alen, (const char *)b,
 		    blen);
 	if (!bus_wanted(c->core->bus, ev))

@@ -55,7 +55,7 @@ conn_parse_line(void *ctx, const char *line, size_t len, int section)
 	    BUS_CALL_RECV_FOOTER : BUS_CALL_RECV_HDR;
 	union bus_arg arg;
 
-	if (pc->call->rspec != NULL && section == HTTP_RESP_LINE_HEAD)
+	if (pc->call->keep_head && section == HTTP_RESP_LINE_HEAD)
 		call_keep_hdr(pc->call, line, len, NULL, 0);
 	if (!bus_wanted(pc->conn->core->bus, ev))
 		return;

@@ -123,6 +123,9 @@ conn_prepare_call(struct conn *c, struct call *call)
 		call->req_body_len = t->body != NULL ? t->body_len : 0;
 	call->iov_idx = 0;
 	call->req_sent = 0;
+	/* A call sent again (a retry) keeps only its new reply. */
+	call->rhead.len = call->rbody.len = 0;
+	call->body_over = 0;
 	if (call->method != NULL)
 		call->head_method = call->method_len == 4 &&
 		    memcmp(call->method, "HEAD", 4) == 0;

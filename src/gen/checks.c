@@ -27,6 +27,7 @@ checks_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	if (call->rspec != NULL)
 		return;
 	call->rspec = &sv->global;
+	call->keep_head = sv->global.keep_head;
 	call->keep_body = sv->global.keep_body;
 }
 

@@ -244,6 +244,9 @@ svars_add(struct svars *sv, struct svars_spec *spec, char k, const char *s,
 	if (op->kind == SV_X_JSON || op->kind == SV_X_REGEX ||
 	    op->kind == SV_C_BODY || op->kind == SV_C_JSON)
 		spec->keep_body = 1;
+	if (op->kind == SV_X_HEADER || op->kind == SV_X_COOKIE ||
+	    op->kind == SV_C_HEADER)
+		spec->keep_head = 1;
 	return 0;
 }
 

@@ -40,6 +40,7 @@ struct svars_spec {
 	size_t		 nops;
 	size_t		 nchecks;
 	const char	**names;	/* the checks' names (their text) */
+	int		 keep_head;	/* an op reads the header fields */
 	int		 keep_body;	/* an op reads the body */
 };
 

@@ -66,6 +66,7 @@ wsesslog_fill(void *arg, uint64_t idx, size_t b, size_t i, struct call *call)
 	const struct sesslog_req *r = &wsesslog_sess(arg, idx)->bursts[b].
 	    reqs[i];
 	size_t k = (size_t)(r - w->log.reqs);
+	const struct svars_spec *spec;
 
 	call->method = r->method;
 	call->method_len = r->method_len;
@@ -77,8 +78,9 @@ wsesslog_fill(void *arg, uint64_t idx, size_t b, size_t i, struct call *call)
 	if (w->specs != NULL) {
 		call->rspec = w->specs[k].nops > 0 ? &w->specs[k] :
 		    w->sv.global.nops > 0 ? &w->sv.global : NULL;
-		call->keep_body = call->rspec != NULL &&
-		    ((const struct svars_spec *)call->rspec)->keep_body;
+		spec = call->rspec;
+		call->keep_head = spec != NULL && spec->keep_head;
+		call->keep_body = spec != NULL && spec->keep_body;
 	}
 	if (w->thdrs != NULL && w->thdrs[k].vars)
 		call->hdrs_tmpl = &w->thdrs[k];

@@ -106,6 +106,7 @@ START_TEST(test_extract)
 	compile(&sv, &spec, specs, 11);
 	ck_assert_uint_eq(sv.n, 11);
 	ck_assert_int_eq(spec.keep_body, 1);
+	ck_assert_int_eq(spec.keep_head, 1);
 	ck_assert_int_eq(svars_resolve(&sv, "zz", 2), -1);
 	fake_init(&f, 200, head, body, strlen(body));
 	/* Before any reply: no value. */
@@ -172,6 +173,7 @@ START_TEST(test_nul_and_limit)
 
 	memset(&sv, 0, sizeof(sv));
 	compile(&sv, &spec, specs, 3);
+	ck_assert_int_eq(spec.keep_head, 0);
 	fake_init(&f, 200, "\r\n", nul, sizeof(nul) - 1);
 	f.call.rspec = &spec;
 	svars_reply(&sv, &f.call, 0);
