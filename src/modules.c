@@ -302,6 +302,8 @@ mod_cfg_wsesslog(const struct mod_ctx *r, union mod_cfg *u)
 	if (r->setup->data_on)
 		u->wsesslog.data = (struct datafile *)(uintptr_t)
 		    &r->setup->data;
+	u->wsesslog.checks = r->o->check;
+	u->wsesslog.nchecks = r->o->n_check;
 }
 
 static int
@@ -323,6 +325,34 @@ mod_cfg_conns(const struct mod_ctx *r, union mod_cfg *u)
 	u->conns.rate = &o->rate;
 	u->conns.client_id = o->client_id;
 	u->conns.num_clients = o->num_clients;
+}
+
+/* The checks collector: --check, or a session file (its check= and
+   extract=). */
+static int
+mod_want_check_stat(const struct options *o)
+{
+	return o->n_check > 0 || o->wsesslog_n > 0;
+}
+
+static void
+mod_cfg_check_stat(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->check_stat.checks = r->o->n_check > 0;
+}
+
+/* --check: --wsesslog applies them itself. */
+static int
+mod_want_checks(const struct options *o)
+{
+	return o->n_check > 0 && o->wsesslog_n == 0;
+}
+
+static void
+mod_cfg_checks(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->checks.checks = r->o->check;
+	u->checks.n = r->o->n_check;
 }
 
 /* --call-rate: options.c refuses it with the other workloads. */
@@ -378,12 +408,15 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &sched_stat_collector, mod_want_sched, mod_cfg_sched },
 	{ &progress_collector, mod_want_progress, mod_cfg_progress },
 	{ &conc_stat_collector, mod_want_closed, mod_cfg_conc },
+	{ &check_stat_collector, mod_want_check_stat, mod_cfg_check_stat },
 };
 
 const struct mod_gen mod_gens[] = {
 	{ &uri_wlog_generator, mod_want_wlog, mod_cfg_wlog, "--wlog", 0, 0 },
 	{ &uri_wset_generator, mod_want_wset, mod_cfg_wset, "--wset", 0, 0 },
 	{ &data_generator, mod_want_data, mod_cfg_data, "--data", 0, 1 },
+	{ &checks_generator, mod_want_checks, mod_cfg_checks, "--check", 0,
+	    0 },
 	{ &wsess_generator, mod_want_wsess, mod_cfg_wsess, "--wsess", 1, 0 },
 	{ &wsesslog_generator, mod_want_wsesslog, mod_cfg_wsesslog,
 	    "--wsesslog", 1, 1 },

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "gen/call_rate.h"
+#include "gen/checks.h"
 #include "gen/conn_gen.h"
 #include "gen/data.h"
 #include "gen/generator.h"
@@ -24,6 +25,7 @@
 #include "gen/wsess.h"
 #include "gen/wsesslog.h"
 #include "stat/basic.h"
+#include "stat/check_stat.h"
 #include "stat/collector.h"
 #include "stat/conc_stat.h"
 #include "stat/interval.h"
@@ -46,6 +48,8 @@ union mod_cfg {
 	struct data_config	 data;
 	struct wsess_config	 wsess;
 	struct wsesslog_config	 wsesslog;
+	struct checks_config	 checks;
+	struct check_stat_config check_stat;
 	struct conn_gen_config	 conns;
 	struct interval_config	 interval;
 	struct call_rate_config	 crate;
@@ -105,7 +109,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	10
+#define MOD_NSTATS	11
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;

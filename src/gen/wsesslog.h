@@ -21,6 +21,8 @@ struct wsesslog_config {
 					   templates (lib/tmpl.h) */
 	/* --data's file, whose columns {{data.COL}} names; NULL: none. */
 	struct datafile	*data;
+	const char *const *checks;	/* --check (gen/svars.h) */
+	size_t		 nchecks;
 };
 
 /*

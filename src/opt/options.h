@@ -52,6 +52,9 @@ struct options {
 	   missing line end at the very end is added. */
 	const char	**add_header_raw;
 	size_t		 n_add_header;
+	/* --check: every check as given (gen/svars.h), in order. */
+	const char	**check;
+	size_t		 n_check;
 	/* All of them unescaped and concatenated (owned), or NULL. */
 	char		*add_header;
 	size_t		 add_header_len;

@@ -34,6 +34,7 @@ enum opt_id {
 	OPT_BURST_LENGTH,
 	OPT_BUSY_POLL,
 	OPT_CALL_RATE,
+	OPT_CHECK,
 	OPT_CLIENT,
 	OPT_CLOSE_WITH_RESET,
 	OPT_CONCURRENCY,
@@ -344,6 +345,11 @@ int	opt_unix_socket(struct opt_ctx *c, const struct opt_row *r,
 int	opt_server(struct opt_ctx *c, const struct opt_row *r,
 	    const char *arg);
 void	opt_echo_myaddr(const struct options *o, const struct opt_row *r,
+	    FILE *out);
+
+/* --check (options_checks.c). */
+int	opt_checks(struct opt_ctx *c, const struct opt_row *r, const char *arg);
+void	opt_echo_checks(const struct options *o, const struct opt_row *r,
 	    FILE *out);
 
 /* --slo (options_slo.c). */

@@ -160,6 +160,9 @@ opt_json_func(const struct options *o, enum opt_id id,
 	case OPT_ADD_HEADER:
 		opt_json_strings(o->add_header_raw, o->n_add_header, w);
 		break;
+	case OPT_CHECK:
+		opt_json_strings(o->check, o->n_check, w);
+		break;
 	case OPT_MYADDR:
 		opt_json_strings(o->myaddr, o->n_myaddr, w);
 		break;

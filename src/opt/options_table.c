@@ -645,6 +645,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    NULL, OPT_E_NONZERO, TARGET, "send S as the Host header"),
 	[OPT_SESSION_COOKIES] = FLAG("session-cookies", session_cookies,
 	    OPT_E_SET, WORKLOAD, "sessions send back the cookies they got"),
+	[OPT_CHECK] = FUNC("check", "SPEC", opt_checks, opt_echo_checks,
+	    WORKLOAD, "check every reply, e.g. status:200 (see the manual)"),
 	[OPT_SLO] = FUNC("slo", "EXPR", opt_slo, opt_echo_slo, OUTPUT,
 	    "objective such as p99<5ms; exit 4 if one fails"),
 	[OPT_SLO_ABORT] = FLAG("slo-abort", slo_abort, OPT_E_SET, OUTPUT,
@@ -761,5 +763,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_JOBS, OPT_CPUS,
 	OPT_TEMPLATE, OPT_SEED,
 	OPT_DATA, OPT_DATA_ORDER, OPT_DATA_WRAP,
+	OPT_CHECK,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);
