@@ -178,4 +178,35 @@ bad --wsesslog 1,0,"$T_DIR/b.sess"
 want="--check: check=body:x: want status:NNN, body:contains:TEXT, json:PATH=VALUE or header:NAME:VALUE ('body:x')"
 bad --num-conns 1 --check body:x
 ok "mistakes: one line naming the file, the line (and column)"
+
+# --data and extract= together (gen/vars.c joins the two kinds of
+# names): each session logs in as its own user of the file, takes a
+# token, and sends both to /protected.  A column in the URI and in a
+# header=, a variable in header=; the fixture checks the pair and the
+# token, and logs every user once in each route.
+{ echo user,password
+  i=1; while [ $i -le 20 ]; do
+	echo "u$i,$(printf 'u%s' $i | rev)"; i=$((i + 1))
+  done; } > "$T_DIR/users.csv"
+printf '%s
+%s
+%s
+' '/login-pair/{{data.user}}/{{data.password}}' \
+    '/login extract=tok:json:auth.token' \
+    '/protected?u={{data.user}} header="Authorization: Bearer {{tok}}" header="X-User: {{data.user}}"' \
+    > "$T_DIR/d.sess"
+: > "$T_DIR/srv.log"
+hp --template --data "$T_DIR/users.csv" --data-wrap n \
+    --wsesslog 20,0,"$T_DIR/d.sess" --rate 200
+expect_rc 0
+expect_status 0 60 0 0 0
+expect_errors 0 0 0 0 0 0 0 0 0
+expect '^Session rate .*\(20/20\)$'
+wait_for_log 60
+[ "$(srv_uris | grep -c '^/login-pair/u[0-9]*/[0-9]*u$')" = 20 ] ||
+    fail "login-pair URIs: $(srv_uris | grep login-pair | tr '\n' ' ')"
+[ "$(srv_uris | sed -n 's|^/protected?u=u\([0-9]*\)$|\1|p' | sort -n |
+    uniq | tr '\n' ' ')" = "$(seq 1 20 | tr '\n' ' ')" ] ||
+    fail "protected URIs: $(srv_uris | grep protected | tr '\n' ' ')"
+ok "--data with extract=: 20 users log in by pair, each token reaches /protected"
 stop_srv
