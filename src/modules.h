@@ -23,6 +23,7 @@
 #include "gen/wsess.h"
 #include "gen/wsesslog.h"
 #include "stat/basic.h"
+#include "stat/calllog.h"
 #include "stat/collector.h"
 #include "stat/conc_stat.h"
 #include "stat/interval.h"
@@ -51,6 +52,7 @@ union mod_cfg {
 	struct progress_config	 progress;
 	struct proxy_stat_config proxy;
 	struct conc_stat_config	 conc;
+	struct calllog_config	 log;
 };
 
 /* What the settings are built from: the options and the run's set-up. */
@@ -70,6 +72,9 @@ struct mod_ctx {
 	   (run.h's run_sig.live), or NULL. */
 	interval_flush_fn	*live;
 	void			*live_arg;
+	/* --log: ends the run at once (a write failed), and its arg. */
+	void			(*stop)(void *arg, uint64_t now);
+	void			*stop_arg;
 };
 
 /* Says whether the options give the run this module. */
@@ -103,7 +108,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	10
+#define MOD_NSTATS	11
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;
