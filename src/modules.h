@@ -72,7 +72,8 @@ struct mod_ctx {
 	   (run.h's run_sig.live), or NULL. */
 	interval_flush_fn	*live;
 	void			*live_arg;
-	/* --log: ends the run at once (a write failed), and its arg. */
+	/* --log: ends the run (a write failed; the workload stops, as when
+	   it is done), and its arg. */
 	void			(*stop)(void *arg, uint64_t now);
 	void			*stop_arg;
 };

@@ -144,16 +144,6 @@ run_slo_abort(void *arg, uint64_t now, uint64_t at, const struct slo *o,
 	loop_stop(r->loop);
 }
 
-/* --log: a write failed; the run ends now (the report covers what ran). */
-static void
-run_log_stop(void *arg, uint64_t now)
-{
-	struct run *r = arg;
-
-	run_end(r, now);
-	loop_stop(r->loop);
-}
-
 /* The line after the verdicts saying why --slo-abort stopped the run. */
 static void
 run_slo_abort_line(const struct run *r)
@@ -766,8 +756,7 @@ run_init(struct run *r, const struct options *o, const struct run_sig *sig)
 	r->ctx.slo_abort = run_slo_abort;
 	r->ctx.slo_abort_arg = r;
 	r->ctx.live = sig->live, r->ctx.live_arg = sig->live_arg;
-	r->ctx.stop = run_log_stop;
-	r->ctx.stop_arg = r;
+	r->ctx.stop = run_done, r->ctx.stop_arg = r;	/* --log failed */
 	/* With the JSON (or --log's records) on the standard output, the
 	   report goes aside. */
 	r->out = (o->json_file != NULL && strcmp(o->json_file, "-") == 0) ||
