@@ -187,6 +187,40 @@ expect_log "$T_DIR/j.csv.1.gz" "$n1"
     fail "--jobs: worker 1's client ids: $(field "$T_DIR/j.csv.1.gz" client)"
 ok "--jobs 2: j.csv.0.gz and j.csv.1.gz, $n0 + $n1 records"
 
+# HTTP/2 (h2c, nginx): 2 connections of 5 streams, version 2, one
+# connect time per connection.
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+if "$HP" --http2 --server 127.0.0.1 --port 9 --num-conns 1 2>&1 |
+    grep -q 'built without HTTP/2'; then
+	t_skip "httperf was built without libnghttp2: no HTTP/2 log checked"
+elif [ ! -x "$NGINX" ] || ! "$NGINX" -V 2>&1 | grep -q http_v2_module; then
+	t_skip "no nginx with http_v2_module: no HTTP/2 log checked"
+else
+	P1=$PORT	# free_ports starts and stops fixtures of its own
+	free_ports 1
+	P2=$PORTS
+	nginx_start "$T_DIR/nginx" "" --server 127.0.0.1 --port "$P2" \
+	    --http2 --uri /1k.html <<CONF
+	server {
+		listen 127.0.0.1:$P2 http2;
+		root $T_DIR/nginx/html;
+	}
+CONF
+	PORT=$P2
+	hp --http2 --uri /1k.html --num-conns 2 --num-calls 5 --log "$L"
+	PORT=$P1
+	expect_rc 0
+	expect_counts 2 10 10
+	expect_log "$L" 10
+	[ "$(field "$L" http_version)" = "2 10" ] &&
+	    [ "$(field "$L" status)" = "200 10" ] &&
+	    [ "$(field "$L" bytes_received | awk '{ print $2 }')" = 10 ] ||
+	    fail "h2: $(field "$L" http_version) $(field "$L" status)"
+	[ "$(field "$L" connect_ns | awk '$1 != "" { n += $2 } END { print n }')" = 2 ] ||
+	    fail "h2 connect times: $(field "$L" connect_ns)"
+	ok "HTTP/2: 10 records, version 2, a connect time per connection"
+fi
+
 # A full disk: a 1.5 MiB tmpfs takes the first 1 MiB buffer, not the
 # second.
 D=$T_DIR/small
@@ -195,7 +229,7 @@ if ! mount -t tmpfs -o size=1536k tmpfs "$D" 2> "$T_DIR/mount.err"; then
 	t_skip "cannot mount a tmpfs for the full disk: $(cat "$T_DIR/mount.err")"
 	exit 0
 fi
-trap 'umount "$D" 2>/dev/null; t_cleanup' EXIT
+trap 'rc=$?; umount "$D" 2>/dev/null; (exit $rc); t_cleanup' EXIT
 hp --uri /size/1 --num-conns 2 --num-calls 30000 --log "$D/l.csv"
 expect_rc 1
 expect_classic
