@@ -50,6 +50,8 @@ struct calllog {
 	uint64_t	 dropped;
 	int		 err;		/* the last write's errno, 0: none */
 	int		 failed;	/* without --log-drop: no more writes */
+	int		 stopped;	/* the run was told to end */
+	int		 running;	/* between start and stop */
 	uint64_t	 t0;		/* the run's start (monotonic) */
 };
 
@@ -89,6 +91,16 @@ calllog_deflate(struct calllog *l)
 	return l->zcap - l->zs.avail_out;
 }
 
+/* After a failure without --log-drop: the run ends (once, while it runs). */
+static void
+calllog_halt(struct calllog *l, uint64_t now)
+{
+	if (!l->failed || l->stopped || !l->running || l->cfg.stop == NULL)
+		return;
+	l->stopped = 1;
+	l->cfg.stop(l->cfg.stop_arg, now);
+}
+
 /*
  * Writes the buffer's records.  A failure takes back what went of them
  * (where the file allows it), counts them dropped, and, without
@@ -121,14 +133,12 @@ calllog_flush(struct calllog *l, uint64_t now)
 			(void)lseek(l->fd, l->off, SEEK_SET);
 		l->dropped += l->nbuf;
 		l->err = e;
-		if (!l->cfg.drop && !l->failed) {
+		if (!l->cfg.drop)
 			l->failed = 1;
-			if (l->cfg.stop != NULL)
-				l->cfg.stop(l->cfg.stop_arg, now);
-		}
 	}
 	l->len = 0;
 	l->nbuf = 0;
+	calllog_halt(l, now);
 }
 
 /* Room for `need' more bytes: writes the buffer first if it is full. */
@@ -153,8 +163,15 @@ calllog_room(struct calllog *l, size_t need, uint64_t now)
 static void
 calllog_add(struct calllog *l, const struct calllog_rec *r, uint64_t now)
 {
-	char *p = calllog_room(l, calllog_rec_max(r), now);
+	char *p;
 
+	if (l->failed) {
+		/* The end of the run's last loop turn. */
+		l->dropped++;
+		calllog_halt(l, now);
+		return;
+	}
+	p = calllog_room(l, calllog_rec_max(r), now);
 	l->len += calllog_fmt(p, r, l->t0);
 	l->nbuf++;
 	if (l->len >= l->cap)
@@ -391,13 +408,17 @@ calllog_start(void *state, uint64_t now)
 	memcpy(l->buf, line, n);
 	memcpy(l->buf + n, calllog_columns, strlen(calllog_columns));
 	l->len = n + strlen(calllog_columns);
-	/* Written as a record: whole or not at all. */
+	/* Written as a record: whole or not at all.  A file without them
+	   is no log: the run ends at its first record, --log-drop or not. */
 	l->nbuf = 1;
 	calllog_flush(l, now);
 	if (l->written == 1)
 		l->written = 0;
-	else if (l->dropped == 1)
+	else if (l->dropped == 1) {
 		l->dropped = 0;
+		l->failed = 1;
+	}
+	l->running = 1;
 }
 
 /* The rest of the records; fails if any could not be written. */
@@ -407,6 +428,7 @@ calllog_stop(void *state, uint64_t now, char *err, size_t errlen)
 	struct calllog *l = state;
 
 	calllog_flush(l, now);
+	l->running = 0;
 	if (l->fd >= 0 && l->fd != STDOUT_FILENO) {
 		if (close(l->fd) == -1 && l->err == 0) {
 			l->err = errno;

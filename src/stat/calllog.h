@@ -17,7 +17,8 @@
  * A write the file refuses (a full disk, EIO) ends the run (the report
  * covers what ran; stop() then fails with the file's name and the cause:
  * exit 1), or, with --log-drop, the records of that buffer are dropped
- * and counted and the run goes on.  Either way the records written are
+ * and counted and the run goes on (but a file that refuses its first two
+ * lines ends the run all the same).  Either way the records written are
  * whole: a buffer written in part is taken back (ftruncate) where the
  * file allows it (a regular file).  After the report, one line: "Log:
  * FILE: N records written, M dropped" (and the cause when M > 0).

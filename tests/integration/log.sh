@@ -256,3 +256,15 @@ nw=$(sed -n 's/^Log: .*: \([0-9]*\) records written, \([0-9]*\) dropped (No spac
 [ ! -s "$OUT.err" ] || fail "--log-drop: $(cat "$OUT.err")"
 expect_log "$D/l.csv" "$w"
 ok "--log-drop: all 30000 calls ran, $w records written, $nw dropped, exit 0"
+
+# Not even the first two lines fit: no log at all, so the run ends at
+# its first record, --log-drop or not.
+rm -f "$D/l.csv"
+dd if=/dev/zero of="$D/fill" bs=64k 2>/dev/null
+hp --uri /size/1 --num-conns 1 --num-calls 5000 --log "$D/l.csv" --log-drop
+expect_rc 1
+grep -Eq "^httperf: --log: $D/l.csv: No space left on device \(0 records written, [0-9]+ not\)\$" "$OUT.err" ||
+    fail "full from the start: $(cat "$OUT.err")"
+[ "$(calls)" -lt 5000 ] || fail "full from the start: the run went on"
+[ ! -s "$D/l.csv" ] || fail "full from the start: $(head -c 200 "$D/l.csv")"
+ok "full from the start: the run ended at its first record (exit 1), the file empty"
