@@ -427,8 +427,8 @@ calllog_stop(void *state, uint64_t now, char *err, size_t errlen)
 {
 	struct calllog *l = state;
 
+	l->running = 0;		/* the run is over: nothing to end */
 	calllog_flush(l, now);
-	l->running = 0;
 	if (l->fd >= 0 && l->fd != STDOUT_FILENO) {
 		if (close(l->fd) == -1 && l->err == 0) {
 			l->err = errno;
