@@ -140,8 +140,14 @@ expect_rc 0
 ok "a URI with a comma and quotes, quoted and read back"
 
 # .gz: the same records through gzip.
-hp --uri /delay/10/20 --num-conns 4 --num-calls 2 --log "$L.gz"
+hp --uri /delay/10/20 --num-conns 4 --num-calls 2 --log "$L.gz" --log-drop \
+    --json "$T_DIR/r.json"
 expect_rc 0
+expect " --log=$L.gz --log-drop\$"
+validate_json "$T_DIR/r.json"
+[ "$(json_get "$T_DIR/r.json" options.log)" = "$L.gz" ] &&
+    [ "$(json_get "$T_DIR/r.json" options.log-drop)" = true ] ||
+    fail "JSON options: $(json_get "$T_DIR/r.json" options)"
 expect "^Log: $L.gz: 8 records written, 0 dropped\$"
 expect_log "$L.gz" 8 10
 python3 "$CONTRIB" "$L.gz" > "$T_DIR/p99" 2>&1 || fail "contrib .gz: $(cat "$T_DIR/p99")"
