@@ -397,6 +397,26 @@ mod_cfg_conc(const struct mod_ctx *r, union mod_cfg *u)
 	u->conc.concurrency = r->o->concurrency;
 }
 
+static int
+mod_want_log(const struct options *o)
+{
+	return o->log_file != NULL;
+}
+
+static void
+mod_cfg_log(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->log.path = o->log_file;
+	u->log.drop = o->log_drop;
+	u->log.worker = o->log_worker;
+	u->log.client = o->client_id;
+	u->log.http_minor = o->http_minor;
+	u->log.stop = r->stop;
+	u->log.stop_arg = r->stop_arg;
+}
+
 const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &basic_collector, NULL, mod_cfg_basic },
 	{ &tls_stat_collector, mod_want_tls, NULL },
@@ -409,6 +429,7 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &progress_collector, mod_want_progress, mod_cfg_progress },
 	{ &conc_stat_collector, mod_want_closed, mod_cfg_conc },
 	{ &check_stat_collector, mod_want_check_stat, mod_cfg_check_stat },
+	{ &calllog_collector, mod_want_log, mod_cfg_log },
 };
 
 const struct mod_gen mod_gens[] = {

@@ -26,6 +26,7 @@
 #include "gen/wsesslog.h"
 #include "stat/basic.h"
 #include "stat/check_stat.h"
+#include "stat/calllog.h"
 #include "stat/collector.h"
 #include "stat/conc_stat.h"
 #include "stat/interval.h"
@@ -57,6 +58,7 @@ union mod_cfg {
 	struct progress_config	 progress;
 	struct proxy_stat_config proxy;
 	struct conc_stat_config	 conc;
+	struct calllog_config	 log;
 };
 
 /* What the settings are built from: the options and the run's set-up. */
@@ -76,6 +78,10 @@ struct mod_ctx {
 	   (run.h's run_sig.live), or NULL. */
 	interval_flush_fn	*live;
 	void			*live_arg;
+	/* --log: ends the run (a write failed; the workload stops, as when
+	   it is done), and its arg. */
+	void			(*stop)(void *arg, uint64_t now);
+	void			*stop_arg;
 };
 
 /* Says whether the options give the run this module. */
@@ -109,7 +115,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	11
+#define MOD_NSTATS	12
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;

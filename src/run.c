@@ -756,8 +756,11 @@ run_init(struct run *r, const struct options *o, const struct run_sig *sig)
 	r->ctx.slo_abort = run_slo_abort;
 	r->ctx.slo_abort_arg = r;
 	r->ctx.live = sig->live, r->ctx.live_arg = sig->live_arg;
-	/* With the JSON on the standard output, the report goes aside. */
-	r->out = o->json_file != NULL && strcmp(o->json_file, "-") == 0 ?
+	r->ctx.stop = run_done, r->ctx.stop_arg = r;	/* --log failed */
+	/* With the JSON (or --log's records) on the standard output, the
+	   report goes aside. */
+	r->out = (o->json_file != NULL && strcmp(o->json_file, "-") == 0) ||
+	    (o->log_file != NULL && strcmp(o->log_file, "-") == 0) ?
 	    stderr : stdout;
 }
 

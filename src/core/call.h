@@ -59,6 +59,11 @@ struct call {
 	   starts when it is sent. */
 	uint64_t	 intended;
 
+	/* The first call its connection started to send: it waited for
+	   the connection, whose connect and handshake times are its own
+	   (--log).  Set with t_send_start. */
+	int		 conn_first;
+
 	/* Times (ns), 0 until they happen. */
 	uint64_t	 t_send_start;
 	uint64_t	 t_send_stop;

@@ -96,6 +96,7 @@ struct conn {
 	int		 resumed;	/* the handshake resumed a session */
 	int		 hs_failed;	/* the handshake failed */
 	uint64_t	 nreplies;	/* replies completed */
+	uint64_t	 nstarted;	/* calls started (BUS_CALL_SEND_START) */
 
 	const struct conn_proto_ops *proto; /* its engine (conn_int.h):
 					   HTTP/1.1, or HTTP/2 once started */

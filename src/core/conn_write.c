@@ -139,6 +139,7 @@ conn_send_start(struct conn *c, struct call *call, uint64_t now)
 {
 	now = loop_clock(c->core->loop);
 	call->t_send_start = now;
+	call->conn_first = c->nstarted++ == 0;
 	bus_signal(c->core->bus, BUS_CALL_SEND_START, call, conn_noarg, now);
 }
 

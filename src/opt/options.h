@@ -208,6 +208,15 @@ struct options {
 	int		 merge;
 	char *const	*merge_files;
 	size_t		 n_merge_files;
+
+	/* --log F: a CSV record of every call (stat/calllog.h); "-": the
+	   standard output (the report then goes to the standard error).
+	   --log-drop: records the file refuses are dropped and counted
+	   instead of ending the run.  log_worker: a --jobs worker I
+	   writes F.I (I + 1 here; 0: not a worker). */
+	const char	*log_file;
+	int		 log_drop;
+	unsigned	 log_worker;
 };
 
 /*

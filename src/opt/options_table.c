@@ -562,6 +562,11 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	[OPT_JSON] = STR("json", "F", OPT_K_PATH, json_file, NULL,
 	    OPT_E_NONE, OUTPUT,
 	    "write the result as JSON to file F (- for stdout)"),
+	[OPT_LOG] = STR("log", "F", OPT_K_PATH, log_file, NULL,
+	    OPT_E_NONZERO, OUTPUT,
+	    "write a CSV record of every call to F (.gz, - too)"),
+	[OPT_LOG_DROP] = FLAG("log-drop", log_drop, OPT_E_SET, OUTPUT,
+	    "drop and count --log records the disk refuses"),
 	[OPT_MAX_CONNECTIONS] = NUM("max-connections", max_connections, 1,
 	    UINT_MAX, 0, OPT_E_NONZERO, WORKLOAD,
 	    "connections per session, or in the --call-rate pool"),
@@ -764,5 +769,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_TEMPLATE, OPT_SEED,
 	OPT_DATA, OPT_DATA_ORDER, OPT_DATA_WRAP,
 	OPT_CHECK,
+	OPT_LOG, OPT_LOG_DROP,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);
