@@ -269,13 +269,19 @@ calllog_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 
 	switch (ev) {
 	case BUS_CALL_RECV_STOP:
+		/* A reply that failed a check (check=, --check) is a
+		   reply, with its class. */
 		call = obj;
-		calllog_record(l, call, call->conn, NULL, now);
+		calllog_record(l, call, call->conn, call->check_fail != 0 ?
+		    "check" : NULL, now);
 		break;
 	case BUS_CALL_FAILED:
+		/* A call never sent for want of a value has a class of its
+		   own here, though the classic lines count it as other. */
 		call = obj;
-		calllog_record(l, call, call->conn,
-		    basic_err_name[basic_err_class((int)arg.i)], now);
+		calllog_record(l, call, call->conn, arg.i == CALL_ENOVALUE ?
+		    "no-value" : basic_err_name[basic_err_class((int)arg.i)],
+		    now);
 		break;
 	case BUS_CONN_FAILED:
 		c = obj;

@@ -49,8 +49,10 @@ for n, row in enumerate(rows, 3):
     ts = [int(r[k]) for k in order if r[k] != ""]
     if ts != sorted(ts) or r["start_ns"] == "" or r["end_ns"] == "":
         sys.exit("line %d: times out of order: %r" % (n, row))
-    if r["status"] != "" and r["error"] != "":
+    if r["status"] != "" and r["error"] not in ("", "check"):
         sys.exit("line %d: a status and an error: %r" % (n, row))
+    if r["error"] == "check" and r["status"] == "":
+        sys.exit("line %d: a failed check without a reply: %r" % (n, row))
     if r["status"] == "" and r["error"] == "":
         sys.exit("line %d: neither a status nor an error: %r" % (n, row))
     if delay is not None and r["status"] != "":
@@ -192,6 +194,23 @@ expect_log "$T_DIR/j.csv.1.gz" "$n1"
 [ "$(field "$T_DIR/j.csv.1.gz" client)" = "1 10" ] ||
     fail "--jobs: worker 1's client ids: $(field "$T_DIR/j.csv.1.gz" client)"
 ok "--jobs 2: j.csv.0.gz and j.csv.1.gz, $n0 + $n1 records"
+
+# A reply that fails a check is a reply with the class check; a call
+# never sent for want of a value has the class no-value (the classic
+# lines count it as other).  /flaky's 10th and 20th hits are wrong.
+hp --uri /flaky --num-conns 2 --num-calls 10 --check body:contains:right \
+    --log "$L"
+expect_rc 0
+expect_log "$L" 20
+[ "$(field "$L" error | tr "\n" " ")" = " 18 check 2 " ] ||
+    fail "check: error column $(field "$L" error)"
+printf '/flaky extract=v:header:X-None\n/size/1 header="X: {{v}}"\n' \
+    > "$T_DIR/nv.sess"
+hp --template --wsesslog 3,0,"$T_DIR/nv.sess" --log "$L"
+expect_log "$L" 6
+[ "$(field "$L" error | tr "\n" " ")" = " 3 no-value 3 " ] ||
+    fail "no-value: error column $(field "$L" error)"
+ok "the classes check (a reply) and no-value (never sent) in the log"
 
 # HTTP/2 (h2c, nginx): 2 connections of 5 streams, version 2, one
 # connect time per connection.
