@@ -56,9 +56,7 @@ svars_declare(struct svars *sv, const char *name, size_t len)
 	if (id >= 0)
 		return (size_t)id;
 	sv->names = xreallocarray(sv->names, sv->n + 1, sizeof(*sv->names));
-	sv->names[sv->n] = xmalloc(len + 1);
-	memcpy(sv->names[sv->n], name, len);
-	sv->names[sv->n][len] = '\0';
+	sv->names[sv->n] = xstrndup(name, len);
 	return sv->n++;
 }
 
@@ -73,16 +71,6 @@ svars_resolve(void *arg, const char *name, size_t len)
 		    memcmp(sv->names[i], name, len) == 0)
 			return (int)i;
 	return -1;
-}
-
-static char *
-svars_dup(const char *s, size_t len)
-{
-	char *d = xmalloc(len + 1);
-
-	memcpy(d, s, len);
-	d[len] = '\0';
-	return d;
 }
 
 /* Compiles "path" of a json op. */
@@ -147,7 +135,7 @@ svars_extract(struct svars *sv, struct svars_op *op, const char *s,
 		op->has_re = 1;
 		return 0;
 	default:
-		op->arg = svars_dup(a, strlen(a));
+		op->arg = xstrdup(a);
 		op->arg_len = strlen(a);
 		return 0;
 	}
@@ -187,23 +175,23 @@ svars_check(struct svars_op *op, const char *s, char *err, size_t errlen)
 	}
 	if (strncmp(s, "body:contains:", 14) == 0 && s[14] != '\0') {
 		op->kind = SV_C_BODY;
-		op->arg = svars_dup(s + 14, strlen(s + 14));
+		op->arg = xstrdup(s + 14);
 		op->arg_len = strlen(s + 14);
 		return 0;
 	}
 	if (strncmp(s, "json:", 5) == 0 &&
 	    (sep = strchr(a = s + 5, '=')) != NULL) {
 		op->kind = SV_C_JSON;
-		op->want = svars_dup(sep + 1, strlen(sep + 1));
+		op->want = xstrdup(sep + 1);
 		op->want_len = strlen(sep + 1);
 		return svars_json(op, a, (size_t)(sep - a), err, errlen);
 	}
 	if (strncmp(s, "header:", 7) == 0 &&
 	    (sep = strchr(a = s + 7, ':')) != NULL && sep > a) {
 		op->kind = SV_C_HEADER;
-		op->arg = svars_dup(a, (size_t)(sep - a));
+		op->arg = xstrndup(a, (size_t)(sep - a));
 		op->arg_len = (size_t)(sep - a);
-		op->want = svars_dup(sep + 1, strlen(sep + 1));
+		op->want = xstrdup(sep + 1);
 		op->want_len = strlen(sep + 1);
 		return 0;
 	}
@@ -239,7 +227,7 @@ svars_add(struct svars *sv, struct svars_spec *spec, char k, const char *s,
 	if (k == 'c') {
 		spec->names = xreallocarray(spec->names, spec->nchecks + 1,
 		    sizeof(*spec->names));
-		spec->names[spec->nchecks++] = svars_dup(s, strlen(s));
+		spec->names[spec->nchecks++] = xstrdup(s);
 	}
 	if (op->kind == SV_X_JSON || op->kind == SV_X_REGEX ||
 	    op->kind == SV_C_BODY || op->kind == SV_C_JSON)

@@ -61,9 +61,7 @@ check_stat_of(struct check_stat *st, const char *name, size_t len)
 	if (i == st->n) {
 		st->c = xreallocarray(st->c, st->n + 1, sizeof(*st->c));
 		memset(&st->c[i], 0, sizeof(st->c[i]));
-		st->c[i].name = xmalloc(len + 1);
-		memcpy(st->c[i].name, name, len);
-		st->c[i].name[len] = '\0';
+		st->c[i].name = xstrndup(name, len);
 		st->n++;
 	}
 	st->last = i;
