@@ -60,3 +60,42 @@ cpu_run() {
 	}' "$out.times" > "$out.cpu"
 	return $rc
 }
+
+# bench_nginx_conf PORT [IN_SERVER [IN_HTTP]]: $N/nginx.conf for CONNS
+# keep-alive connections: no access log, one server on PORT serving
+# html/ with IN_SERVER's lines (locations) in it, then IN_HTTP's (more
+# servers).
+bench_nginx_conf() {
+	{
+	nginx_conf_main "$N" off $((CONNS * 2 + 64)) $((CONNS * 2 + 128))
+	echo "http {"
+	echo "	access_log off;"
+	nginx_conf_temps "$N"
+	cat <<CONF
+	keepalive_requests 10000000;
+	server {
+		listen 127.0.0.1:$1;
+		root $N/html;
+${2:-}
+	}
+${3:-}
+}
+CONF
+	} > "$N/nginx.conf"
+}
+
+# bench_nginx_start PORT: starts nginx (pinned by PIN_SRV, or by
+# NGINX_PIN when set, even empty) as NPID and waits until /1k.html on
+# PORT answers; then raises the open files limit for CONNS.
+bench_nginx_start() {
+	${NGINX_PIN-$PIN_SRV} "$NGINX" -p "$N" -c "$N/nginx.conf" \
+	    2> "$N/stderr" &
+	NPID=$!
+	for i in $(seq 100); do
+		"$HTTPERF" --server 127.0.0.1 --port "$1" --uri /1k.html \
+		    2>/dev/null | grep -q '2xx=1 ' && break
+		[ "$i" = 100 ] && { cat "$N/stderr" >&2; die "nginx did not start"; }
+		sleep 0.05
+	done
+	ulimit -n $((CONNS * 2 + 128)) 2>/dev/null
+}

@@ -51,30 +51,8 @@ die() { echo "template.sh: $*" >&2; exit 1; }
 . "$HERE/nginx-bench.sh"
 bench_nginx_init tmplbench
 PORT=$(free_port)
-{
-nginx_conf_main "$N" off $((CONNS * 2 + 64)) $((CONNS * 2 + 128))
-echo "http {"
-echo "	access_log off;"
-nginx_conf_temps "$N"
-cat <<CONF
-	keepalive_requests 10000000;
-	server {
-		listen 127.0.0.1:$PORT;
-		root $N/html;
-		location = /post { return 204; }
-	}
-}
-CONF
-} > "$N/nginx.conf"
-$PIN_SRV "$NGINX" -p "$N" -c "$N/nginx.conf" 2> "$N/stderr" &
-NPID=$!
-for i in $(seq 100); do
-	"$HTTPERF" --server 127.0.0.1 --port "$PORT" --uri /1k.html \
-	    2>/dev/null | grep -q '2xx=1 ' && break
-	[ "$i" = 100 ] && { cat "$N/stderr" >&2; die "nginx did not start"; }
-	sleep 0.05
-done
-ulimit -n $((CONNS * 2 + 128)) 2>/dev/null
+bench_nginx_conf "$PORT" "		location = /post { return 204; }"
+bench_nginx_start "$PORT"
 
 # The modes' options (arrays named after the mode).
 KB=$(head -c 1024 /dev/zero | tr '\0' x)
