@@ -219,7 +219,9 @@ counting_down "$T_DIR/v5b" --wsess > "$T_DIR/chk" ||
     fail "$(cat "$T_DIR/chk") in $(cat "$T_DIR/f5b")"
 pty "$T_DIR/t5c" "exec $HP $ARGS --call-rate 10 --num-calls 30 > $OUT"
 expect_rc 0
-expect_counts 1 30 30
+# One connection, or more when a loaded machine holds a reply past the
+# next call's time (the pool then opens another): the calls are exact.
+expect_counts '[1-9]' 30 30
 frames "$T_DIR/t5c" > "$T_DIR/f5c"
 fields "$T_DIR/f5c" > "$T_DIR/v5c"
 counting_down "$T_DIR/v5c" --call-rate > "$T_DIR/chk" ||
