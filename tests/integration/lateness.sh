@@ -139,11 +139,16 @@ tail -n 1 "$OUT" | grep -q '^Warning: .*achieved arrival rate' ||
 ok "--runtime: the arrivals due by the deadline, $(arrivals 3) never sent"
 
 # The same run without the stall: 100 made (not the one at the deadline,
-# which is outside [0 s, 1 s): 101 before; the last one's reply may not
-# be in before the end on a loaded machine).
+# which is outside [0 s, 1 s): 101 before).  The last few may not have
+# connected, or their replies not come, before the end on a loaded
+# machine (a full make check with other builds running: 97 requests).
 hp --rate 100 --num-conns 100000 --uri /size/10 --runtime 1
 expect_rc 0
-expect '^Total: connections 100 requests (99|100) replies (99|100) '
+expect '^Total: connections 100 requests [0-9]+ replies [0-9]+ '
+reqs=$(sed -n 's/^Total: connections [0-9]* requests \([0-9]*\) .*/\1/p' "$OUT")
+reps=$(sed -n 's/^Total: .* replies \([0-9]*\) test-duration .*/\1/p' "$OUT")
+[ "$reqs" -ge 90 ] && [ "$reqs" -le 100 ] && [ "$reps" -le "$reqs" ] &&
+    [ "$reps" -ge 90 ] || fail "requests $reqs replies $reps, expected 90 to 100"
 [ "$(arrivals 1)" = 100 ] || fail "scheduled $(arrivals 1), expected 100"
 [ "$(arrivals 3)" = 0 ] || fail "never sent $(arrivals 3)"
 ok "--runtime 1 at 100/s: 100 arrivals, none never sent"
