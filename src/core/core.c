@@ -99,11 +99,16 @@ core_init(struct core *core, struct loop *loop, struct bus *bus,
 	core_pool_init(&core->calls, sizeof(struct call));
 	core_pool_init(&core->sess, sizeof(struct sess));
 	core->hog = xcalloc(cfg->nsrc > 0 ? cfg->nsrc : 1, sizeof(*core->hog));
+	if (cfg->ntargets > 0)
+		core->target_slots = xcalloc(cfg->ntargets,
+		    sizeof(*core->target_slots));
 }
 
 void
 core_fini(struct core *core)
 {
+	size_t i;
+
 	core_pool_fini(&core->conns);
 	core_pool_fini(&core->calls);
 	core_pool_fini(&core->sess);
@@ -112,6 +117,10 @@ core_fini(struct core *core)
 	free(core->hog);
 	core->hog = NULL;
 	tls_slot_clear(&core->tls_slot);
+	for (i = 0; core->target_slots != NULL && i < core->cfg.ntargets; i++)
+		tls_slot_clear(&core->target_slots[i]);
+	free(core->target_slots);
+	core->target_slots = NULL;
 }
 
 void

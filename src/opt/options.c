@@ -530,7 +530,7 @@ options_parse_env(struct options *o, int argc, char **argv,
 	if (o->ssl && !o->port_given)
 		o->port = 443;
 	opt_append_header_file(&c);
-	if (opt_check_tmpl(&c) == -1)
+	if (opt_check_tmpl(&c) == -1 || opt_check_servers(&c) == -1)
 		goto out;
 	st = OPTIONS_RUN;
 out:

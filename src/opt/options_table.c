@@ -704,6 +704,9 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    "X more seconds for the first byte of a reply"),
 	[OPT_TIMEOUT] = SECS("timeout", timeout, TIMING,
 	    "fail a connection idle for X seconds"),
+	[OPT_SERVERS] = STR("servers", "F", OPT_K_PATH, servers_file, NULL,
+	    OPT_E_NONZERO, TARGET,
+	    "spread connections over the servers in file F"),
 	[OPT_TLS_SERVER_NAME] = STR("tls-server-name", "S", OPT_K_WORD,
 	    tls_server_name, NULL, OPT_E_NONZERO, TLS,
 	    "TLS server name (SNI) S"),
@@ -770,5 +773,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_DATA, OPT_DATA_ORDER, OPT_DATA_WRAP,
 	OPT_CHECK,
 	OPT_LOG, OPT_LOG_DROP,
+	OPT_SERVERS,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);
