@@ -14,6 +14,7 @@
 #include "opt/options.h"
 #include "setup.h"
 #include "stat/h2_stat.h"
+#include "stat/server_stat.h"
 #include "stat/tls_stat.h"
 #include "lib/util.h"
 
@@ -65,6 +66,13 @@ mod_cfg_proxy(const struct mod_ctx *r, union mod_cfg *u)
 {
 	u->proxy.proxy = r->setup->proxy;
 	u->proxy.tunnel = r->setup->tunnel != NULL;
+}
+
+/* --servers: a line per server. */
+static int
+mod_want_servers(const struct options *o)
+{
+	return o->servers_file != NULL;
 }
 
 static int
@@ -430,6 +438,7 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &conc_stat_collector, mod_want_closed, mod_cfg_conc },
 	{ &check_stat_collector, mod_want_check_stat, mod_cfg_check_stat },
 	{ &calllog_collector, mod_want_log, mod_cfg_log },
+	{ &server_stat_collector, mod_want_servers, NULL },
 };
 
 const struct mod_gen mod_gens[] = {
