@@ -8,17 +8,25 @@
 # load.
 . "$TESTLIB"
 
-nginx_need
+nginx_need openssl
 
-free_ports 4
+free_ports 6
 set -- $PORTS
-P1=$1 P2=$2 P3=$3 PDOWN=$4
+P1=$1 P2=$2 P3=$3 PDOWN=$4 PT1=$5 PT2=$6
 N=$T_DIR/nginx
-nginx_start "$N" '$server_port $http_host $request_uri' \
+nginx_cert "$N"
+nginx_start "$N" '$server_port $http_host $request_uri $ssl_server_name' \
     --server 127.0.0.1 --port "$P1" --uri /1k.html <<CONF
 	server { listen 127.0.0.1:$P1; root $N/html; }
 	server { listen 127.0.0.1:$P2; root $N/html; }
 	server { listen 127.0.0.1:$P3; root $N/html; }
+	server {
+		listen 127.0.0.1:$PT1 ssl;
+		listen 127.0.0.1:$PT2 ssl;
+		ssl_certificate $N/cert.pem;
+		ssl_certificate_key $N/key.pem;
+		root $N/html;
+	}
 CONF
 
 # hps ARGS...: httperf without hp's --server and --port, bounded.
@@ -123,6 +131,36 @@ server_line "127\.0\.0\.1:$P1" 10 10 10 0 0
 server_line "127\.0\.0\.1:$PDOWN" 10 0 0 10 10
 server_line "localhost:$P2" 10 10 10 0 0
 ok "a server down: its 10 connrefused on its line, the others unaffected"
+
+# TLS: each server its own SNI (none for an address); an https URL is
+# reached with TLS beside a plain server, without --ssl.
+printf 'localhost:%s\n127.0.0.1:%s\n' "$PT1" "$PT2" > "$T_DIR/tls"
+: > "$ALOG"
+hps --servers "$T_DIR/tls" --ssl --num-conns 10 --num-calls 2 \
+    --uri /1k.html
+expect_rc 0
+expect_counts 10 20 20
+expect '^TLS: handshakes 10 '
+[ "$(nginx_logged 20)" = 20 ] || fail "nginx logged $(wc -l < "$ALOG")"
+n=$(awk -v p="$PT1" -v h="localhost:$PT1" '$1 == p && $2 == h &&
+    $4 == "localhost"' "$ALOG" | wc -l | tr -d ' ')
+[ "$n" = 10 ] || fail "SNI localhost on $PT1: $n of 10: $(cat "$ALOG")"
+n=$(awk -v p="$PT2" -v h="127.0.0.1:$PT2" '$1 == p && $2 == h &&
+    $4 == "-"' "$ALOG" | wc -l | tr -d ' ')
+[ "$n" = 10 ] || fail "no SNI on $PT2: $n of 10: $(cat "$ALOG")"
+server_line "localhost:$PT1" 5 10 10 0 0
+server_line "127\.0\.0\.1:$PT2" 5 10 10 0 0
+printf 'https://localhost:%s/1k.html\n127.0.0.1:%s\n' "$PT1" "$P1" \
+    > "$T_DIR/mixed"
+: > "$ALOG"
+hps --servers "$T_DIR/mixed" --num-conns 4 --uri /1k.html
+expect_rc 0
+expect_counts 4 4 4
+[ "$(nginx_logged 4)" = 4 ] || fail "nginx logged $(wc -l < "$ALOG")"
+n=$(awk -v p="$PT1" '$1 == p && $2 == "localhost:" p && $4 == "localhost"' \
+    "$ALOG" | wc -l | tr -d ' ')
+[ "$n" = 2 ] || fail "https URL: $n of 2 over TLS: $(cat "$ALOG")"
+ok "TLS: SNI per server, an https URL beside a plain server"
 
 # Refused before any load: --server with it, a bad line.
 : > "$ALOG"
