@@ -180,6 +180,8 @@ setup_servers(struct setup *s, const struct options *o,
 		t = &s->servers.t[i];
 		ct = &s->targets[i];
 		ct->name = http_req_host(t->host, t->port, 0);
+		ct->host = t->host;
+		ct->port = t->port;
 		if (sock_resolve(t->host, t->port, &ct->addr, &ct->addrlen,
 		    err, errlen) == -1) {
 			fprintf(stderr, "%s: --servers: %s:%zu: %s\n", o->prog,

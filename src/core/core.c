@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/call.h"
 #include "core/conn.h"
@@ -102,6 +103,22 @@ core_init(struct core *core, struct loop *loop, struct bus *bus,
 	if (cfg->ntargets > 0)
 		core->target_slots = xcalloc(cfg->ntargets,
 		    sizeof(*core->target_slots));
+}
+
+long
+core_target_find(const struct core_config *cfg, int https, const char *host,
+    unsigned port)
+{
+	const struct core_target *t;
+	size_t i;
+
+	for (i = 0; i < cfg->ntargets; i++) {
+		t = &cfg->targets[i];
+		if (t->port == port && (t->tls != NULL) == (https != 0) &&
+		    strcasecmp(t->host, host) == 0)
+			return (long)i;
+	}
+	return -1;
 }
 
 void

@@ -56,6 +56,8 @@ struct core_target {
 	const struct http_req_tmpl *req; /* its requests (its Host line) */
 	struct tls_ctx	*tls;		/* TLS with its SNI, NULL: TCP */
 	char		*name;		/* "HOST:PORT", for the report */
+	const char	*host;		/* its name or address, no brackets */
+	unsigned	 port;
 };
 
 /* What the core needs from the command line. */
@@ -150,6 +152,14 @@ struct core {
 /* Sets up the core.  `cfg' is copied; cfg->req must outlive the core. */
 void	core_init(struct core *core, struct loop *loop, struct bus *bus,
 	    const struct core_config *cfg);
+
+/*
+ * --servers: the index of the server whose origin is the scheme (https
+ * non-zero: TLS), host (ASCII case-insensitive, no brackets) and port
+ * of a URL, or -1 when none is (or the run has no --servers).
+ */
+long	core_target_find(const struct core_config *cfg, int https,
+	    const char *host, unsigned port);
 
 /* Frees the pools and buffers of the core. */
 void	core_fini(struct core *core);
