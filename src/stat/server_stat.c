@@ -138,7 +138,7 @@ server_init(void **state, const struct collector_env *env, char *err,
 		BUS_CALL_FAILED, BUS_CALL_SEND_STOP, BUS_CALL_RECV_STOP,
 	};
 	struct server_stat *st = xcalloc(1, sizeof(*st));
-	const struct core_config *cfg;
+	const struct server_stat_config *cfg = env->cfg;
 	size_t i;
 
 	(void)err;
@@ -146,8 +146,7 @@ server_init(void **state, const struct collector_env *env, char *err,
 	*state = st;
 	if (env->core == NULL)
 		return 0;
-	cfg = &env->core->cfg;
-	server_alloc(st, cfg->ntargets);
+	server_alloc(st, cfg->n);
 	st->targets = cfg->targets;
 	for (i = 0; i < st->n; i++)
 		st->s[i].name = xstrdup(cfg->targets[i].name);

@@ -21,11 +21,18 @@
 #ifndef HTTPERF_STAT_SERVER_STAT_H
 #define HTTPERF_STAT_SERVER_STAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct collector;
 struct core_target;
 struct hdr;
+
+/* Its settings (collector_env.cfg): the run's servers (core.h). */
+struct server_stat_config {
+	const struct core_target *targets;
+	size_t		 n;
+};
 
 struct server_count {
 	char		*name;		/* "HOST:PORT" */
