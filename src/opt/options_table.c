@@ -743,11 +743,14 @@ const struct opt_row opt_table[OPT_NOPTS] = {
  * and then the new ones come last, so that the line starts exactly as it
  * used to.
  * Of the workload, --wsesslog excludes the rest (options_check.c).
+ * --servers (upstream 0.9.1's place, after --server-name) replaces
+ * --server.
  */
 const enum opt_id opt_echo_order[] = {
 	OPT_VERBOSE, OPT_PRINT_REPLY, OPT_PRINT_REQUEST, OPT_HOG,
 	OPT_CLOSE_WITH_RESET, OPT_THINK_TIMEOUT, OPT_TIMEOUT, OPT_RUNTIME,
-	OPT_CLIENT, OPT_SERVER, OPT_SERVER_NAME, OPT_PORT, OPT_URI,
+	OPT_CLIENT, OPT_SERVER, OPT_SERVER_NAME, OPT_SERVERS, OPT_PORT,
+	OPT_URI,
 	OPT_FAILURE_STATUS, OPT_HTTP_VERSION, OPT_MAX_CONNECTIONS,
 	OPT_MAX_PIPED_CALLS, OPT_RATE, OPT_CALL_RATE, OPT_SEND_BUFFER,
 	OPT_RETRY_ON_FAILURE, OPT_MAX_RETRIES, OPT_RECV_BUFFER,
@@ -773,6 +776,5 @@ const enum opt_id opt_echo_order[] = {
 	OPT_DATA, OPT_DATA_ORDER, OPT_DATA_WRAP,
 	OPT_CHECK,
 	OPT_LOG, OPT_LOG_DROP,
-	OPT_SERVERS,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);

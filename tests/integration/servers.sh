@@ -60,6 +60,8 @@ EOF2
 hps --servers "$F" --num-conns 30 --num-calls 2 --uri /1k.html \
     --json "$T_DIR/r.json"
 expect_rc 0
+expect "^httperf --client=0/1 --servers=$F --port=80 --uri=/1k\.html "
+expect_not "^httperf .* --server="
 expect_classic
 expect_counts 30 60 60
 expect_status 0 60 0 0 0
