@@ -130,7 +130,7 @@ servers_parse(const char *buf, size_t len, const char *file,
 	char tmp[128];
 
 	memset(l, 0, sizeof(*l));
-	for (; p < end; p = e + 1) {
+	for (; p < end; p = e < end ? e + 1 : end) {
 		n++;
 		for (e = p; e < end && *e != '\n' && (!nul || *e != '\0'); e++)
 			;

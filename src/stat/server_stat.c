@@ -11,6 +11,7 @@
 #include "core/bus.h"
 #include "core/call.h"
 #include "core/conn.h"
+#include "core/sess.h"
 #include "lib/hdr.h"
 #include "lib/jsonr.h"
 #include "lib/jsonw.h"
@@ -36,16 +37,20 @@
 
 #define SRV_NAME_MAX		300	/* a merged file's name, at most */
 
-/* The counts of connection `c''s server, or NULL. */
+/* The counts of server `t', or NULL. */
 static struct server_count *
-server_of(struct server_stat *st, const struct conn *c)
+server_of(struct server_stat *st, const struct core_target *t)
 {
-	const struct core_target *t;
+	return t != NULL ? &st->s[t - st->targets] : NULL;
+}
 
-	if (c == NULL || c->target == NULL)
-		return NULL;
-	t = c->target;
-	return &st->s[t - st->targets];
+/* The server of call `call': its connection's, else its session's. */
+static const struct core_target *
+server_call(const struct call *call)
+{
+	if (call->conn != NULL)
+		return call->conn->target;
+	return call->sess != NULL ? call->sess->target : NULL;
 }
 
 static void
@@ -82,14 +87,15 @@ server_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 {
 	struct server_stat *st = ctx;
 	const struct call *call = obj;
+	const struct conn *c = obj;
 	struct server_count *sc;
 
 	(void)now;
 	if (ev == BUS_CONN_CONNECTING || ev == BUS_CONN_FAILED ||
 	    ev == BUS_CONN_TIMEOUT)
-		sc = server_of(st, obj);
+		sc = server_of(st, c->target);
 	else
-		sc = server_of(st, call->conn);
+		sc = server_of(st, server_call(call));
 	if (sc == NULL)
 		return;
 	switch (ev) {

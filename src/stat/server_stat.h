@@ -13,7 +13,8 @@
  * classes; X the 99th percentile of the reply time (from the request's
  * first byte to the reply's last, as the Reply time percentiles line),
  * 0.000 without replies.  The sums over the servers are the classic
- * totals, but for a failure of a call that never had a connection.
+ * totals (a call that failed without a connection counts on its
+ * session's server).
  * The --json part (stats.servers) has the same numbers per server, and
  * --merge sums them when the files name the same servers in the same
  * order.

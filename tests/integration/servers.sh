@@ -134,6 +134,20 @@ server_line "127\.0\.0\.1:$PDOWN" 10 0 0 10 10
 server_line "localhost:$P2" 10 10 10 0 0
 ok "a server down: its 10 connrefused on its line, the others unaffected"
 
+# Sessions with a server down: all their failures on its line, which
+# with the others' add up to the classic totals.
+hps --servers "$T_DIR/down" --wsess 6,2,0 --rate 100 --uri /1k.html
+expect_rc 0
+server_line "127\.0\.0\.1:$P1" 2 4 4 0 0
+server_line "localhost:$P2" 2 4 4 0 0
+expect "^Server 127\.0\.0\.1:$PDOWN: connections 2 requests 0 replies 0 errors [1-9][0-9]* connrefused 2 "
+sums=$(awk '/^Total: / { r = $5; p = $7 } /^Errors: total / { e = $3 }
+    /^Server / { sr += $6; sp += $8; se += $10 }
+    END { print (sr == r && sp == p && se == e) ? "ok" : r " " p " " e \
+	" != " sr " " sp " " se }' "$OUT")
+[ "$sums" = ok ] || fail "the Server lines do not add up: $sums"
+ok "sessions with a server down: its failures on its line, the sums are the totals"
+
 # TLS: each server its own SNI (none for an address); an https URL is
 # reached with TLS beside a plain server, without --ssl.
 printf 'localhost:%s\n127.0.0.1:%s\n' "$PT1" "$PT2" > "$T_DIR/tls"
