@@ -104,17 +104,30 @@ server_line "127\.0\.0\.1:$P1" 2 6 6 0 0
 server_line "localhost:$P2" 2 6 6 0 0
 ok "6 sessions of 3 calls: 2 sessions and 6 requests a server"
 
-# --merge of two clients sums each server's line.
+# --merge of two clients sums each server's line: the same servers in
+# the same order, whatever the file's path; another order is refused.
+cp "$F" "$T_DIR/copy"
+awk '!/^#/ && NF' "$F" | sort -r > "$T_DIR/order"
 for c in 0 1; do
-	hps --servers "$F" --client $c/2 --num-conns 3 --num-calls 2 \
+	f=$F
+	[ $c = 1 ] && f=$T_DIR/copy
+	hps --servers "$f" --client $c/2 --num-conns 3 --num-calls 2 \
 	    --uri /1k.html --json "$T_DIR/c$c.json"
 	expect_rc 0
 done
+hps --servers "$T_DIR/order" --client 1/2 --num-conns 3 --num-calls 2 \
+    --uri /1k.html --json "$T_DIR/o1.json"
+expect_rc 0
 timeout 60 "$HP" --merge "$T_DIR/c0.json" "$T_DIR/c1.json" > "$OUT" \
     2> "$OUT.err" || fail "--merge failed: $(cat "$OUT.err")"
 server_line "127\.0\.0\.1:$P1" 2 4 4 0 0
 server_line "localhost:$P2" 2 4 4 0 0
-ok "--merge sums the servers' lines"
+timeout 60 "$HP" --merge "$T_DIR/c0.json" "$T_DIR/o1.json" > "$OUT" \
+    2> "$OUT.err"
+[ $? = 1 ] || fail "--merge of another order did not fail"
+grep -q "stats.servers.servers\[0\].server: differs from" "$OUT.err" ||
+    fail "--merge of another order: $(cat "$OUT.err")"
+ok "--merge sums the servers' lines; another order refused"
 
 # One server down: its refused connections are on its line, the others
 # answer as before.
