@@ -67,6 +67,20 @@ mod_cfg_proxy(const struct mod_ctx *r, union mod_cfg *u)
 	u->proxy.tunnel = r->setup->tunnel != NULL;
 }
 
+/* --servers: a line per server. */
+static int
+mod_want_servers(const struct options *o)
+{
+	return o->servers_file != NULL;
+}
+
+static void
+mod_cfg_servers(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->servers.targets = r->setup->targets;
+	u->servers.n = r->setup->servers.n;
+}
+
 static int
 mod_want_tls(const struct options *o)
 {
@@ -430,6 +444,7 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &conc_stat_collector, mod_want_closed, mod_cfg_conc },
 	{ &check_stat_collector, mod_want_check_stat, mod_cfg_check_stat },
 	{ &calllog_collector, mod_want_log, mod_cfg_log },
+	{ &server_stat_collector, mod_want_servers, mod_cfg_servers },
 };
 
 const struct mod_gen mod_gens[] = {

@@ -34,6 +34,7 @@
 #include "stat/progress.h"
 #include "stat/proxy_stat.h"
 #include "stat/sched_stat.h"
+#include "stat/server_stat.h"
 #include "stat/sess_stat.h"
 
 struct options;
@@ -59,6 +60,7 @@ union mod_cfg {
 	struct proxy_stat_config proxy;
 	struct conc_stat_config	 conc;
 	struct calllog_config	 log;
+	struct server_stat_config servers;
 };
 
 /* What the settings are built from: the options and the run's set-up. */
@@ -115,7 +117,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	12
+#define MOD_NSTATS	13
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;

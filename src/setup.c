@@ -156,8 +156,68 @@ setup_proxy(struct setup *s, const struct options *o, char *const *env,
 }
 
 /*
- * Resolves --server and --myaddr into the core's configuration, or takes
- * --unix-socket's address, or the proxy's.
+ * --servers: reads the file (checked with the options already) and
+ * resolves each server, naming it "HOST:PORT" for the report.  The
+ * first one's address stands as the run's (cfg->addr).
+ */
+static int
+setup_servers(struct setup *s, const struct options *o,
+    struct core_config *cfg, char *err, size_t errlen)
+{
+	const struct servers_target *t;
+	struct core_target *ct;
+	size_t i;
+
+	if (servers_load(o->servers_file, o->port_given ? o->port : 0, o->ssl,
+	    &s->servers, err, errlen) == -1) {
+		fprintf(stderr, "%s: --servers: ", o->prog);
+		util_put_escaped(stderr, err, strlen(err));
+		putc('\n', stderr);
+		return -1;
+	}
+	s->targets = xcalloc(s->servers.n, sizeof(*s->targets));
+	for (i = 0; i < s->servers.n; i++) {
+		t = &s->servers.t[i];
+		ct = &s->targets[i];
+		ct->name = http_req_host(t->host, t->port, 0);
+		ct->host = t->host;
+		ct->port = t->port;
+		if (sock_resolve(t->host, t->port, &ct->addr, &ct->addrlen,
+		    err, errlen) == -1) {
+			fprintf(stderr, "%s: --servers: %s:%zu: %s\n", o->prog,
+			    o->servers_file, t->line, err);
+			return -1;
+		}
+	}
+	cfg->addr = s->targets[0].addr;
+	cfg->addrlen = s->targets[0].addrlen;
+	cfg->targets = s->targets;
+	cfg->ntargets = s->servers.n;
+	return 0;
+}
+
+/* --myaddr: the source addresses must be of each server's family. */
+static int
+setup_src_family(const struct options *o, const struct setup *s,
+    const struct sockaddr_storage *addr)
+{
+	size_t i;
+
+	for (i = 0; i < s->nsrc; i++) {
+		if (s->src[i].ss_family != addr->ss_family) {
+			fprintf(stderr, "%s: --myaddr: the source addresses "
+			    "must be of the server's address family (%s)\n",
+			    o->prog, addr->ss_family == AF_INET6 ?
+			    "IPv6" : "IPv4");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Resolves --server (or --servers) and --myaddr into the core's
+ * configuration, or takes --unix-socket's address, or the proxy's.
  */
 int
 setup_addresses(struct setup *s, const struct options *o,
@@ -188,6 +248,9 @@ setup_addresses(struct setup *s, const struct options *o,
 			    o->proxy != NULL ? "--proxy" : "--proxy-env", err);
 			return -1;
 		}
+	} else if (o->servers_file != NULL) {
+		if (setup_servers(s, o, cfg, err, errlen) == -1)
+			return -1;
 	} else if (sock_resolve(o->server, o->port, &cfg->addr, &cfg->addrlen,
 	    err, errlen) == -1) {
 		fprintf(stderr, "%s: --server: %s\n", o->prog, err);
@@ -200,15 +263,11 @@ setup_addresses(struct setup *s, const struct options *o,
 			return -1;
 		}
 	}
-	for (i = 0; i < s->nsrc; i++) {
-		if (s->src[i].ss_family != cfg->addr.ss_family) {
-			fprintf(stderr, "%s: --myaddr: the source addresses "
-			    "must be of the server's address family (%s)\n",
-			    o->prog, cfg->addr.ss_family == AF_INET6 ?
-			    "IPv6" : "IPv4");
+	if (setup_src_family(o, s, &cfg->addr) == -1)
+		return -1;
+	for (i = 0; i < cfg->ntargets; i++)
+		if (setup_src_family(o, s, &cfg->targets[i].addr) == -1)
 			return -1;
-		}
-	}
 	cfg->src = s->src;
 	cfg->nsrc = s->nsrc;
 	return 0;
@@ -257,6 +316,37 @@ setup_templates(struct setup *s, const struct options *o)
 	ct->epoch_off = (int64_t)clock_wall_now() - (int64_t)clock_now();
 }
 
+/*
+ * --servers: each server's request template, the run's with its own Host
+ * (and a URL's path as its default URI).
+ */
+static void
+setup_target_requests(struct setup *s, const struct options *o,
+    const struct http_req_spec *run)
+{
+	const struct servers_target *t;
+	struct http_req_spec spec;
+	size_t i, n = s->servers.n;
+
+	if (n == 0)
+		return;
+	s->target_req = xcalloc(n, sizeof(*s->target_req));
+	s->target_host = xcalloc(n, sizeof(*s->target_host));
+	for (i = 0; i < n; i++) {
+		t = &s->servers.t[i];
+		spec = *run;
+		if (!o->no_host_hdr) {
+			s->target_host[i] = http_req_host(t->host, t->port,
+			    t->https || o->ssl ? 443 : 80);
+			spec.host = s->target_host[i];
+		}
+		if (t->uri != NULL)
+			spec.uri = t->uri;
+		http_req_tmpl_init(&s->target_req[i], &spec);
+		s->targets[i].req = &s->target_req[i];
+	}
+}
+
 /* Builds the request template shared by every call. */
 static void
 setup_request(struct setup *s, const struct options *o)
@@ -289,6 +379,7 @@ setup_request(struct setup *s, const struct options *o)
 		spec.body_len = o->body_len;
 	}
 	http_req_tmpl_init(&s->tmpl, &spec);
+	setup_target_requests(s, o, &spec);
 }
 
 /*
@@ -329,15 +420,12 @@ setup_host_only(const char *name)
  * Checks that `name' can be sent as SNI: at most 255 bytes, no label over
  * 63.  Each connection would fail otherwise (the library refuses a longer
  * name; a server may drop a bad one).  Returns 0, or -1 after saying so,
- * naming the option the name came from.
+ * naming where the name came from (`opt') with `hint'.
  */
 static int
-setup_check_sni(const struct options *o, const char *name)
+setup_check_sni(const struct options *o, const char *name, const char *opt,
+    const char *hint)
 {
-	const char *opt = o->tls_server_name != NULL ? "--tls-server-name" :
-	    o->server_name != NULL ? "--server-name" : "--server";
-	const char *hint = o->tls_server_name != NULL ? "" :
-	    " (--tls-server-name sets another)";
 	size_t len = strlen(name), label;
 
 	if (len > SNI_MAX) {
@@ -358,28 +446,26 @@ setup_check_sni(const struct options *o, const char *name)
 }
 
 /*
- * --ssl: builds the TLS context.  SNI goes to --tls-server-name, else the
- * --server-name or --server host, unless that is an IP literal; with
- * --ssl-verify the certificate must match that name (or the literal).
- * Returns 0, or -1 after printing why.
+ * Builds a TLS context for the server named `host' (Host-style: brackets
+ * and a port are left out): SNI unless it is an IP literal, and with
+ * --ssl-verify the name the certificate must match.  Returns it, or NULL
+ * after printing why (`opt' and `hint' say where the name came from).
  */
-static int
-setup_tls(struct setup *s, const struct options *o, char *err,
-    size_t errlen)
+static struct tls_ctx *
+setup_tls_ctx(const struct options *o, const char *host, const char *opt,
+    const char *hint, char *err, size_t errlen)
 {
 	struct tls_config tc;
 	struct sockaddr_storage ss;
+	struct tls_ctx *ctx;
 	char *name;
 	int literal;
 
-	if (!o->ssl)
-		return 0;
-	name = setup_host_only(o->tls_server_name ? o->tls_server_name :
-	    o->server_name ? o->server_name : o->server);
+	name = setup_host_only(host);
 	literal = sock_parse_addr(name, &ss) == 0;
-	if (!literal && setup_check_sni(o, name) == -1) {
+	if (!literal && setup_check_sni(o, name, opt, hint) == -1) {
 		free(name);
-		return -1;
+		return NULL;
 	}
 	memset(&tc, 0, sizeof(tc));
 	tc.min_version = (enum tls_version)o->ssl_min_version;
@@ -398,13 +484,57 @@ setup_tls(struct setup *s, const struct options *o, char *err,
 		tc.alpn = (const unsigned char *)"\x02h2\x08http/1.1";
 		tc.alpn_len = o->http2_fallback ? 12 : 3;
 	}
-	s->tls = tls_ctx_new(&tc, err, errlen);
+	ctx = tls_ctx_new(&tc, err, errlen);
 	free(name);
-	if (s->tls == NULL) {
+	if (ctx == NULL)
 		fprintf(stderr, "%s: %s\n", o->prog, err);
-		return -1;
+	return ctx;
+}
+
+/*
+ * --servers: a TLS context for each server reached with TLS (all with
+ * --ssl, else those of an https URL), each with its own name.
+ */
+static int
+setup_target_tls(struct setup *s, const struct options *o, char *err,
+    size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < s->servers.n; i++) {
+		if (!o->ssl && !s->servers.t[i].https)
+			continue;
+		s->targets[i].tls = setup_tls_ctx(o, s->targets[i].name,
+		    "--servers", "", err, errlen);
+		if (s->targets[i].tls == NULL)
+			return -1;
 	}
 	return 0;
+}
+
+/*
+ * --ssl: builds the TLS context.  SNI goes to --tls-server-name, else the
+ * --server-name or --server host, unless that is an IP literal; with
+ * --ssl-verify the certificate must match that name (or the literal).
+ * Returns 0, or -1 after printing why.
+ */
+static int
+setup_tls(struct setup *s, const struct options *o, char *err,
+    size_t errlen)
+{
+	const char *opt = o->tls_server_name != NULL ? "--tls-server-name" :
+	    o->server_name != NULL ? "--server-name" : "--server";
+	const char *hint = o->tls_server_name != NULL ? "" :
+	    " (--tls-server-name sets another)";
+
+	if (setup_target_tls(s, o, err, errlen) == -1)
+		return -1;
+	if (!o->ssl)
+		return 0;
+	s->tls = setup_tls_ctx(o, o->tls_server_name ? o->tls_server_name :
+	    o->server_name ? o->server_name : o->server, opt, hint, err,
+	    errlen);
+	return s->tls != NULL ? 0 : -1;
 }
 
 /* --data: reads the file's rows.  Returns 0, or -1 after one line. */
@@ -464,6 +594,28 @@ setup_core(struct setup *s, const struct options *o,
 	return 0;
 }
 
+static void
+setup_free_targets(struct setup *s)
+{
+	size_t i;
+
+	for (i = 0; s->targets != NULL && i < s->servers.n; i++) {
+		tls_ctx_free(s->targets[i].tls);
+		free(s->targets[i].name);
+		if (s->target_req != NULL)
+			http_req_tmpl_free(&s->target_req[i]);
+		if (s->target_host != NULL)
+			free(s->target_host[i]);
+	}
+	free(s->targets);
+	free(s->target_req);
+	free(s->target_host);
+	s->targets = NULL;
+	s->target_req = NULL;
+	s->target_host = NULL;
+	servers_free(&s->servers);
+}
+
 void
 setup_free(struct setup *s)
 {
@@ -484,6 +636,7 @@ setup_free(struct setup *s)
 	free(s->proxy_auth);
 	free(s->prefix);
 	free(s->tunnel);
+	setup_free_targets(s);
 	s->proxy = s->proxy_host = s->proxy_userpass = s->proxy_auth = NULL;
 	s->prefix = s->tunnel = NULL;
 	s->tls = NULL;

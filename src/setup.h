@@ -11,6 +11,7 @@
 #include "core/core.h"
 #include "core/loop.h"
 #include "lib/datafile.h"
+#include "lib/servers.h"
 #include "lib/tmpl.h"
 #include "net/http_req.h"
 
@@ -43,6 +44,12 @@ struct setup {
 	/* --data: the file's rows, read once (gen/data.h hands them out). */
 	struct datafile	 data;
 	int		 data_on;
+	/* --servers: the file's targets and what the core gets of each
+	   (its own request template, Host, TLS context and name). */
+	struct servers_list servers;
+	struct core_target *targets;
+	struct http_req_tmpl *target_req;
+	char		**target_host;
 };
 
 /*

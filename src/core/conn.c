@@ -67,6 +67,9 @@ conn_new(struct core *core, uint64_t now)
 	timer_init(&c->timer, conn_timer_fired);
 	if (core->cfg.tls != NULL && core->cfg.tls_reuse)
 		c->tls_slot = &core->tls_slot;
+	if (core->cfg.ntargets > 0)
+		conn_target(c, &core->cfg.targets[core->next_target++ %
+		    core->cfg.ntargets]);
 	c->live_prev = NULL;
 	c->live_next = core->live;
 	if (core->live != NULL)
@@ -74,6 +77,18 @@ conn_new(struct core *core, uint64_t now)
 	core->live = c;
 	bus_signal(core->bus, BUS_CONN_NEW, c, conn_noarg, now);
 	return c;
+}
+
+void
+conn_target(struct conn *c, const struct core_target *t)
+{
+	struct core *core = c->core;
+
+	c->target = t;
+	c->xp.ops = t->tls != NULL ? &transport_tls : &transport_plain;
+	c->xp.ctx = t->tls;
+	c->tls_slot = t->tls != NULL && core->cfg.tls_reuse ?
+	    &core->target_slots[t - core->cfg.targets] : NULL;
 }
 
 void
@@ -262,11 +277,13 @@ conn_open(struct conn *c)
 {
 	struct core *core = c->core;
 	const struct core_config *cfg = &core->cfg;
+	int family = c->target != NULL ? c->target->addr.ss_family :
+	    cfg->addr.ss_family;
 
-	c->xp.fd = sock_open(cfg->addr.ss_family, &cfg->sock);
+	c->xp.fd = sock_open(family, &cfg->sock);
 	if (c->xp.fd == -1)
 		return -1;
-	if (sock_bind_next(c->xp.fd, cfg->addr.ss_family, cfg->src, cfg->nsrc,
+	if (sock_bind_next(c->xp.fd, family, cfg->src, cfg->nsrc,
 	    &core->next_src, cfg->hog ? core->hog : NULL) == -1)
 		return -1;
 	return loop_set(core->loop, c->xp.fd, 0, conn_io, c);
@@ -287,7 +304,9 @@ conn_start(struct conn *c)
 	int err;
 
 	for (tries = 1;; tries++) {
-		err = sock_connect(c->xp.fd,
+		err = c->target != NULL ? sock_connect(c->xp.fd,
+		    (const struct sockaddr *)&c->target->addr,
+		    c->target->addrlen) : sock_connect(c->xp.fd,
 		    (const struct sockaddr *)&cfg->addr, cfg->addrlen);
 		if (err != EADDRNOTAVAIL || cfg->hog || tries >= cfg->nsrc)
 			return err;

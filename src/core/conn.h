@@ -105,6 +105,8 @@ struct conn {
 
 	struct sess	*sess;		/* session it serves, or NULL; not a
 					   reference */
+	/* --servers: its server (conn_target()), NULL: the run's one. */
+	const struct core_target *target;
 	/* When the workload's schedule meant it to start (ns), for its
 	   first call's call->intended; 0: no schedule. */
 	uint64_t	 intended;
@@ -130,6 +132,20 @@ struct conn {
  * conn_close()) and signals BUS_CONN_NEW.
  */
 struct conn *conn_new(struct core *core, uint64_t now);
+
+/*
+ * --servers: points a new connection at server `t' (its address, request
+ * template, TLS context and resumption slot).  conn_new() takes the next
+ * server round-robin; a session's connections take the session's.
+ */
+void	conn_target(struct conn *c, const struct core_target *t);
+
+/* The request template of the connection's server. */
+static inline const struct http_req_tmpl *
+conn_req(const struct conn *c)
+{
+	return c->target != NULL ? c->target->req : c->core->cfg.req;
+}
 
 /*
  * Opens the socket and starts connecting.  Success and failure are

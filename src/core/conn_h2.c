@@ -473,7 +473,7 @@ h2_conn_start(struct conn *c, int tls)
 	h->conn = c;
 	h->tls = tls;
 	c->h2 = h;
-	h2_base_init(h, c->core->cfg.req);
+	h2_base_init(h, conn_req(c));
 	if (h2_session_new(h) == -1) {
 		h2_conn_free(c);
 		errno = ENOMEM;

@@ -370,7 +370,7 @@ static int
 h2_submit(struct conn *c, struct call *call, uint64_t now)
 {
 	struct h2_conn *h = c->h2;
-	const struct http_req_tmpl *t = c->core->cfg.req;
+	const struct http_req_tmpl *t = conn_req(c);
 	struct h2_stream *s;
 	nghttp2_data_provider prd, *pp = NULL;
 	size_t i, n;

@@ -104,7 +104,7 @@ static int
 conn_prepare_call(struct conn *c, struct call *call)
 {
 	const struct core *core = c->core;
-	const struct http_req_tmpl *t = core->cfg.req;
+	const struct http_req_tmpl *t = conn_req(c);
 	size_t i;
 
 	call->iovcnt = http_req_iov(t, call->method,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/call.h"
 #include "core/conn.h"
@@ -99,11 +100,32 @@ core_init(struct core *core, struct loop *loop, struct bus *bus,
 	core_pool_init(&core->calls, sizeof(struct call));
 	core_pool_init(&core->sess, sizeof(struct sess));
 	core->hog = xcalloc(cfg->nsrc > 0 ? cfg->nsrc : 1, sizeof(*core->hog));
+	if (cfg->ntargets > 0)
+		core->target_slots = xcalloc(cfg->ntargets,
+		    sizeof(*core->target_slots));
+}
+
+long
+core_target_find(const struct core_config *cfg, int https, const char *host,
+    unsigned port)
+{
+	const struct core_target *t;
+	size_t i;
+
+	for (i = 0; i < cfg->ntargets; i++) {
+		t = &cfg->targets[i];
+		if (t->port == port && (t->tls != NULL) == (https != 0) &&
+		    strcasecmp(t->host, host) == 0)
+			return (long)i;
+	}
+	return -1;
 }
 
 void
 core_fini(struct core *core)
 {
+	size_t i;
+
 	core_pool_fini(&core->conns);
 	core_pool_fini(&core->calls);
 	core_pool_fini(&core->sess);
@@ -112,6 +134,10 @@ core_fini(struct core *core)
 	free(core->hog);
 	core->hog = NULL;
 	tls_slot_clear(&core->tls_slot);
+	for (i = 0; core->target_slots != NULL && i < core->cfg.ntargets; i++)
+		tls_slot_clear(&core->target_slots[i]);
+	free(core->target_slots);
+	core->target_slots = NULL;
 }
 
 void

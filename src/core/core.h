@@ -45,6 +45,21 @@ struct core_tmpl {
 	void		*value_arg;
 };
 
+/*
+ * --servers: one of the servers a run spreads its connections (or
+ * sessions) over, round-robin.  Without --servers the run has none and
+ * its one server is core_config's addr, req and tls.
+ */
+struct core_target {
+	struct sockaddr_storage addr;
+	socklen_t	 addrlen;
+	const struct http_req_tmpl *req; /* its requests (its Host line) */
+	struct tls_ctx	*tls;		/* TLS with its SNI, NULL: TCP */
+	char		*name;		/* "HOST:PORT", for the report */
+	const char	*host;		/* its name or address, no brackets */
+	unsigned	 port;
+};
+
 /* What the core needs from the command line. */
 struct core_config {
 	struct sockaddr_storage addr;	/* the server */
@@ -80,6 +95,9 @@ struct core_config {
 	void		(*reply_fn)(void *arg, struct call *call,
 			    uint64_t now);
 	void		*reply_arg;
+	/* --servers: the servers, or none (ntargets 0). */
+	const struct core_target *targets;
+	size_t		 ntargets;
 };
 
 /*
@@ -123,11 +141,25 @@ struct core {
 	size_t		 next_src;
 
 	struct tls_slot	 tls_slot;	/* TLS: the run's resumption slot */
+
+	/* --servers: the next target of a connection and of a session,
+	   and each target's resumption slot. */
+	size_t		 next_target;
+	size_t		 next_sess_target;
+	struct tls_slot	*target_slots;
 };
 
 /* Sets up the core.  `cfg' is copied; cfg->req must outlive the core. */
 void	core_init(struct core *core, struct loop *loop, struct bus *bus,
 	    const struct core_config *cfg);
+
+/*
+ * --servers: the index of the server whose origin is the scheme (https
+ * non-zero: TLS), host (ASCII case-insensitive, no brackets) and port
+ * of a URL, or -1 when none is (or the run has no --servers).
+ */
+long	core_target_find(const struct core_config *cfg, int https,
+	    const char *host, unsigned port);
 
 /* Frees the pools and buffers of the core. */
 void	core_fini(struct core *core);

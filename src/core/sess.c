@@ -25,6 +25,9 @@ sess_new(struct core *core, void *owner, uint64_t now)
 	s->refs = 1;
 	s->owner = owner;
 	s->t_start = now;
+	if (core->cfg.ntargets > 0)
+		s->target = &core->cfg.targets[core->next_sess_target++ %
+		    core->cfg.ntargets];
 	bus_signal(core->bus, BUS_SESS_NEW, s, sess_noarg, now);
 	return s;
 }

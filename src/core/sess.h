@@ -27,6 +27,8 @@ struct sess {
 	void		*priv;		/* the workload's state, owned by it */
 	struct tls_slot	 tls_slot;	/* TLS session its connections resume */
 	size_t		 data_row;	/* --data: its row (gen/data.c) */
+	/* --servers: its server, taken round-robin; NULL: the run's one. */
+	const struct core_target *target;
 };
 
 /*

@@ -316,6 +316,8 @@ session_connect(struct session *ss, uint64_t now)
 	c = conn_new(g->core, now);
 	c->owner = g;
 	c->sess = ss->sess;
+	if (ss->sess->target != NULL)
+		conn_target(c, ss->sess->target);
 	/* Calls the server announced it would not process come back to
 	   session_on_closed() to be sent again, uncounted. */
 	c->resend = 1;

@@ -530,7 +530,7 @@ options_parse_env(struct options *o, int argc, char **argv,
 	if (o->ssl && !o->port_given)
 		o->port = 443;
 	opt_append_header_file(&c);
-	if (opt_check_tmpl(&c) == -1)
+	if (opt_check_tmpl(&c) == -1 || opt_check_servers(&c) == -1)
 		goto out;
 	st = OPTIONS_RUN;
 out:
@@ -586,6 +586,9 @@ opt_echo_row(const struct options *o, const struct opt_row *r, FILE *out)
 	const struct opt_val *v = r->nfields > 0 ? &r->fields[0] : &r->val;
 	size_t i;
 
+	/* --servers stands for --server, as upstream echoes it. */
+	if (r == &opt_table[OPT_SERVER] && o->servers_file != NULL)
+		return;
 	switch (r->echo) {
 	case OPT_E_NONE:
 		return;

@@ -29,6 +29,7 @@ struct options {
 	char		*url_target;
 	const char	*server;	/* default "localhost" */
 	const char	*server_name;	/* Host header value, NULL: server */
+	const char	*servers_file;	/* --servers F, NULL: none */
 	unsigned	 port;		/* default 80, 443 with --ssl */
 	int		 port_given;	/* --port was given */
 	const char	*uri;		/* default "/" */

@@ -150,6 +150,19 @@ static const struct opt_rule opt_rules[] = {
 	    "(--proxy names the proxy)" },
 	{ OPT_PROXY_USER, 1, OPT_ANY_PROXY, "requires --proxy or --proxy-env" },
 	/*
+	 * --servers names the servers, each with its own Host and TLS
+	 * name, and reaches them directly.
+	 */
+	{ OPT_SERVERS, 0, OPT_SERVER, "cannot be used with --server or a "
+	    "URL (give one or the other)" },
+	{ OPT_SERVERS, 0, OPT_SERVER_NAME, "cannot be used with --server-name "
+	    "(each server's Host is its name in the file)" },
+	{ OPT_SERVERS, 0, OPT_TLS_SERVER_NAME, "cannot be used with "
+	    "--tls-server-name (each server's SNI is its name in the file)" },
+	{ OPT_SERVERS, 0, OPT_UNIX_SOCKET, "cannot be used with --unix-socket" },
+	{ OPT_SERVERS, 0, OPT_ANY_PROXY, "cannot be used with --proxy or "
+	    "--proxy-env" },
+	/*
 	 * --sweep moves the rate of the workload's schedule from step to
 	 * step; the sweep decides the length of the test.
 	 */

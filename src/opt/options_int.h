@@ -84,6 +84,7 @@ enum opt_id {
 	OPT_SEND_BUFFER,
 	OPT_SERVER,
 	OPT_SERVER_NAME,
+	OPT_SERVERS,
 	OPT_SESSION_COOKIES,
 	OPT_SLO,
 	OPT_SLO_ABORT,
@@ -398,6 +399,13 @@ int	opt_uri(struct opt_ctx *c, const struct opt_row *r, const char *arg);
  * opt_uri() let pass.  Returns 0 or -1 (options_tmpl.c).
  */
 int	opt_check_tmpl(const struct opt_ctx *c);
+
+/*
+ * --servers: reads and parses the file once, so that a bad line stops
+ * the run before anything starts ("--servers: FILE:LINE: ...").  Returns
+ * 0 or -1 (options_req.c).
+ */
+int	opt_check_servers(const struct opt_ctx *c);
 
 /* --data-order seq|random and --data-wrap y|n (options_tmpl.c). */
 int	opt_data_order(struct opt_ctx *c, const struct opt_row *r,

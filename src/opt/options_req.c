@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/servers.h"
 #include "lib/util.h"
 #include "net/proxy.h"
 #include "net/sock.h"
@@ -478,3 +479,20 @@ opt_append_header_file(struct opt_ctx *c)
 	o->add_header_len += c->hdr_file_len;
 }
 
+
+int
+opt_check_servers(const struct opt_ctx *c)
+{
+	const struct options *o = c->o;
+	struct servers_list l;
+	char err[512], msg[512];
+
+	if (o->servers_file == NULL)
+		return 0;
+	if (servers_load(o->servers_file, o->port_given ? o->port : 0, o->ssl,
+	    &l, err, sizeof(err)) == -1)
+		return opt_fail(c, &opt_table[OPT_SERVERS], NULL, NULL, "%s",
+		    util_escape(msg, sizeof(msg), err, strlen(err)));
+	servers_free(&l);
+	return 0;
+}

@@ -704,6 +704,9 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    "X more seconds for the first byte of a reply"),
 	[OPT_TIMEOUT] = SECS("timeout", timeout, TIMING,
 	    "fail a connection idle for X seconds"),
+	[OPT_SERVERS] = STR("servers", "F", OPT_K_PATH, servers_file, NULL,
+	    OPT_E_NONZERO, TARGET,
+	    "spread connections over the servers in file F"),
 	[OPT_TLS_SERVER_NAME] = STR("tls-server-name", "S", OPT_K_WORD,
 	    tls_server_name, NULL, OPT_E_NONZERO, TLS,
 	    "TLS server name (SNI) S"),
@@ -740,11 +743,14 @@ const struct opt_row opt_table[OPT_NOPTS] = {
  * and then the new ones come last, so that the line starts exactly as it
  * used to.
  * Of the workload, --wsesslog excludes the rest (options_check.c).
+ * --servers (upstream 0.9.1's place, after --server-name) replaces
+ * --server.
  */
 const enum opt_id opt_echo_order[] = {
 	OPT_VERBOSE, OPT_PRINT_REPLY, OPT_PRINT_REQUEST, OPT_HOG,
 	OPT_CLOSE_WITH_RESET, OPT_THINK_TIMEOUT, OPT_TIMEOUT, OPT_RUNTIME,
-	OPT_CLIENT, OPT_SERVER, OPT_SERVER_NAME, OPT_PORT, OPT_URI,
+	OPT_CLIENT, OPT_SERVER, OPT_SERVER_NAME, OPT_SERVERS, OPT_PORT,
+	OPT_URI,
 	OPT_FAILURE_STATUS, OPT_HTTP_VERSION, OPT_MAX_CONNECTIONS,
 	OPT_MAX_PIPED_CALLS, OPT_RATE, OPT_CALL_RATE, OPT_SEND_BUFFER,
 	OPT_RETRY_ON_FAILURE, OPT_MAX_RETRIES, OPT_RECV_BUFFER,

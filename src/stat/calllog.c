@@ -207,7 +207,8 @@ static void
 calllog_record(struct calllog *l, const struct call *call,
     const struct conn *c, const char *err, uint64_t now)
 {
-	const struct http_req_tmpl *req = l->core->cfg.req;
+	const struct http_req_tmpl *req = c != NULL ? conn_req(c) :
+	    l->core->cfg.req;
 	struct calllog_rec r;
 
 	memset(&r, 0, sizeof(r));

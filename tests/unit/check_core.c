@@ -131,6 +131,83 @@ START_TEST(pool_conns)
 }
 END_TEST
 
+/*
+ * --servers: connections and sessions each take the next server
+ * round-robin, on counters of their own; a connection's template is its
+ * server's; core_target_find() matches an origin.
+ */
+START_TEST(targets_round_robin)
+{
+	struct core_target t[3];
+	struct http_req_tmpl req[3];
+	struct core_config cfg;
+	struct conn *c[7];
+	struct sess *s[4];
+	struct fix f;
+	size_t i;
+
+	memset(t, 0, sizeof(t));
+	memset(req, 0, sizeof(req));
+	for (i = 0; i < 3; i++) {
+		t[i].req = &req[i];
+		t[i].host = i == 1 ? "B.example" : "a.example";
+		t[i].port = 80 + (unsigned)i;
+	}
+	memset(&f, 0, sizeof(f));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.targets = t;
+	cfg.ntargets = 3;
+	unit_core_init(&f.core, &f.loop, &f.bus, &cfg);
+	for (i = 0; i < 7; i++) {
+		c[i] = conn_new(&f.core, 0);
+		ck_assert_ptr_eq(c[i]->target, &t[i % 3]);
+		ck_assert_ptr_eq(conn_req(c[i]), &req[i % 3]);
+	}
+	for (i = 0; i < 4; i++) {
+		s[i] = sess_new(&f.core, NULL, 0);
+		ck_assert_ptr_eq(s[i]->target, &t[i % 3]);
+	}
+	/* A session's connection goes to the session's server. */
+	conn_target(c[0], s[1]->target);
+	ck_assert_ptr_eq(conn_req(c[0]), &req[1]);
+	ck_assert_int_eq(core_target_find(&cfg, 0, "b.EXAMPLE", 81), 1);
+	ck_assert_int_eq(core_target_find(&cfg, 0, "a.example", 82), 2);
+	ck_assert_int_eq(core_target_find(&cfg, 0, "a.example", 81), -1);
+	ck_assert_int_eq(core_target_find(&cfg, 1, "a.example", 80), -1);
+	for (i = 0; i < 7; i++)
+		conn_close(c[i], 0);
+	for (i = 0; i < 4; i++)
+		sess_unref(s[i], 0);
+	fix_fini(&f);
+}
+END_TEST
+
+/* Without --servers nothing changes: no target, the run's template. */
+START_TEST(targets_none)
+{
+	struct http_req_tmpl req;
+	struct core_config cfg;
+	struct conn *c;
+	struct sess *s;
+	struct fix f;
+
+	memset(&f, 0, sizeof(f));
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&req, 0, sizeof(req));
+	cfg.req = &req;
+	unit_core_init(&f.core, &f.loop, &f.bus, &cfg);
+	c = conn_new(&f.core, 0);
+	s = sess_new(&f.core, NULL, 0);
+	ck_assert_ptr_null(c->target);
+	ck_assert_ptr_null(s->target);
+	ck_assert_ptr_eq(conn_req(c), &req);
+	ck_assert_int_eq(core_target_find(&cfg, 0, "localhost", 80), -1);
+	conn_close(c, 0);
+	sess_unref(s, 0);
+	fix_fini(&f);
+}
+END_TEST
+
 static Suite *
 core_suite(void)
 {
@@ -140,6 +217,8 @@ core_suite(void)
 	tcase_add_test(tc, pool_calls);
 	tcase_add_test(tc, pool_sessions);
 	tcase_add_test(tc, pool_conns);
+	tcase_add_test(tc, targets_round_robin);
+	tcase_add_test(tc, targets_none);
 	suite_add_tcase(s, tc);
 	return s;
 }
