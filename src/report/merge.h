@@ -81,6 +81,7 @@ struct merge {
 	const char	**hostv;	/* distinct, into the documents */
 	size_t		 nhosts;
 	const struct jv	*options;	/* the first file's */
+	int		 unequal;	/* the files' loads differ */
 	const char	*echo;		/* the first file's command line */
 	const char	*first;		/* the first file's path */
 	const struct collector *const *cols;	/* the module table */
