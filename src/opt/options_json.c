@@ -22,7 +22,7 @@ const char *const options_merge_may_differ[] = {
 	"client", "json", "html", "hlog", "interval", "periodic-stats", "verbose",
 	"debug", "print-reply", "print-request", "myaddr", "max-lateness",
 	"start-at", "quiet", "slo", "jobs", "cpus", "busy-poll", "log",
-	"log-drop", NULL
+	"log-drop", "use-timer-cache", NULL
 };
 
 /* One value of a row, by its kind. */
