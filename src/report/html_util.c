@@ -83,8 +83,14 @@ load_text(const struct jv *v, char *buf, size_t len)
 		v = n;
 	if (jv_num(v, &d) == 0)
 		snprintf(buf, len, "%g", d);
-	else if ((s = jv_str(v, &sl)) != NULL)
-		snprintf(buf, len, "%.*s", sl > 40 ? 40 : (int)sl, s);
+	else if ((s = jv_str(v, &sl)) != NULL) {
+		/* At most 40 bytes, cut between two UTF-8 characters. */
+		if (sl > 40)
+			for (sl = 40; sl > 0 && ((unsigned char)s[sl] &
+			    0xc0) == 0x80; sl--)
+				;
+		snprintf(buf, len, "%.*s", (int)sl, s);
+	}
 	else
 		snprintf(buf, len, "-");
 }
@@ -110,30 +116,36 @@ load_shows(const struct jv *files, const char *k)
 	return 0;
 }
 
+/* The load options html_put_loads() shows at most. */
+#define LOAD_KEYS	16
+
 void
 html_put_loads(FILE *f, const struct jv *doc, size_t max)
 {
 	const struct jv *files = jv_path(doc, "merged.files"), *ld;
-	const char *sep;
+	const char *keys[LOAD_KEYS], *sep;
 	char t[64];
-	size_t i, j;
+	size_t i, j, nk = 0;
 	int eq;
 
-	if (jv_bool(jv_path(doc, "merged.equal_load"), &eq) != 0 || eq)
+	if (jv_bool(jv_path(doc, "merged.equal_load"), &eq) != 0 || eq ||
+	    jv_len(files) == 0)
 		return;
+	ld = jv_get(jv_at(files, 0), "load");
+	for (j = 0; j < jv_len(ld) && nk < LOAD_KEYS; j++)
+		if (load_shows(files, jv_key_at(ld, j)))
+			keys[nk++] = jv_key_at(ld, j);
 	fputs("<div><dt>Loads</dt><dd id=\"loads\">", f);
 	for (i = 0; i < jv_len(files) && i < max; i++) {
 		ld = jv_get(jv_at(files, i), "load");
 		fputs(i > 0 ? "; client " : "client ", f);
 		html_put_str(f, jv_at(files, i), "client");
-		sep = ": ";
-		for (j = 0; j < jv_len(ld); j++) {
-			if (!load_shows(files, jv_key_at(ld, j)))
-				continue;
-			load_text(jv_at(ld, j), t, sizeof(t));
-			fprintf(f, "%s--%s ", sep, jv_key_at(ld, j));
+		for (j = 0, sep = ": "; j < nk; j++, sep = ", ") {
+			load_text(jv_get(ld, keys[j]), t, sizeof(t));
+			fprintf(f, "%s--", sep);
+			html_escape(f, keys[j]);
+			fputc(' ', f);
 			html_escape(f, t);
-			sep = ", ";
 		}
 	}
 	if (jv_len(files) > max)
