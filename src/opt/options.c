@@ -532,6 +532,10 @@ options_parse_env(struct options *o, int argc, char **argv,
 	opt_append_header_file(&c);
 	if (opt_check_tmpl(&c) == -1 || opt_check_servers(&c) == -1)
 		goto out;
+	if (c.given[OPT_USE_TIMER_CACHE])
+		fprintf(err, "%s: --use-timer-cache: this httperf reads the "
+		    "clock at every event, so the option changes nothing\n",
+		    o->prog);
 	st = OPTIONS_RUN;
 out:
 	free(c.hdr_file);

@@ -162,6 +162,9 @@ struct options {
 	double		 sweep_precision;
 	const char	*sweep_tsv;
 
+	/* --use-timer-cache (0.9.1's): accepted, changes nothing. */
+	int		 use_timer_cache;
+
 	/* Sockets. */
 	int		 hog;
 	int		 close_with_reset;

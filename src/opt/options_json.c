@@ -22,7 +22,7 @@ const char *const options_merge_may_differ[] = {
 	"client", "json", "html", "hlog", "interval", "periodic-stats", "verbose",
 	"debug", "print-reply", "print-request", "myaddr", "max-lateness",
 	"start-at", "quiet", "slo", "jobs", "cpus", "busy-poll", "log",
-	"log-drop",
+	"log-drop", "use-timer-cache",
 	/* Its path; the servers are compared by stats.servers. */
 	"servers", NULL
 };

@@ -717,6 +717,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    .arg = "S", .val = { .kind = OPT_K_FUNC, OPT_DEST(uri) },
 	    .parse = opt_uri, .def_str = "/", .echo = OPT_E_ALWAYS,
 	    .group = TARGET, .help = "request URI S (default /)" },
+	[OPT_USE_TIMER_CACHE] = FLAG("use-timer-cache", use_timer_cache,
+	    OPT_E_NONE, TIMING, "accepted as 0.9.1's; changes nothing here"),
 	[OPT_VERBOSE] = { .name = "verbose", .has_arg = no_argument,
 	    .val = { .kind = OPT_K_COUNT, OPT_DEST(verbose) },
 	    .echo = OPT_E_SET, .group = OUTPUT,

@@ -446,6 +446,7 @@ write_clients(struct html_ctx *c)
 		if (jv_len(ids) > 64)
 			fputs(", \xe2\x80\xa6", f);
 		fputs(")</dd></div>\n", f);
+		html_put_loads(f, c->doc, HTML_CMD_ROWS);
 	} else if (html_num(c->doc, "client.count", &d) == 0 && d > 1) {
 		meta_open(f, "Client");
 		html_put_num(f, c->doc, "client.id", 0, "", 1);

@@ -28,4 +28,12 @@ void	 html_put_str(FILE *f, const struct jv *v, const char *path);
 char	*html_fmtdup(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));
 
+/*
+ * A merge of unequal clients (merged.equal_load false): the "Loads" fact
+ * of the heading, which client (--client I/N) ran at which load, the
+ * load options whose values differ between the files, for the first
+ * `max' files.  Nothing for other documents.
+ */
+void	 html_put_loads(FILE *f, const struct jv *doc, size_t max);
+
 #endif /* HTTPERF_REPORT_HTML_UTIL_H */

@@ -226,6 +226,23 @@ struct merge_tail {
 	size_t			 n;
 };
 
+/* A file's "load": its values of the options that set its load. */
+static void
+merge_json_load(struct jsonw *w, const struct jv *o)
+{
+	const struct jv *v;
+	size_t i;
+
+	jsonw_key(w, "load");
+	jsonw_obj_begin(w);
+	for (i = 0; merge_load_options[i] != NULL; i++)
+		if ((v = jv_get(o, merge_load_options[i])) != NULL) {
+			jsonw_key(w, merge_load_options[i]);
+			result_copy(w, v);
+		}
+	jsonw_obj_end(w);
+}
+
 static void
 merge_json_tail(struct jsonw *w, const void *arg)
 {
@@ -243,9 +260,11 @@ merge_json_tail(struct jsonw *w, const void *arg)
 		    NULL));
 		jsonw_kstr(w, "client", jv_str(jv_path(t->docs[i],
 		    "options.client"), NULL));
+		merge_json_load(w, jv_get(t->docs[i], "options"));
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
+	jsonw_kbool(w, "equal_load", !t->m->unequal);
 	jsonw_obj_end(w);
 	merge_sweep_json(w, t->m);
 }

@@ -38,13 +38,20 @@
  *	  capacity comes from the merged verdicts.  A sweep's result with
  *	  another's of a different plan (step count, levels, a search's
  *	  probe), or with a result that is no sweep, is refused.
+ *	- unequal clients: the files may differ in their load (the options
+ *	  merge_load_options lists: rates, counts, --runtime, session
+ *	  counts, --max-connections, --jobs; merge_head.c says how far),
+ *	  then m->unequal is set and the merged document lists each
+ *	  file's load (merged.files[].load, merged.equal_load); the rate
+ *	  targets add up as above.
  * Refused, with one line naming the file and the member, exit status 1:
  * a file that cannot be read or is not a valid result, files of
- * different workloads (any option but those options_merge_may_differ
- * lists), different histogram settings or collectors, histograms of
- * other settings than the program's (HDR_NS_*), different client counts
- * N, the same client id twice, runs that span more than
- * MERGE_MAX_SPAN_NS together, or an interval past its run's end.
+ * different tests (any option but those options_merge_may_differ
+ * lists and the load), different histogram settings or collectors,
+ * histograms of other settings than the program's (HDR_NS_*),
+ * different client counts N, the same client id twice, runs that span
+ * more than MERGE_MAX_SPAN_NS together, or an interval past its run's
+ * end.
  */
 #ifndef HTTPERF_REPORT_MERGE_H
 #define HTTPERF_REPORT_MERGE_H
@@ -81,6 +88,7 @@ struct merge {
 	const char	**hostv;	/* distinct, into the documents */
 	size_t		 nhosts;
 	const struct jv	*options;	/* the first file's */
+	int		 unequal;	/* the files' loads differ */
 	const char	*echo;		/* the first file's command line */
 	const char	*first;		/* the first file's path */
 	const struct collector *const *cols;	/* the module table */

@@ -109,7 +109,62 @@ may_differ(const char *name)
 	return 0;
 }
 
-/* The options define the workload: they must be the first file's. */
+const char *const merge_load_options[] = {
+	"rate", "call-rate", "num-conns", "num-calls", "runtime", "period",
+	"wsess", "wsesslog", "max-connections", "jobs", NULL
+};
+
+static int
+is_load(const char *name)
+{
+	size_t i;
+
+	for (i = 0; merge_load_options[i] != NULL; i++)
+		if (strcmp(merge_load_options[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether load option `k' of two files is the same test at another
+ * level: --period's distribution the same (its letter: d, u, e, v;
+ * its figures set the rate), --wsess and --wsesslog the same but for
+ * their session counts (N1, N), both given or neither; the others are
+ * levels only.
+ */
+static int
+load_same_test(const char *k, const struct jv *a, const struct jv *b)
+{
+	const char *sa, *sb, *f;
+	size_t la, lb, i;
+
+	if (strcmp(k, "period") == 0) {
+		if (jv_type(a) != JV_STR || jv_type(b) != JV_STR)
+			return jv_equal(a, b);
+		sa = jv_str(a, &la);
+		sb = jv_str(b, &lb);
+		return la > 0 && lb > 0 && sa[0] == sb[0];
+	}
+	if (strcmp(k, "wsess") != 0 && strcmp(k, "wsesslog") != 0)
+		return 1;
+	if (jv_type(a) != JV_OBJ || jv_type(b) != JV_OBJ)
+		return jv_equal(a, b);
+	if (jv_len(a) != jv_len(b))
+		return 0;
+	for (i = 0; i < jv_len(a); i++) {
+		f = jv_key_at(a, i);
+		if (strcmp(f, "N1") != 0 && strcmp(f, "N") != 0 &&
+		    !jv_equal(jv_at(a, i), jv_get(b, f)))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The options define the test: they must be the first file's, but for
+ * its load (merge_load_options, see load_same_test), whose values the
+ * files may each have their own of (m->unequal then set).
+ */
 static void
 rd_options(struct mrd *r)
 {
@@ -129,14 +184,22 @@ rd_options(struct mrd *r)
 	for (i = 0; i < jv_len(o) && !r->failed; i++) {
 		k = jv_key_at(o, i);
 		snprintf(field, sizeof(field), "options.%s", k);
-		if (may_differ(k))
+		if (may_differ(k) && !is_load(k))
 			continue;
 		if (jv_get(o0, k) == NULL)
 			merge_fail(r, field, "not in %s (a different version?)",
 			    r->m->first);
-		else if (!jv_equal(jv_at(o, i), jv_get(o0, k)))
+		else if (jv_equal(jv_at(o, i), jv_get(o0, k)))
+			continue;
+		else if (!is_load(k))
 			merge_fail(r, field, "differs from %s: the files must "
-			    "be runs of the same workload", r->m->first);
+			    "be runs of the same test", r->m->first);
+		else if (load_same_test(k, jv_at(o, i), jv_get(o0, k)))
+			r->m->unequal = 1;
+		else
+			merge_fail(r, field, "differs from %s otherwise than "
+			    "in its load: the files must be runs of the same "
+			    "test", r->m->first);
 	}
 	for (i = 0; i < jv_len(o0) && !r->failed; i++) {
 		k = jv_key_at(o0, i);

@@ -13,6 +13,13 @@ struct jv;
 struct merge;
 struct options;
 
+/*
+ * The options that set a client's load, not its test: their values may
+ * differ between the files (merge_head.c says how far), and the merged
+ * document lists each file's (merged.files[].load).
+ */
+extern const char *const merge_load_options[];
+
 /* Reading one file: where messages go, and the first fault only. */
 struct mrd {
 	struct merge	*m;

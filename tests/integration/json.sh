@@ -308,7 +308,7 @@ fi
 
 # Refusals: a different workload, the same client twice, not a result.
 start_srv
-hp --num-conns 2 --rate 100 --client 1/4 --json "$J.r.json"
+hp --num-conns 2 --rate 100 --uri /size/7 --client 1/4 --json "$J.r.json"
 expect_rc 0
 stop_srv
 "$HP" --merge "${J}0.json" "$J.r.json" > "$OUT" 2> "$OUT.err"
@@ -323,11 +323,19 @@ d = json.load(open(sys.argv[1]))
 d["options"]["rate"] = 300
 d["client"]["ids"] = [3]; d["client"]["id"] = 3
 json.dump(d, open(sys.argv[2], "w"))
+d["options"]["period"] = "e0.005"
+json.dump(d, open(sys.argv[2] + ".e", "w"))
 PY
+# Another load (--rate) merges (unequal clients); another distribution
+# of the arrivals does not.
 "$HP" --merge "${J}0.json" "$J.rate.json" > "$OUT" 2> "$OUT.err"
 RC=$?
+expect_rc 0
+"$HP" --merge "${J}0.json" "$J.rate.json.e" > "$OUT" 2> "$OUT.err"
+RC=$?
 expect_rc 1
-grep -q "options.rate: differs from" "$OUT.err" || fail "--rate: $(cat "$OUT.err")"
+grep -q "rate.json.e: options.period: differs from ${J}0.json otherwise than in its load" "$OUT.err" ||
+    fail "--period: $(cat "$OUT.err")"
 python3 - "${J}1.json" "$J.thr.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

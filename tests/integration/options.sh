@@ -1,6 +1,7 @@
 #!/bin/sh
 # Options that change what goes on the wire or what is printed: --hog,
-# --close-with-reset, --no-host-hdr, buffers, --period forms, --client,
+# --close-with-reset, --no-host-hdr, buffers, --use-timer-cache (which
+# changes nothing), --period forms, --client,
 # -v (reply-rate samples) and -v -v (lifetime histogram), -d; a URL as the
 # argument (http, https, IPv6), --add-header without its \n.
 . "$TESTLIB"
@@ -21,6 +22,17 @@ expect_errors 0 0 0 0 0 0 0 0 0
 expect ' --close-with-reset '
 expect ' --send-buffer=8192 --recv-buffer=65536 '
 ok "--close-with-reset and socket buffers"
+
+# --use-timer-cache (upstream 0.9.1's): accepted, one line on stderr
+# (once, given twice), the run as without it.
+hp --num-conns 10 --num-calls 2 --use-timer-cache --use-timer-cache
+expect_rc 0
+expect_counts 10 20 20
+expect_errors 0 0 0 0 0 0 0 0 0
+[ "$(cat "$OUT.err")" = "httperf: --use-timer-cache: this httperf reads the clock at every event, so the option changes nothing" ] ||
+    fail "--use-timer-cache: not the one line on stderr: $(cat "$OUT.err")"
+expect_not 'timer-cache'
+ok "--use-timer-cache"
 
 # Without Host the request is just the request line and User-Agent.
 hp --num-conns 1 --uri /echo --no-host-hdr

@@ -17,6 +17,7 @@
 #include "lib/hdr.h"
 #include "lib/jsonr.h"
 #include "report/html.h"
+#include "report/html_util.h"
 #include "unit.h"
 
 /* ---- building documents ---- */
@@ -1445,6 +1446,62 @@ START_TEST(test_sweep)
 }
 END_TEST
 
+/* html_put_loads: the written line for the merged document `text'. */
+static char *
+loads_of(const char *text)
+{
+	char err[128], *out = NULL;
+	size_t len = 0;
+	struct jv *v = jv_parse(text, strlen(text), err, sizeof(err));
+	FILE *f = open_memstream(&out, &len);
+
+	ck_assert_msg(v != NULL, "%s", err);
+	ck_assert_ptr_nonnull(f);
+	html_put_loads(f, v, 2);
+	fclose(f);
+	jv_free(v);
+	return out;
+}
+
+/*
+ * The Loads line of unequal clients: each client with the load options
+ * whose values differ (not --period, not --rate beside --call-rate),
+ * escaped, the first `max' clients; nothing for equal ones.
+ */
+START_TEST(test_loads)
+{
+	char *out;
+
+	out = loads_of("{\"merged\":{\"equal_load\":false,\"files\":["
+	    "{\"client\":\"0/3\",\"load\":{\"rate\":300,\"call-rate\":"
+	    "\"300\",\"period\":\"d0.003\",\"runtime\":1,\"wsess\":"
+	    "null,\"x<\":1}},"
+	    "{\"client\":\"1/3\",\"load\":{\"rate\":100,\"call-rate\":"
+	    "\"100\",\"period\":\"d0.01\",\"runtime\":1,\"wsess\":"
+	    "null,\"x<\":\"<b>\"}},"
+	    "{\"client\":\"2/3\",\"load\":{\"rate\":100,\"call-rate\":"
+	    "\"100\",\"period\":\"d0.01\",\"runtime\":1,\"wsess\":"
+	    "null,\"x<\":1}}]}}");
+	ck_assert_str_eq(out, "<div><dt>Loads</dt><dd id=\"loads\">client "
+	    "0/3: --call-rate 300, --x&lt; 1; client 1/3: --call-rate 100, "
+	    "--x&lt; &lt;b&gt;; \xe2\x80\xa6</dd></div>\n");
+	free(out);
+	out = loads_of("{\"merged\":{\"equal_load\":false,\"files\":["
+	    "{\"client\":\"0/2\",\"load\":{\"wsess\":{\"N1\":20,\"N2\":2,"
+	    "\"X\":0}}},{\"client\":\"1/2\",\"load\":{\"wsess\":{\"N1\":10,"
+	    "\"N2\":2,\"X\":0}}}]}}");
+	ck_assert_str_eq(out, "<div><dt>Loads</dt><dd id=\"loads\">client "
+	    "0/2: --wsess 20; client 1/2: --wsess 10</dd></div>\n");
+	free(out);
+	out = loads_of("{\"merged\":{\"equal_load\":true,\"files\":[]}}");
+	ck_assert_str_eq(out, "");
+	free(out);
+	out = loads_of("{\"merged\":{\"equal_load\":false,\"files\":[]}}");
+	ck_assert_str_eq(out, "");
+	free(out);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -1468,6 +1525,7 @@ main(void)
 	tcase_add_test(tc, test_merged);
 	tcase_add_test(tc, test_merged3);
 	tcase_add_test(tc, test_merged_heading);
+	tcase_add_test(tc, test_loads);
 	tcase_add_test(tc, test_many_clients);
 	tcase_add_test(tc, test_write_error);
 	tcase_add_test(tc, test_sweep);

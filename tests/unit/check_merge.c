@@ -54,6 +54,7 @@ struct extra {
 	uint64_t	 duration;	/* else 1 s */
 	const struct interval_recs *iv;	/* stats.interval, or NULL */
 	int64_t		 highest;	/* the histograms', else HDR_NS's */
+	const char	*opts;		/* the options (JSON), else rate's */
 };
 
 static struct jv *
@@ -100,10 +101,19 @@ doc_full(unsigned id, uint64_t start, uint64_t n, uint64_t v, double s0,
 	jsonw_obj_begin(&w);
 	result_write_head(&w, &h);
 	jsonw_key(&w, "options");
-	jsonw_obj_begin(&w);
-	jsonw_kdouble(&w, "rate", rate);
-	jsonw_kstr(&w, "client", "x");
-	jsonw_obj_end(&w);
+	if (x != NULL && x->opts != NULL) {
+		struct jv *o = jv_parse(x->opts, strlen(x->opts), err,
+		    sizeof(err));
+
+		ck_assert_msg(o != NULL, "%s", err);
+		result_copy(&w, o);
+		jv_free(o);
+	} else {
+		jsonw_obj_begin(&w);
+		jsonw_kdouble(&w, "rate", rate);
+		jsonw_kstr(&w, "client", "x");
+		jsonw_obj_end(&w);
+	}
 	jsonw_key(&w, "stats");
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "basic");
@@ -331,10 +341,6 @@ START_TEST(test_refusals)
 	char msg[512];
 
 	ck_assert_int_eq(refused(doc(0, 1, 1, 1000, 1, 1, 100, 3),
-	    doc(1, 1, 1, 1000, 1, 1, 200, 3), msg, sizeof(msg)), -1);
-	ck_assert_msg(strstr(msg, "httperf: --merge: b.json: options.rate: "
-	    "differs from a.json") != NULL, "%s", msg);
-	ck_assert_int_eq(refused(doc(0, 1, 1, 1000, 1, 1, 100, 3),
 	    doc(1, 1, 1, 1000, 1, 1, 100, 2), msg, sizeof(msg)), -1);
 	ck_assert_msg(strstr(msg, "b.json: stats.basic.histograms.connection."
 	    "hdr: not this httperf's histogram settings") != NULL, "%s", msg);
@@ -343,6 +349,97 @@ START_TEST(test_refusals)
 	ck_assert_msg(strstr(msg, "b.json: client.ids: client 1/4 is also")
 	    != NULL, "%s", msg);
 	/* One line each. */
+	ck_assert_ptr_eq(strchr(msg, '\n'), msg + strlen(msg) - 1);
+}
+END_TEST
+
+static void merged(struct merge *m, struct jv *a, struct jv *b);
+
+/* Client id's document with options `opts' (JSON text). */
+static struct jv *
+doc_opts(unsigned id, const char *opts)
+{
+	struct extra x;
+
+	memset(&x, 0, sizeof(x));
+	x.opts = opts;
+	return doc_full(id, 1, 10, 1000, 1, 1, 0, 3, NULL, -1, &x);
+}
+
+/* A test at --call-rate R (period P), --wsess N1,N2 and --uri U. */
+#define UNEQ(r, p, n1, n2, u) "{\"rate\":" r ",\"call-rate\":\"" r \
+	"\",\"period\":\"" p "\",\"runtime\":1,\"num-conns\":0," \
+	"\"uri\":\"" u "\",\"method\":\"GET\",\"wsess\":{\"N1\":" n1 \
+	",\"N2\":" n2 ",\"X\":0},\"max-connections\":" n1 "}"
+
+/*
+ * Unequal clients: files whose load differs (rates, periods of the same
+ * distribution, session counts, --max-connections) merge, m->unequal
+ * set and each file's load in merged.files[].load; another test (URI,
+ * method, distribution, calls per session) is refused in one line
+ * naming the file and the option.
+ */
+START_TEST(test_unequal)
+{
+	struct merge m;
+	struct jv *a = doc_opts(0, UNEQ("300", "d0.003", "30", "2", "/")),
+	    *b = doc_opts(1, UNEQ("100", "d0.01", "10", "2", "/")),
+	    *d, *docs[2];
+	char *buf = NULL, msg[512], err[128];
+	char *paths[2] = { "a.json", "b.json" };
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	merged(&m, a, b);
+	ck_assert_int_eq(m.unequal, 1);
+	docs[0] = a;
+	docs[1] = b;
+	ck_assert_int_eq(merge_json(&m, f, (const struct jv *const *)docs,
+	    paths, 2), 0);
+	fclose(f);
+	merge_free(&m);
+	d = jv_parse(buf, len, err, sizeof(err));
+	ck_assert_msg(d != NULL, "%s", err);
+	ck_assert_str_eq(jv_str(jv_path(jv_at(jv_path(d,
+	    "merged.files"), 1), "load.call-rate"),
+	    NULL), "100");
+	ck_assert_str_eq(jv_str(jv_path(jv_at(jv_path(d,
+	    "merged.files"), 0), "load.call-rate"),
+	    NULL), "300");
+	ck_assert_ptr_null(jv_path(jv_at(jv_path(d,
+	    "merged.files"), 0), "load.uri"));
+	ck_assert_int_eq(jv_type(jv_path(d, "merged.equal_load")), JV_BOOL);
+	ck_assert_int_eq(jv_bool(jv_path(d, "merged.equal_load"), &(int){1}),
+	    0);
+	jv_free(d);
+	free(buf);
+	jv_free(a);
+	jv_free(b);
+	/* The same load: equal. */
+	a = doc_opts(0, UNEQ("300", "d0.003", "30", "2", "/"));
+	b = doc_opts(1, UNEQ("300", "d0.003", "30", "2", "/"));
+	merged(&m, a, b);
+	ck_assert_int_eq(m.unequal, 0);
+	merge_free(&m);
+	jv_free(a);
+	jv_free(b);
+	/* Another test. */
+	ck_assert_int_eq(refused(doc_opts(0, UNEQ("300", "d0.003", "30", "2",
+	    "/")), doc_opts(1, UNEQ("100", "d0.01", "10", "2", "/x")), msg,
+	    sizeof(msg)), -1);
+	ck_assert_msg(strstr(msg, "httperf: --merge: b.json: options.uri: "
+	    "differs from a.json") != NULL, "%s", msg);
+	ck_assert_int_eq(refused(doc_opts(0, UNEQ("300", "d0.003", "30", "2",
+	    "/")), doc_opts(1, UNEQ("100", "e0.01", "10", "2", "/")), msg,
+	    sizeof(msg)), -1);
+	ck_assert_msg(strstr(msg, "b.json: options.period: differs from "
+	    "a.json otherwise than in its load") != NULL, "%s", msg);
+	ck_assert_int_eq(refused(doc_opts(0, UNEQ("300", "d0.003", "30", "2",
+	    "/")), doc_opts(1, UNEQ("100", "d0.01", "10", "3", "/")), msg,
+	    sizeof(msg)), -1);
+	ck_assert_msg(strstr(msg, "b.json: options.wsess: differs from "
+	    "a.json otherwise than in its load") != NULL, "%s", msg);
+	/* One line. */
 	ck_assert_ptr_eq(strchr(msg, '\n'), msg + strlen(msg) - 1);
 }
 END_TEST
@@ -867,6 +964,7 @@ merge_suite(void)
 
 	tcase_add_test(tc, test_sums);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_unequal);
 	tcase_add_test(tc, test_sched);
 	tcase_add_test(tc, test_sched_refusals);
 	tcase_add_test(tc, test_interval_span);

@@ -1901,9 +1901,9 @@ START_TEST(test_help_forms)
 	    "[--ssl-protocol S]", "[--ssl-verify[=yes|no]]",
 	    "[--ssl-ca-path D]", "[--tls-server-name S]",
 	    "[--ssl-certificate F]", "[--ssl-no-reuse]", "[--hlog F]",
-	    "[--interval S]", "[--periodic-stats]", "[--servers F]" };
+	    "[--interval S]", "[--periodic-stats]", "[--servers F]",
+	    "[--use-timer-cache]" };
 	static const char *const later[] = { "--wsesspage",
-	    "--use-timer-cache",
 	    "--ssl-cert " };
 	char *out;
 	size_t i, len;
