@@ -223,7 +223,7 @@ first_candidate(char *b, size_t *n)
 
 /*
  * The value at `s' (`n' bytes) decoded into a new string (*out, *outn),
- * without tabs, newlines and CRs, trimmed.  Returns 0, 1 when it is
+ * without tabs, newlines, CRs and NULs, trimmed.  Returns 0, 1 when it is
  * longer than HTMLSCAN_MAX_URL (nothing allocated), -1 out of memory.
  */
 static int
@@ -236,7 +236,8 @@ decode(const char *s, size_t n, int how, char **out, size_t *outn)
 	if (b == NULL)
 		return -1;
 	while (i < n) {
-		if (s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		if (s[i] == '\t' || s[i] == '\n' || s[i] == '\r' ||
+		    s[i] == '\0') {
 			i++;
 			continue;
 		}

@@ -16,9 +16,9 @@
  *   <video poster>, <object data>, <embed src>, and url(...) (quoted or
  *   not) in the text of <style> blocks outside CSS comments.
  * Links: <a href>.  Base: the first <base href>.
- * Values are returned as written, after character references and with
- * leading and trailing ASCII whitespace, tabs and newlines removed; empty
- * ones are not reported.  Resolving them is the caller's business.
+ * Values are returned as written, after character references, without
+ * tabs, newlines, CRs and NULs, and without leading and trailing spaces;
+ * empty ones are not reported.  Resolving them is the caller's business.
  *
  * Memory: the URLs found (each at most HTMLSCAN_MAX_URL bytes: longer ones
  * are counted in `too_long') and their arrays; nothing else grows with the

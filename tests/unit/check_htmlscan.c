@@ -123,6 +123,8 @@ END_TEST
 
 START_TEST(test_attributes)
 {
+	char *got;
+
 	want("<IMG SRC=A.PNG>", "img:A.PNG");
 	want("<ScRiPt SrC=x.js></sCrIpT>", "script:x.js");
 	want("<img alt='<img src=c.png>' src=\"a b.png\">", "img:a b.png");
@@ -134,6 +136,9 @@ START_TEST(test_attributes)
 	want("<img src=\"  a.png\n\">", "img:a.png");
 	want("<img src=\"a\n.p\tng\">", "img:a.png");
 	want("<img src=\"\">", "");
+	got = scan("<img src=\"a\0b\">", 15, HTMLSCAN_MAX_OBJECTS);
+	ck_assert_str_eq(got, "img:ab");
+	free(got);
 	want("<img src>", "");
 	want("<img data-src=c.png dsrc=d.png>", "");
 	want("<a href=\"?a=1&amp;b=2\">", "a:?a=1&b=2");
