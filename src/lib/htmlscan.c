@@ -245,13 +245,16 @@ decode(const char *s, size_t n, int how, char **out, size_t *outn)
 		tmp[0] = s[i];
 		k = (how & D_REFS) && s[i] == '&' ?
 		    charref(s + i, n - i, tmp, &kn) : 0;
+		i += k > 0 ? k : 1;
+		if (kn == 1 && (tmp[0] == '\t' || tmp[0] == '\n' ||
+		    tmp[0] == '\r'))
+			continue;	/* from a reference: &#9; */
 		if (o + kn > HTMLSCAN_MAX_URL) {
 			free(b);
 			return 1;
 		}
 		memcpy(b + o, tmp, kn);
 		o += kn;
-		i += k > 0 ? k : 1;
 	}
 	trim(b, &o);
 	if (how & D_SRCSET)

@@ -135,6 +135,7 @@ START_TEST(test_attributes)
 	want("<img src=a.png src=b.png>", "img:a.png");
 	want("<img src=\"  a.png\n\">", "img:a.png");
 	want("<img src=\"a\n.p\tng\">", "img:a.png");
+	want("<img src=\"&#32;a&#9;.p&#xA;n&#13;g&#x20;\">", "img:a.png");
 	want("<img src=\"\">", "");
 	got = scan("<img src=\"a\0b\">", 15, HTMLSCAN_MAX_OBJECTS);
 	ck_assert_str_eq(got, "img:ab");
