@@ -24,6 +24,7 @@
 #include "gen/uri_wset.h"
 #include "gen/wsess.h"
 #include "gen/wsesslog.h"
+#include "gen/wsesspage.h"
 #include "stat/basic.h"
 #include "stat/check_stat.h"
 #include "stat/calllog.h"
@@ -49,6 +50,7 @@ union mod_cfg {
 	struct data_config	 data;
 	struct wsess_config	 wsess;
 	struct wsesslog_config	 wsesslog;
+	struct wsesspage_config wsesspage;
 	struct checks_config	 checks;
 	struct check_stat_config check_stat;
 	struct conn_gen_config	 conns;

@@ -77,6 +77,21 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_CONCURRENCY, 1, OPT_ANY_BOUND, "requires --num-calls (the "
 	    "total of requests) or --runtime" },
 	{ OPT_WSESS, 0, OPT_WSESSLOG, "cannot be used with --wsesslog" },
+	{ OPT_WSESSPAGE, 0, OPT_WSESS, "cannot be used with --wsess" },
+	{ OPT_WSESSPAGE, 0, OPT_WSESSLOG, "cannot be used with --wsesslog" },
+	{ OPT_WSESSPAGE, 0, OPT_CALL_RATE, "cannot be used with --call-rate" },
+	{ OPT_WSESSPAGE, 0, OPT_CONCURRENCY, "cannot be used with "
+	    "--concurrency" },
+	{ OPT_WSESSPAGE, 0, OPT_NUM_CONNS, "cannot be used with --num-conns "
+	    "(N1 is the number of sessions)" },
+	{ OPT_WSESSPAGE, 0, OPT_NUM_CALLS, "cannot be used with --num-calls "
+	    "(the pages set the calls of a view)" },
+	{ OPT_WSESSPAGE, 0, OPT_BURST_LENGTH, "cannot be used with "
+	    "--burst-length (a view is a burst)" },
+	{ OPT_WSESSPAGE, 0, OPT_WLOG, "cannot be used with --wlog (the "
+	    "pages choose the URIs)" },
+	{ OPT_WSESSPAGE, 0, OPT_WSET, "cannot be used with --wset (the "
+	    "pages choose the URIs)" },
 	{ OPT_WLOG, 0, OPT_WSESSLOG, "cannot be used with --wsesslog "
 	    "(its URIs come from its file)" },
 	{ OPT_WSET, 0, OPT_WSESSLOG, "cannot be used with --wsesslog "
@@ -176,12 +191,13 @@ opt_given(const struct opt_ctx *c, int id)
 {
 	switch (id) {
 	case OPT_ANY_SESSION:
-		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG];
+		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG] ||
+		    c->given[OPT_WSESSPAGE];
 	case OPT_ANY_SSL:
 		return c->given[OPT_SSL] || c->given[OPT_SSL_PROTOCOL];
 	case OPT_ANY_POOL:
 		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG] ||
-		    c->given[OPT_CALL_RATE];
+		    c->given[OPT_WSESSPAGE] || c->given[OPT_CALL_RATE];
 	case OPT_ANY_BOUND:
 		return c->given[OPT_NUM_CALLS] || c->given[OPT_RUNTIME] ||
 		    c->given[OPT_SWEEP];
