@@ -456,6 +456,7 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &conc_stat_collector, mod_want_closed, mod_cfg_conc },
 	{ &check_stat_collector, mod_want_check_stat, mod_cfg_check_stat },
 	{ &calllog_collector, mod_want_log, mod_cfg_log },
+	{ &page_stat_collector, mod_want_wsesspage, NULL },
 };
 
 const struct mod_gen mod_gens[] = {

@@ -28,6 +28,7 @@
 #include "stat/basic.h"
 #include "stat/check_stat.h"
 #include "stat/calllog.h"
+#include "stat/page_stat.h"
 #include "stat/collector.h"
 #include "stat/conc_stat.h"
 #include "stat/interval.h"
@@ -117,7 +118,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	12
+#define MOD_NSTATS	13
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;

@@ -14,7 +14,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/bus.h"
 #include "core/call.h"
+#include "core/core.h"
 #include "core/clock.h"
 #include "gen/generator.h"
 #include "gen/session.h"
@@ -41,7 +43,7 @@ struct wsp_sess {
 	size_t		 done;		/* calls of the view answered */
 	unsigned	 hops;
 	uint64_t	 start;		/* the page request's time */
-	uint64_t	 bytes;
+	struct bus_page_view v;		/* the view's figures */
 };
 
 struct wsesspage {
@@ -53,10 +55,6 @@ struct wsesspage {
 	char		*host;
 	struct urlres_origin origin;
 	char		*first;		/* --uri, absolute */
-	struct wsesspage_totals own;
-	struct wsesspage_totals *tot;
-	void		(*view_fn)(void *arg, uint64_t ns);
-	void		*view_arg;
 	struct wsp_sess	*tab[WSP_BUCKETS];
 };
 
@@ -104,7 +102,7 @@ wsp_reset(struct wsp_sess *st)
 	st->done = 0;
 	st->hops = 0;
 	st->start = 0;
-	st->bytes = 0;
+	memset(&st->v, 0, sizeof(st->v));
 }
 
 /* Where `url' is in the set, or the empty slot it would take. */
@@ -245,14 +243,14 @@ wsp_scan(struct wsesspage *w, struct wsp_sess *st, const struct call *call)
 		htmlscan_free(&r);
 		return 0;
 	}
-	w->tot->over += r.over;
+	st->v.over += r.over;
 	if (r.base != NULL)
 		base = urlres_resolve(page, r.base, r.base_len);
 	for (i = 0; i < r.objects.n; i++) {
 		url = wsp_same(w, base != NULL ? base : page,
 		    r.objects.v[i].s, r.objects.v[i].len);
 		if (url == NULL)
-			w->tot->cross++;
+			st->v.cross++;
 		else
 			n += (size_t)wsp_add(st, url, 0);
 	}
@@ -279,13 +277,13 @@ wsp_page(struct wsesspage *w, struct wsp_sess *st, const struct call *call)
 			return 0;
 		url = wsp_same(w, st->q[st->page_i], loc, n);
 		if (url == NULL) {
-			w->tot->cross++;
+			st->v.cross++;
 			return 0;
 		}
 		wsp_add(st, url, 1);
 		st->page_i = st->nq - 1;
 		st->hops++;
-		w->tot->redirects++;
+		st->v.redirects++;
 		return 1;
 	}
 	return wsp_is_html(call) ? wsp_scan(w, st, call) : 0;
@@ -333,10 +331,11 @@ wsp_more(void *arg, uint64_t idx, size_t b, struct call *call, uint64_t now)
 {
 	struct wsesspage *w = arg;
 	struct wsp_sess *st = wsp_get(w, idx);
+	union bus_arg arg0 = { 0 };
 	size_t n = 0;
 
 	st->done++;
-	st->bytes += call->reply_bytes;
+	st->v.bytes += call->reply_bytes;
 	if (call == st->page_call) {
 		if (st->hops == 0)
 			st->start = call->t_send_start != 0 ?
@@ -344,13 +343,11 @@ wsp_more(void *arg, uint64_t idx, size_t b, struct call *call, uint64_t now)
 		st->page_call = NULL;
 		n = wsp_page(w, st, call);
 	} else
-		w->tot->objects++;
+		st->v.objects++;
 	if (st->done == st->nq) {
-		w->tot->views++;
-		w->tot->bytes += st->bytes;
-		if (w->view_fn != NULL)
-			w->view_fn(w->view_arg, now > st->start ?
-			    now - st->start : 0);
+		st->v.time = now > st->start ? now - st->start : 0;
+		bus_signal(w->gen.core->bus, BUS_PAGE_VIEW, &st->v, arg0,
+		    now);
 	}
 	return n;
 }
@@ -421,9 +418,6 @@ wsesspage_init(void **state, const struct gen_env *env, char *err,
 	snprintf(w->first, n, "%s://%s%s%s:%u%s", cfg->https ? "https" :
 	    "http", v6 ? "[" : "", cfg->host, v6 ? "]" : "", cfg->port,
 	    cfg->uri);
-	w->tot = cfg->totals != NULL ? cfg->totals : &w->own;
-	w->view_fn = cfg->view_fn;
-	w->view_arg = cfg->view_arg;
 	/* As browsers: six connections, no pipelining. */
 	if (sc.max_conns == 0)
 		sc.max_conns = WSESSPAGE_MAX_CONNS;

@@ -9,7 +9,8 @@
  * fetches each same-origin object it embeds once, as the burst of the
  * view on the session engine (session.h: --max-connections connections,
  * pipelined as --max-piped-calls says).  Objects of other origins and
- * beyond HTMLSCAN_MAX_OBJECTS are counted, not fetched.
+ * beyond HTMLSCAN_MAX_OBJECTS are counted, not fetched.  Each complete
+ * view is signalled (BUS_PAGE_VIEW, core/bus.h) with its figures.
  */
 #ifndef HTTPERF_GEN_WSESSPAGE_H
 #define HTTPERF_GEN_WSESSPAGE_H
@@ -22,16 +23,6 @@
 #define WSESSPAGE_MAX_HOPS	10	/* redirects followed in a view */
 #define WSESSPAGE_MAX_CONNS	6	/* --max-connections default */
 
-/* What the views of a run added up to, for the report. */
-struct wsesspage_totals {
-	uint64_t	 views;		/* complete page views */
-	uint64_t	 objects;	/* fetched, the pages not counted */
-	uint64_t	 bytes;		/* of every reply of the views */
-	uint64_t	 cross;		/* objects of other origins, skipped */
-	uint64_t	 over;		/* beyond HTMLSCAN_MAX_OBJECTS */
-	uint64_t	 redirects;	/* followed */
-};
-
 /* Its settings (gen_env.cfg). */
 struct wsesspage_config {
 	struct session_config sess;	/* sess.nsess = N1 */
@@ -42,11 +33,6 @@ struct wsesspage_config {
 	unsigned	 port;		/* --port */
 	const char	*uri;		/* --uri: the first page */
 	uint64_t	 seed;		/* --seed */
-	/* Where the views are counted (outlives the generator), or NULL. */
-	struct wsesspage_totals *totals;
-	/* Each complete view's time (ns), or NULL. */
-	void		(*view_fn)(void *arg, uint64_t ns);
-	void		*view_arg;
 };
 
 extern const struct generator wsesspage_generator;

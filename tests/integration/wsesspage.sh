@@ -81,6 +81,16 @@ awk '/^\/(index|page2)\.html|^\/redir/ { v++ } { print v, $1 }' "$ALOG" |
     fail "an object of a later view in the first"
 ok "1 session of 4 views: the 37 URIs of the views, in view order"
 
+# The report: after the session lines, the view times and the figures:
+# 32 objects in 4 views, the index's 2 cross-origin images skipped in
+# each of its 2 views, the one redirect.
+expect '^Session length histogram: '
+expect '^Page view time percentiles \[ms\]: p50 [0-9.]+ p90 [0-9.]+ p99 [0-9.]+ p99\.9 [0-9.]+ p99\.99 [0-9.]+ max [0-9.]+$'
+expect '^Page views: 4 objects/view 8\.00 bytes/view [0-9.]+ cross-origin 4 over-limit 0 redirects 1$'
+tail -2 "$OUT" | head -1 | grep -q '^Page view time percentiles' ||
+    fail "the page lines are not the last two: $(tail -3 "$OUT")"
+ok "the page lines: 4 views, 8 objects a view, 4 cross-origin, 1 redirect"
+
 # Three sessions of two views at once: every session its own views.
 : > "$ALOG"
 hp --uri /index.html --wsesspage 3,2,0 --rate 100
@@ -102,3 +112,26 @@ hp --uri /index.html --wsesspage 1,1,0 --max-connections 2
 expect_rc 0
 expect_counts 2 15 15
 ok "--max-connections 2: 2 connections for a view of 15"
+
+# --json: the page part, valid; --merge of two clients adds it up.
+for c in 0 1; do
+	hp --uri /index.html --wsesspage 1,2,0 --client $c/2 \
+	    --json "$T_DIR/m$c.json"
+	expect_rc 0
+	expect '^Page views: 2 objects/view 8\.00 '
+	validate_json "$T_DIR/m$c.json"
+done
+[ "$(json_get "$T_DIR/m0.json" stats.page.objects)" = 16 ] ||
+    fail "stats.page.objects is not 16"
+[ "$(json_get "$T_DIR/m0.json" stats.page.cross_origin)" = 2 ] ||
+    fail "stats.page.cross_origin is not 2"
+[ "$(json_get "$T_DIR/m0.json" stats.page.view_time.count)" = 2 ] ||
+    fail "stats.page.view_time.count is not 2"
+"$HTTPERF" --merge --json "$T_DIR/merged.json" "$T_DIR/m0.json" \
+    "$T_DIR/m1.json" > "$OUT" 2> "$OUT.err" ||
+    fail "--merge failed: $(cat "$OUT.err")"
+expect '^Page views: 4 objects/view 8\.00 bytes/view [0-9.]+ cross-origin 4 over-limit 0 redirects 0$'
+validate_json "$T_DIR/merged.json"
+[ "$(json_get "$T_DIR/merged.json" stats.page.view_time.count)" = 4 ] ||
+    fail "merged stats.page.view_time.count is not 4"
+ok "--json has the page part; --merge adds two clients' up"
