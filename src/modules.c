@@ -306,6 +306,7 @@ mod_cfg_wsesspage(const struct mod_ctx *r, union mod_cfg *u)
 	u->wsesspage.port = o->port;
 	u->wsesspage.uri = o->uri;
 	u->wsesspage.seed = o->seed;
+	u->wsesspage.http2 = o->http2;
 }
 
 /* options.c refuses --wsess with --wsesslog. */

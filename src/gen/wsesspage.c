@@ -418,10 +418,11 @@ wsesspage_init(void **state, const struct gen_env *env, char *err,
 	snprintf(w->first, n, "%s://%s%s%s:%u%s", cfg->https ? "https" :
 	    "http", v6 ? "[" : "", cfg->host, v6 ? "]" : "", cfg->port,
 	    cfg->uri);
-	/* As browsers: six connections, no pipelining. */
+	/* As browsers: six connections without pipelining, or one of
+	   HTTP/2 with the objects as concurrent streams. */
 	if (sc.max_conns == 0)
-		sc.max_conns = WSESSPAGE_MAX_CONNS;
-	if (sc.max_piped == 0)
+		sc.max_conns = cfg->http2 ? 1 : WSESSPAGE_MAX_CONNS;
+	if (sc.max_piped == 0 && !cfg->http2)
 		sc.max_piped = 1;
 	session_gen_init(&w->gen, env->core, &sc, &wsp_ops, w, env->done,
 	    env->done_arg);

@@ -21,7 +21,8 @@
 #include "gen/session.h"
 
 #define WSESSPAGE_MAX_HOPS	10	/* redirects followed in a view */
-#define WSESSPAGE_MAX_CONNS	6	/* --max-connections default */
+#define WSESSPAGE_MAX_CONNS	6	/* --max-connections default,
+					   HTTP/1.x (HTTP/2: 1) */
 
 /* Its settings (gen_env.cfg). */
 struct wsesspage_config {
@@ -33,6 +34,8 @@ struct wsesspage_config {
 	unsigned	 port;		/* --port */
 	const char	*uri;		/* --uri: the first page */
 	uint64_t	 seed;		/* --seed */
+	int		 http2;		/* --http2: one connection, the
+					   objects as concurrent streams */
 };
 
 extern const struct generator wsesspage_generator;

@@ -9,8 +9,9 @@
 
 nginx_need
 
-free_ports 1
-P=$PORTS
+free_ports 2
+set -- $PORTS
+P=$1 P2=$2
 N=$T_DIR/nginx
 mkdir -p "$N"
 cp -R "$(dirname "$TESTLIB")/../site" "$N/html" || fail "no tests/site"
@@ -23,6 +24,7 @@ nginx_start "$N" '$request_uri $status' \
 	absolute_redirect off;
 	server {
 		listen 127.0.0.1:$P;
+		listen 127.0.0.1:$P2 http2;
 		root $N/html;
 		location = /redir { return 301 /sub/page3.html; }
 	}
@@ -135,3 +137,23 @@ validate_json "$T_DIR/merged.json"
 [ "$(json_get "$T_DIR/merged.json" stats.page.view_time.count)" = 4 ] ||
     fail "merged stats.page.view_time.count is not 4"
 ok "--json has the page part; --merge adds two clients' up"
+
+# HTTP/2 (h2c) on the second port: one connection, each view's objects
+# as concurrent streams (the index's 12 at once); the absolute URLs of
+# the index name the first port, another origin now: 2 more skipped.
+PORT=$P2
+: > "$ALOG"
+hp --http2 --uri /index.html --wsesspage 1,4,0
+expect_rc 0
+expect_counts 1 33 33
+expect '^HTTP/2: connections 1 \(h2 0 h2c 1 http/1\.1 0\), streams 33, streams/conn 33\.0 max 33, max concurrent 12$'
+expect '^Page views: 4 objects/view 7\.00 bytes/view [0-9.]+ cross-origin 8 over-limit 0 redirects 1$'
+n=$(nginx_logged 33)
+[ "$n" = 33 ] || fail "nginx logged $n requests, expected 33"
+printf '%s\n%s\n%s\n%s\n' "$INDEX" "$PAGE2" "$PAGE3" "$INDEX" |
+    grep -v -e abs.png -e sr.png | sort > "$T_DIR/h2.want"
+sort "$ALOG" > "$T_DIR/h2"
+cmp -s "$T_DIR/h2" "$T_DIR/h2.want" || \
+    fail "HTTP/2: $(diff "$T_DIR/h2.want" "$T_DIR/h2" | head -8 |
+    tr '\n' ' ')"
+ok "HTTP/2: 33 URIs on one connection, 12 objects as concurrent streams"
