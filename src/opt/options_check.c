@@ -19,7 +19,7 @@
 
 /* Stand-ins for "one of several options" in a rule's `other'. */
 enum {
-	OPT_ANY_SESSION = OPT_NOPTS,	/* --wsess or --wsesslog */
+	OPT_ANY_SESSION = OPT_NOPTS,	/* --wsess, --wsesslog, --wsesspage */
 	OPT_ANY_SSL,			/* --ssl or --ssl-protocol */
 	OPT_ANY_POOL,			/* a session workload or --call-rate */
 	OPT_ANY_BOUND,			/* --num-calls or --runtime */
@@ -28,6 +28,7 @@ enum {
 	OPT_ANY_PROXY,			/* --proxy or --proxy-env */
 	OPT_ANY_LEVEL,			/* what --sweep moves: a schedule
 					   or --concurrency */
+	OPT_ANY_SEEDED,			/* --template or --wsesspage */
 };
 
 struct opt_rule {
@@ -116,8 +117,8 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_MAX_RETRIES, 1, OPT_RETRY_ON_FAILURE,
 	    "requires --retry-on-failure" },
 	{ OPT_BODY, 0, OPT_BODY_FILE, "cannot be used with --body-file" },
-	{ OPT_SEED, 1, OPT_TEMPLATE, "requires --template (it seeds the "
-	    "templates' random values)" },
+	{ OPT_SEED, 1, OPT_ANY_SEEDED, "requires --template or --wsesspage "
+	    "(it seeds the templates' random values and the pages' walk)" },
 	{ OPT_DATA, 1, OPT_TEMPLATE, "requires --template (its values go "
 	    "in by {{data.COL}})" },
 	{ OPT_DATA_ORDER, 1, OPT_DATA, "requires --data" },
@@ -210,6 +211,8 @@ opt_given(const struct opt_ctx *c, int id)
 	case OPT_ANY_LEVEL:
 		return opt_given(c, OPT_ANY_SCHEDULE) ||
 		    c->given[OPT_CONCURRENCY];
+	case OPT_ANY_SEEDED:
+		return c->given[OPT_TEMPLATE] || c->given[OPT_WSESSPAGE];
 	default:
 		return c->given[id];
 	}

@@ -157,3 +157,30 @@ cmp -s "$T_DIR/h2" "$T_DIR/h2.want" || \
     fail "HTTP/2: $(diff "$T_DIR/h2.want" "$T_DIR/h2" | head -8 |
     tr '\n' ' ')"
 ok "HTTP/2: 33 URIs on one connection, 12 objects as concurrent streams"
+
+# The next page: one of the hub's four same-origin links (never the
+# other origin's), chosen from --seed and --client, the same every run.
+PORT=$P
+walk() {
+	: > "$ALOG"
+	hp --uri /hub/index.html --wsesspage 1,12,0 --seed "$1"
+	expect_rc 0
+	expect_counts 1 12 12
+	n=$(nginx_logged 12)
+	[ "$n" = 12 ] || fail "nginx logged $n requests, expected 12"
+	awk '{ print $1 }' "$ALOG" | tr '\n' ' '
+}
+w7=$(walk 7)
+w7b=$(walk 7)
+w8=$(walk 8)
+[ "$w7" = "$w7b" ] || fail "--seed 7 walked $w7, then $w7b"
+[ "$w7" != "$w8" ] || fail "--seed 7 and 8 walked the same: $w7"
+for w in "$w7" "$w8"; do
+	echo "$w" | awk '{
+		for (i = 1; i <= NF; i++)
+			if ((i % 2 == 1) != ($i == "/hub/index.html") ||
+			    $i !~ /^\/hub\/(index|a|b|c|d)\.html$/)
+				exit 1
+	}' || fail "not a walk from the hub and back: $w"
+done
+ok "--seed 7 walks the same pages twice ($w7), --seed 8 others"
