@@ -27,6 +27,13 @@ nginx_start "$N" '$request_uri $status' \
 		listen 127.0.0.1:$P2 http2;
 		root $N/html;
 		location = /redir { return 301 /sub/page3.html; }
+		location = /loop { return 302 /loop; }
+		location = /upper {
+			types { }
+			default_type "Text/HTML; Charset=UTF-8";
+			try_files /page2.html =404;
+		}
+		location = /missing { return 404 "<img src=/x.png>"; }
 	}
 CONF
 PORT=$P
@@ -184,3 +191,28 @@ for w in "$w7" "$w8"; do
 	}' || fail "not a walk from the hub and back: $w"
 done
 ok "--seed 7 walks the same pages twice ($w7), --seed 8 others"
+
+# Redirects stop after 10 hops; Content-Type in any case with
+# parameters is HTML; a stylesheet or a text 404 is not scanned.
+: > "$ALOG"
+hp --uri /loop --wsesspage 1,1,0
+expect_rc 0
+expect_counts 1 11 11
+expect '^Page views: 1 objects/view 0\.00 bytes/view [0-9.]+ cross-origin 0 over-limit 0 redirects 10$'
+n=$(nginx_logged 11)
+[ "$(grep -c '^/loop 302$' "$ALOG")" = 11 ] || fail "not 11 hops of /loop"
+for u in /upper /css/site.css /missing; do
+	: > "$ALOG"
+	hp --uri $u --wsesspage 1,1,0
+	expect_rc 0
+	nginx_logged 1 > /dev/null
+	sort "$ALOG" | tr '\n' ' ' > "$T_DIR/got"
+	case $u in
+	/upper) want="/frame.html 200 /img/a.png 200 /upper 200 " ;;
+	/css/site.css) want="/css/site.css 200 " ;;
+	*) want="/missing 404 " ;;
+	esac
+	[ "$(cat "$T_DIR/got")" = "$want" ] ||
+	    fail "$u: fetched $(cat "$T_DIR/got"), want $want"
+done
+ok "10 redirect hops at most; Text/HTML; Charset=UTF-8 scanned, CSS and text not"
