@@ -216,3 +216,15 @@ for u in /upper /css/site.css /missing; do
 	    fail "$u: fetched $(cat "$T_DIR/got"), want $want"
 done
 ok "10 redirect hops at most; Text/HTML; Charset=UTF-8 scanned, CSS and text not"
+
+# --jobs 2 runs two workers and splits the sessions between them: 5
+# views, not 10.
+: > "$ALOG"
+hp --uri /index.html --wsesspage 5,1,0 --jobs 2
+expect_rc 0
+expect_counts 30 75 75
+expect '^Page views: 5 objects/view 14\.00 '
+expect '^Jobs: 2 workers, 2 finished$'
+n=$(nginx_logged 75)
+[ "$n" = 75 ] || fail "nginx logged $n requests, expected 75"
+ok "--jobs 2: two workers, the 5 sessions split, 75 requests"
