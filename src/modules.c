@@ -188,6 +188,9 @@ mod_cfg_progress(const struct mod_ctx *r, union mod_cfg *u)
 	} else if (o->wsesslog_n > 0) {
 		u->progress.unit = PROGRESS_U_SESSIONS;
 		u->progress.total = o->wsesslog_n;
+	} else if (o->wsesspage_n > 0) {
+		u->progress.unit = PROGRESS_U_SESSIONS;
+		u->progress.total = o->wsesspage_n;
 	} else if (o->concurrency > 0) {
 		/* The closed loop signals no arrivals: its calls. */
 		u->progress.unit = PROGRESS_U_CALLS;
@@ -294,6 +297,30 @@ mod_cfg_wsess(const struct mod_ctx *r, union mod_cfg *u)
 	u->wsess.ncalls = r->o->wsess_calls;
 	u->wsess.burst_len = r->o->burst_len;
 	u->wsess.think = r->o->wsess_think;
+}
+
+static int
+mod_want_wsesspage(const struct options *o)
+{
+	return o->wsesspage_n > 0;
+}
+
+static void
+mod_cfg_wsesspage(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	mod_cfg_session(r, &u->wsesspage.sess);
+	u->wsesspage.sess.nsess = o->sweep != NULL ? UINT64_MAX :
+	    o->wsesspage_n;	/* --sweep: its steps end the run */
+	u->wsesspage.nviews = o->wsesspage_views;
+	u->wsesspage.think = o->wsesspage_think;
+	u->wsesspage.https = o->ssl;
+	u->wsesspage.host = o->server;
+	u->wsesspage.port = o->port;
+	u->wsesspage.uri = o->uri;
+	u->wsesspage.seed = o->seed;
+	u->wsesspage.http2 = o->http2;
 }
 
 /* options.c refuses --wsess with --wsesslog. */
@@ -444,6 +471,7 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &conc_stat_collector, mod_want_closed, mod_cfg_conc },
 	{ &check_stat_collector, mod_want_check_stat, mod_cfg_check_stat },
 	{ &calllog_collector, mod_want_log, mod_cfg_log },
+	{ &page_stat_collector, mod_want_wsesspage, NULL },
 	{ &server_stat_collector, mod_want_servers, mod_cfg_servers },
 };
 
@@ -456,6 +484,8 @@ const struct mod_gen mod_gens[] = {
 	{ &wsess_generator, mod_want_wsess, mod_cfg_wsess, "--wsess", 1, 0 },
 	{ &wsesslog_generator, mod_want_wsesslog, mod_cfg_wsesslog,
 	    "--wsesslog", 1, 1 },
+	{ &wsesspage_generator, mod_want_wsesspage, mod_cfg_wsesspage,
+	    "--wsesspage", 1, 0 },
 	{ &conn_gen_generator, mod_want_conns, mod_cfg_conns, "--num-conns",
 	    1, 0 },
 	{ &call_rate_generator, mod_want_crate, mod_cfg_crate, "--call-rate",

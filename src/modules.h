@@ -24,9 +24,11 @@
 #include "gen/uri_wset.h"
 #include "gen/wsess.h"
 #include "gen/wsesslog.h"
+#include "gen/wsesspage.h"
 #include "stat/basic.h"
 #include "stat/check_stat.h"
 #include "stat/calllog.h"
+#include "stat/page_stat.h"
 #include "stat/collector.h"
 #include "stat/conc_stat.h"
 #include "stat/interval.h"
@@ -50,6 +52,7 @@ union mod_cfg {
 	struct data_config	 data;
 	struct wsess_config	 wsess;
 	struct wsesslog_config	 wsesslog;
+	struct wsesspage_config wsesspage;
 	struct checks_config	 checks;
 	struct check_stat_config check_stat;
 	struct conn_gen_config	 conns;
@@ -117,7 +120,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	13
+#define MOD_NSTATS	14
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;

@@ -84,7 +84,8 @@ setup_nofile_want(const struct options *o)
 		return sock_nofile_want(1, o->max_connections > 0 ?
 		    o->max_connections : 100);
 	if (options_session(o)) {
-		units = o->wsess_n > 0 ? o->wsess_n : o->wsesslog_n;
+		units = o->wsess_n > 0 ? o->wsess_n : o->wsesslog_n > 0 ?
+		    o->wsesslog_n : o->wsesspage_n;
 		return sock_nofile_want(o->rate_given ? units : 1,
 		    o->max_connections > 0 ? o->max_connections : 4);
 	}

@@ -74,7 +74,21 @@ enum bus_event {
 	 */
 	BUS_ARRIVAL_MISSED,
 
+	/* A page view (--wsesspage) is complete: obj its struct
+	   bus_page_view; arg unused. */
+	BUS_PAGE_VIEW,
+
 	BUS_NEVENTS
+};
+
+/* BUS_PAGE_VIEW's obj: one page view and what it fetched. */
+struct bus_page_view {
+	uint64_t	 time;		/* ns, page request to last object */
+	uint64_t	 objects;	/* fetched, the page not counted */
+	uint64_t	 bytes;		/* of every reply of the view */
+	uint64_t	 cross;		/* objects of other origins, skipped */
+	uint64_t	 over;		/* beyond the page's object limit */
+	uint64_t	 redirects;	/* followed */
 };
 
 /* The event's argument; which member is set depends on the event. */

@@ -307,6 +307,13 @@ session_on_reply(struct session_gen *g, struct call *call, uint64_t now)
 		goto out;
 	}
 	ss->retries = 0;
+	if (g->ops->more != NULL) {
+		size_t n = g->ops->more(g->ops_arg, ss->idx, ss->burst, call,
+		    now);
+
+		ss->burst_left += n;
+		ss->burst_rest += n;
+	}
 	session_flush(ss, now);
 	if (!ss->failed && !ss->ended)
 		session_call_done(ss, now);
@@ -372,6 +379,8 @@ session_free(struct session_gen *g, struct session *ss, uint64_t now)
 		ss->next->prev = ss->prev;
 	cookie_jar_free(ss->jar);
 	svars_vals_free(ss->vars);
+	if (g->ops->gone != NULL)
+		g->ops->gone(g->ops_arg, ss->idx);
 	free(ss);
 }
 

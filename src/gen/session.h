@@ -76,6 +76,13 @@ struct session_ops {
 		    struct call *call);
 	/* Returns the think time (ns) after burst `b'. */
 	uint64_t (*think)(void *arg, uint64_t idx, size_t b);
+	/* A call of burst `b' has its reply (not a failure): returns how
+	   many calls to add to the burst (--wsesspage: a page's objects, a
+	   redirect's next hop); NULL: none. */
+	size_t	 (*more)(void *arg, uint64_t idx, size_t b,
+		    struct call *call, uint64_t now);
+	/* Session `idx' is gone (complete or failed); NULL: nothing. */
+	void	 (*gone)(void *arg, uint64_t idx);
 };
 
 /* A session generator; its fields are private to session*.c. */

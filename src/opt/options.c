@@ -79,7 +79,7 @@ options_free(struct options *o)
 int
 options_session(const struct options *o)
 {
-	return o->wsess_n > 0 || o->wsesslog_n > 0;
+	return o->wsess_n > 0 || o->wsesslog_n > 0 || o->wsesspage_n > 0;
 }
 
 const char *

@@ -116,6 +116,10 @@ struct options {
 	uint64_t	 wsesslog_n;	/* 0: not given */
 	double		 wsesslog_think; /* s, default think time */
 	const char	*wsesslog_file;
+	/* --wsesspage N1,N2,X: sessions of page views (exclusive too). */
+	uint64_t	 wsesspage_n;	/* 0: not given */
+	uint64_t	 wsesspage_views;
+	double		 wsesspage_think; /* s */
 	unsigned	 max_connections; /* per session, or the --call-rate
 					   pool; 0: the default (4, 100) */
 	unsigned	 max_piped;	/* per connection; 0: default */

@@ -19,7 +19,7 @@
 
 /* Stand-ins for "one of several options" in a rule's `other'. */
 enum {
-	OPT_ANY_SESSION = OPT_NOPTS,	/* --wsess or --wsesslog */
+	OPT_ANY_SESSION = OPT_NOPTS,	/* --wsess, --wsesslog, --wsesspage */
 	OPT_ANY_SSL,			/* --ssl or --ssl-protocol */
 	OPT_ANY_POOL,			/* a session workload or --call-rate */
 	OPT_ANY_BOUND,			/* --num-calls or --runtime */
@@ -28,6 +28,7 @@ enum {
 	OPT_ANY_PROXY,			/* --proxy or --proxy-env */
 	OPT_ANY_LEVEL,			/* what --sweep moves: a schedule
 					   or --concurrency */
+	OPT_ANY_SEEDED,			/* --template or --wsesspage */
 };
 
 struct opt_rule {
@@ -77,6 +78,21 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_CONCURRENCY, 1, OPT_ANY_BOUND, "requires --num-calls (the "
 	    "total of requests) or --runtime" },
 	{ OPT_WSESS, 0, OPT_WSESSLOG, "cannot be used with --wsesslog" },
+	{ OPT_WSESSPAGE, 0, OPT_WSESS, "cannot be used with --wsess" },
+	{ OPT_WSESSPAGE, 0, OPT_WSESSLOG, "cannot be used with --wsesslog" },
+	{ OPT_WSESSPAGE, 0, OPT_CALL_RATE, "cannot be used with --call-rate" },
+	{ OPT_WSESSPAGE, 0, OPT_CONCURRENCY, "cannot be used with "
+	    "--concurrency" },
+	{ OPT_WSESSPAGE, 0, OPT_NUM_CONNS, "cannot be used with --num-conns "
+	    "(N1 is the number of sessions)" },
+	{ OPT_WSESSPAGE, 0, OPT_NUM_CALLS, "cannot be used with --num-calls "
+	    "(the pages set the calls of a view)" },
+	{ OPT_WSESSPAGE, 0, OPT_BURST_LENGTH, "cannot be used with "
+	    "--burst-length (a view is a burst)" },
+	{ OPT_WSESSPAGE, 0, OPT_WLOG, "cannot be used with --wlog (the "
+	    "pages choose the URIs)" },
+	{ OPT_WSESSPAGE, 0, OPT_WSET, "cannot be used with --wset (the "
+	    "pages choose the URIs)" },
 	{ OPT_WLOG, 0, OPT_WSESSLOG, "cannot be used with --wsesslog "
 	    "(its URIs come from its file)" },
 	{ OPT_WSET, 0, OPT_WSESSLOG, "cannot be used with --wsesslog "
@@ -101,8 +117,8 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_MAX_RETRIES, 1, OPT_RETRY_ON_FAILURE,
 	    "requires --retry-on-failure" },
 	{ OPT_BODY, 0, OPT_BODY_FILE, "cannot be used with --body-file" },
-	{ OPT_SEED, 1, OPT_TEMPLATE, "requires --template (it seeds the "
-	    "templates' random values)" },
+	{ OPT_SEED, 1, OPT_ANY_SEEDED, "requires --template or --wsesspage "
+	    "(it seeds the templates' random values and the pages' walk)" },
 	{ OPT_DATA, 1, OPT_TEMPLATE, "requires --template (its values go "
 	    "in by {{data.COL}})" },
 	{ OPT_DATA_ORDER, 1, OPT_DATA, "requires --data" },
@@ -189,12 +205,13 @@ opt_given(const struct opt_ctx *c, int id)
 {
 	switch (id) {
 	case OPT_ANY_SESSION:
-		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG];
+		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG] ||
+		    c->given[OPT_WSESSPAGE];
 	case OPT_ANY_SSL:
 		return c->given[OPT_SSL] || c->given[OPT_SSL_PROTOCOL];
 	case OPT_ANY_POOL:
 		return c->given[OPT_WSESS] || c->given[OPT_WSESSLOG] ||
-		    c->given[OPT_CALL_RATE];
+		    c->given[OPT_WSESSPAGE] || c->given[OPT_CALL_RATE];
 	case OPT_ANY_BOUND:
 		return c->given[OPT_NUM_CALLS] || c->given[OPT_RUNTIME] ||
 		    c->given[OPT_SWEEP];
@@ -207,6 +224,8 @@ opt_given(const struct opt_ctx *c, int id)
 	case OPT_ANY_LEVEL:
 		return opt_given(c, OPT_ANY_SCHEDULE) ||
 		    c->given[OPT_CONCURRENCY];
+	case OPT_ANY_SEEDED:
+		return c->given[OPT_TEMPLATE] || c->given[OPT_WSESSPAGE];
 	default:
 		return c->given[id];
 	}

@@ -439,6 +439,8 @@ options_split_max(const struct options *o)
 		opt_cap(&max, o->wsess_n);
 	else if (o->wsesslog_n > 0)
 		opt_cap(&max, o->wsesslog_n);
+	else if (o->wsesspage_n > 0)
+		opt_cap(&max, o->wsesspage_n);
 	else if (o->concurrency > 0) {
 		opt_cap(&max, o->concurrency);
 		opt_cap(&max, o->num_calls);
@@ -464,6 +466,8 @@ options_split(struct options *o, unsigned i, unsigned n)
 		o->wsess_n = options_share(o->wsess_n, i, n);
 	else if (o->wsesslog_n > 0)
 		o->wsesslog_n = options_share(o->wsesslog_n, i, n);
+	else if (o->wsesspage_n > 0)
+		o->wsesspage_n = options_share(o->wsesspage_n, i, n);
 	else if (o->concurrency > 0) {
 		o->concurrency = (unsigned)options_share(o->concurrency, i, n);
 		o->num_calls = options_share(o->num_calls, i, n);

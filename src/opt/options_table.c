@@ -430,6 +430,16 @@ static const struct opt_val wset_fields[] = {
 	    .max = OPTIONS_MAX_COUNT },
 	{ "X", OPT_K_RATIO, OPT_DEST(wset_x) },
 };
+/* --wsesspage N1,N2,X. */
+static const struct opt_val wsesspage_fields[] = {
+	{ "N1", OPT_K_UINT, OPT_DEST(wsesspage_n), .min = 1,
+	    .max = OPTIONS_MAX_COUNT },
+	{ "N2", OPT_K_UINT, OPT_DEST(wsesspage_views), .min = 1,
+	    .max = OPTIONS_MAX_COUNT },
+	{ "X", OPT_K_SECONDS, OPT_DEST(wsesspage_think) },
+};
+_Static_assert(nitems(wsesspage_fields) <= OPT_MAXFIELDS,
+    "raise OPT_MAXFIELDS");
 _Static_assert(nitems(wsess_fields) <= OPT_MAXFIELDS &&
     nitems(wsesslog_fields) <= OPT_MAXFIELDS &&
     nitems(wset_fields) <= OPT_MAXFIELDS, "raise OPT_MAXFIELDS");
@@ -731,6 +741,8 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    "N1 sessions of N2 calls, X seconds think time"),
 	[OPT_WSESSLOG] = FIELDS("wsesslog", "N,X,F", wsesslog_fields,
 	    WORKLOAD, "N sessions from file F, X seconds think time"),
+	[OPT_WSESSPAGE] = FIELDS("wsesspage", "N1,N2,X", wsesspage_fields,
+	    WORKLOAD, "N1 sessions of N2 page views, X seconds think time"),
 	[OPT_WSET] = FIELDS("wset", "N,X", wset_fields, WORKLOAD,
 	    "URIs from a working set of N files, miss rate X"),
 };
@@ -778,5 +790,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_DATA, OPT_DATA_ORDER, OPT_DATA_WRAP,
 	OPT_CHECK,
 	OPT_LOG, OPT_LOG_DROP,
+	OPT_WSESSPAGE,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);

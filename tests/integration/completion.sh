@@ -78,7 +78,7 @@ extra=$(comm -13 "$tmp/help.opts" "$tmp/comp.opts" | tr '\n' ' ')
 # 2. Option prefixes.
 expect "--num-calls --num-conns" httperf --num-c
 expect "--num-calls --num-conns" httperf --server h --num-c
-expect "--wsess --wsesslog" httperf --wsess
+expect "--wsess --wsesslog --wsesspage" httperf --wsess
 expect "--help --hlog --hog --html --http-version --http2 --http2-fallback" httperf --h
 
 # 3. File arguments, separate or after '=' (bash splits the word there).

@@ -840,7 +840,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "-x", NULL }, "-x: unknown option" },
 	{ { "-vq", NULL }, "-q: unknown option" },
 	{ { "--sslv3", NULL }, "--sslv3: unknown option" },
-	{ { "--wsesspage=1,2,3", NULL }, "--wsesspage: unknown option" },
+	{ { "--bogus-page=1,2,3", NULL }, "--bogus-page: unknown option" },
 	/* --hlog, --interval, --periodic-stats. */
 	{ { "--hlog", NULL }, "--hlog: missing argument" },
 	{ { "--hlog", "", NULL }, "--hlog: must not be empty" },
@@ -1315,7 +1315,7 @@ static const struct {
 	{ "--bogus", "httperf: --bogus: unknown option\n" },
 	{ "--x", "httperf: --x: unknown option\n" },
 	{ "--sslv3", "httperf: --sslv3: unknown option\n" },
-	{ "--wsesspage=1,2,3", "httperf: --wsesspage: unknown option\n" },
+	{ "--bogus-page=1,2,3", "httperf: --bogus-page: unknown option\n" },
 	{ "--ssl-cipherz-list", "httperf: --ssl-cipherz-list: unknown "
 	    "option\n" },
 	/* Ambiguous abbreviations list their options, as before. */
@@ -1894,7 +1894,7 @@ START_TEST(test_help_forms)
 {
 	static const char *const want[] = {
 	    "[--print-reply[=header|body]]", "[--print-request[=header|body]]",
-	    "[--wsess N1,N2,X]", "[--wsesslog N,X,F]", "[--wlog y|n,F]",
+	    "[--wsess N1,N2,X]", "[--wsesslog N,X,F]", "[--wsesspage N1,N2,X]", "[--wlog y|n,F]",
 	    "[--wset N,X]", "[--session-cookies]", "[--retry-on-failure]",
 	    "[--body-file F]", "[--add-header-file F]", "[--myaddr S]",
 	    "[--ssl]", "[--ssl-ciphers L]", "[--ssl-ciphersuites L]",
@@ -1903,7 +1903,7 @@ START_TEST(test_help_forms)
 	    "[--ssl-certificate F]", "[--ssl-no-reuse]", "[--hlog F]",
 	    "[--interval S]", "[--periodic-stats]", "[--servers F]",
 	    "[--use-timer-cache]" };
-	static const char *const later[] = { "--wsesspage",
+	static const char *const later[] = {
 	    "--ssl-cert " };
 	char *out;
 	size_t i, len;
