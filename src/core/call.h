@@ -91,6 +91,9 @@ struct call {
 	   when the call is destroyed) if it is never answered; 0: none. */
 	int		 unprocessed;
 	struct sess	*sess;		/* session it belongs to, or NULL */
+	/* --servers: the server a session's call goes to (another than
+	   the session's: a page's object there); NULL: the session's. */
+	const struct core_target *target;
 	/* Set by a BUS_CALL_NEW handler that has nothing to give the call
 	   (e.g. --wlog n at the end of its list): conn_send() refuses it. */
 	int		 abandon;

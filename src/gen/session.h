@@ -50,7 +50,7 @@ struct session_config {
 	const struct rate_spec *rate;	/* must outlive the generator */
 	unsigned	 client_id;	/* --client I/N: seeds the schedule */
 	unsigned	 num_clients;	/* and shifts it (rate.h) */
-	unsigned	 max_conns;	/* per session; 0: 4 */
+	unsigned	 max_conns;	/* per session and server; 0: 4 */
 	unsigned	 max_piped;	/* per conn; 0: 32 (1 in HTTP/1.0) */
 	int		 http_minor;	/* the run's HTTP/1.x */
 	int		 cookies;	/* --session-cookies */

@@ -287,27 +287,47 @@ session_set_cookie(struct session *ss, struct call *call)
 	call->hdrs[idx - 1].iov_len = hdr->len;
 }
 
+/* The server of `call': its own (call->target) or the session's. */
+static const struct core_target *
+session_call_target(const struct session *ss, const struct call *call)
+{
+	return call->target != NULL ? call->target : ss->sess->target;
+}
+
 /*
- * Returns the oldest open connection with room for another call, or
- * NULL.  Connections that stopped taking calls since they were listed
- * (the server said it will close) leave the list here.
+ * Returns the oldest open connection to server `t' with room for another
+ * call, or NULL.  Connections that stopped taking calls since they were
+ * listed (the server said it will close) leave the list here.
  */
 static struct session_conn *
-session_pick(struct session *ss)
+session_pick(struct session *ss, const struct core_target *t)
 {
-	struct session_conn *sc;
+	struct session_conn *sc, *next;
 
-	while ((sc = ss->avail) != NULL) {
+	for (sc = ss->avail; sc != NULL; sc = next) {
+		next = sc->anext;
 		session_avail_update(ss, sc);
-		if (sc->in_avail)
+		if (sc->in_avail && sc->conn->target == t)
 			return sc;
 	}
 	return NULL;
 }
 
-/* Opens a new connection for the session. */
+/* How many of the session's connections go to server `t'. */
+static size_t
+session_nconns_to(const struct session *ss, const struct core_target *t)
+{
+	const struct session_conn *sc;
+	size_t n = 0;
+
+	for (sc = ss->conns; sc != NULL; sc = sc->next)
+		n += sc->conn->target == t;
+	return n;
+}
+
+/* Opens a new connection to server `t' (NULL: the run's) for the session. */
 static void
-session_connect(struct session *ss, uint64_t now)
+session_connect(struct session *ss, const struct core_target *t, uint64_t now)
 {
 	struct session_gen *g = ss->gen;
 	struct session_conn *sc;
@@ -316,8 +336,8 @@ session_connect(struct session *ss, uint64_t now)
 	c = conn_new(g->core, now);
 	c->owner = g;
 	c->sess = ss->sess;
-	if (ss->sess->target != NULL)
-		conn_target(c, ss->sess->target);
+	if (t != NULL)
+		conn_target(c, t);
 	/* Calls the server announced it would not process come back to
 	   session_on_closed() to be sent again, uncounted. */
 	c->resend = 1;
@@ -347,6 +367,7 @@ session_connect(struct session *ss, uint64_t now)
 void
 session_flush(struct session *ss, uint64_t now)
 {
+	const struct core_target *t;
 	struct session_conn *sc;
 	struct call *call;
 
@@ -354,10 +375,12 @@ session_flush(struct session *ss, uint64_t now)
 	if (timer_is_armed(&ss->backoff))
 		return;
 	while (ss->pend_head != NULL && !ss->failed && !ss->ended) {
-		if ((sc = session_pick(ss)) == NULL) {
-			if (ss->nconns >= ss->gen->cfg.max_conns)
+		t = session_call_target(ss, ss->pend_head);
+		if ((sc = session_pick(ss, t)) == NULL) {
+			/* At most max_conns to each server, as browsers. */
+			if (session_nconns_to(ss, t) >= ss->gen->cfg.max_conns)
 				return;
-			session_connect(ss, now);
+			session_connect(ss, t, now);
 			continue;
 		}
 		call = ss->pend_head;

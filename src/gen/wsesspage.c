@@ -18,6 +18,7 @@
 #include "core/call.h"
 #include "core/core.h"
 #include "core/clock.h"
+#include "core/sess.h"
 #include "gen/generator.h"
 #include "gen/session.h"
 #include "gen/wsesspage.h"
@@ -53,8 +54,11 @@ struct wsesspage {
 	uint64_t	 seed;
 	unsigned	 client;
 	char		*host;
-	struct urlres_origin origin;
-	char		*first;		/* --uri, absolute */
+	/* The origins the run fetches from: --servers' servers (the
+	   index of each is its target's), or the one of --server. */
+	struct urlres_origin *origins;
+	size_t		 norigins;
+	char		**first;	/* --uri on each origin, absolute */
 	struct wsp_sess	*tab[WSP_BUCKETS];
 };
 
@@ -68,9 +72,20 @@ wsp_hash(const char *s)
 	return (size_t)h;
 }
 
-/* The session's state, made at its first call. */
+/* The index of the session's server among the origins. */
+static size_t
+wsp_home(const struct wsesspage *w, const struct call *call)
+{
+	const struct core_config *cfg = &w->gen.core->cfg;
+
+	if (call->sess == NULL || call->sess->target == NULL)
+		return 0;
+	return (size_t)(call->sess->target - cfg->targets);
+}
+
+/* The session's state, made at its first call (`call'). */
 static struct wsp_sess *
-wsp_get(struct wsesspage *w, uint64_t idx)
+wsp_get(struct wsesspage *w, uint64_t idx, const struct call *call)
 {
 	struct wsp_sess **b = &w->tab[idx % WSP_BUCKETS], *st;
 
@@ -81,7 +96,7 @@ wsp_get(struct wsesspage *w, uint64_t idx)
 	st->idx = idx;
 	tmpl_rng_seed(&st->rng, w->seed + idx * UINT64_C(0x9E3779B97F4A7C15),
 	    w->client);
-	st->page = xstrdup(w->first);
+	st->page = xstrdup(w->first[wsp_home(w, call)]);
 	st->next = *b;
 	*b = st;
 	return st;
@@ -191,7 +206,7 @@ wsp_is_html(const struct call *call)
 	    (n == 9 || v[9] == ';' || v[9] == ' ' || v[9] == '\t');
 }
 
-/* The absolute form of `ref' against `base' if it is of the origin. */
+/* The absolute form of `ref' against `base' if it is of an origin. */
 static char *
 wsp_same(const struct wsesspage *w, const char *base, const char *ref,
     size_t len)
@@ -200,7 +215,7 @@ wsp_same(const struct wsesspage *w, const char *base, const char *ref,
 
 	if (url == NULL)
 		return NULL;
-	if (urlres_origin(url, &w->origin, 1, &target) == -1) {
+	if (urlres_origin(url, w->origins, w->norigins, &target) == -1) {
 		free(url);
 		return NULL;
 	}
@@ -303,18 +318,23 @@ static void
 wsp_fill(void *arg, uint64_t idx, size_t b, size_t i, struct call *call)
 {
 	struct wsesspage *w = arg;
-	struct wsp_sess *st = wsp_get(w, idx);
+	struct wsp_sess *st = wsp_get(w, idx, call);
+	const struct core_config *cfg = &w->gen.core->cfg;
 	char *target = NULL;
+	long k = -1;
 
 	if (i == 0) {
 		wsp_reset(st);
 		wsp_add(st, xstrdup(st->page), 1);
 	}
-	if (i >= st->nq ||
-	    urlres_origin(st->q[i], &w->origin, 1, &target) == -1) {
+	if (i >= st->nq || (k = urlres_origin(st->q[i], w->origins,
+	    w->norigins, &target)) == -1) {
 		call->abandon = 1;	/* cannot happen: all are ours */
 		return;
 	}
+	/* --servers: an object on another server goes there. */
+	if (cfg->ntargets > 0)
+		call->target = &cfg->targets[k];
 	free(call->owned);
 	call->owned = target;
 	call->uri = target;
@@ -330,7 +350,7 @@ static size_t
 wsp_more(void *arg, uint64_t idx, size_t b, struct call *call, uint64_t now)
 {
 	struct wsesspage *w = arg;
-	struct wsp_sess *st = wsp_get(w, idx);
+	struct wsp_sess *st = wsp_get(w, idx, call);
 	union bus_arg arg0 = { 0 };
 	size_t n = 0;
 
@@ -394,6 +414,44 @@ static const struct session_ops wsp_ops = {
 
 /* The generator interface: the state is the session engine. */
 
+/* "SCHEME://HOST:PORT/URI" of origin `o', malloc'd. */
+static char *
+wsp_url(const struct urlres_origin *o, const char *uri)
+{
+	int v6 = strchr(o->host, ':') != NULL;
+	size_t n = strlen(o->host) + strlen(uri) + 32;
+	char *s = xmalloc(n);
+
+	snprintf(s, n, "%s://%s%s%s:%u%s", o->https ? "https" : "http",
+	    v6 ? "[" : "", o->host, v6 ? "]" : "", o->port, uri);
+	return s;
+}
+
+/* The origins: each server of --servers, or --server's; and the first
+   page on each. */
+static void
+wsp_origins(struct wsesspage *w, const struct wsesspage_config *cfg,
+    const struct core_config *cc)
+{
+	size_t i;
+
+	w->norigins = cc->ntargets > 0 ? cc->ntargets : 1;
+	w->origins = xcalloc(w->norigins, sizeof(*w->origins));
+	w->first = xcalloc(w->norigins, sizeof(*w->first));
+	for (i = 0; i < cc->ntargets; i++) {
+		w->origins[i].https = cc->targets[i].tls != NULL;
+		w->origins[i].host = cc->targets[i].host;
+		w->origins[i].port = cc->targets[i].port;
+	}
+	if (cc->ntargets == 0) {
+		w->origins[0].https = cfg->https;
+		w->origins[0].host = w->host;
+		w->origins[0].port = cfg->port;
+	}
+	for (i = 0; i < w->norigins; i++)
+		w->first[i] = wsp_url(&w->origins[i], cfg->uri);
+}
+
 static int
 wsesspage_init(void **state, const struct gen_env *env, char *err,
     size_t errlen)
@@ -401,8 +459,6 @@ wsesspage_init(void **state, const struct gen_env *env, char *err,
 	const struct wsesspage_config *cfg = env->cfg;
 	struct session_config sc = cfg->sess;
 	struct wsesspage *w;
-	size_t n;
-	int v6 = strchr(cfg->host, ':') != NULL;
 
 	w = xcalloc(1, sizeof(*w));
 	w->nviews = cfg->nviews;
@@ -410,14 +466,7 @@ wsesspage_init(void **state, const struct gen_env *env, char *err,
 	w->seed = cfg->seed;
 	w->client = cfg->sess.client_id;
 	w->host = xstrdup(cfg->host);
-	w->origin.https = cfg->https;
-	w->origin.host = w->host;
-	w->origin.port = cfg->port;
-	n = strlen(cfg->host) + strlen(cfg->uri) + 32;
-	w->first = xmalloc(n);
-	snprintf(w->first, n, "%s://%s%s%s:%u%s", cfg->https ? "https" :
-	    "http", v6 ? "[" : "", cfg->host, v6 ? "]" : "", cfg->port,
-	    cfg->uri);
+	wsp_origins(w, cfg, &env->core->cfg);
 	/* As browsers: six connections without pipelining, or one of
 	   HTTP/2 with the objects as concurrent streams. */
 	if (sc.max_conns == 0)
@@ -443,7 +492,10 @@ wsesspage_fini(void *state)
 			w->tab[i] = st->next;
 			wsp_free(st);
 		}
+	for (i = 0; i < w->norigins; i++)
+		free(w->first[i]);
 	free(w->first);
+	free(w->origins);
 	free(w->host);
 	free(w);
 }

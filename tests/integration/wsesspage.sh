@@ -4,14 +4,16 @@
 # (each once per view, whatever the tag or the form of its URL), never
 # what comments, scripts or titles hide, nor the cross-origin ones; the
 # next page is the page's link; a 301 is followed.  nginx's access log
-# holds exactly those URIs, as many times as the views ask.
+# holds exactly those URIs, as many times as the views ask.  With
+# --servers, an object on another of its servers is fetched from that
+# server, with its Host line.
 . "$TESTLIB"
 
 nginx_need
 
-free_ports 2
+free_ports 3
 set -- $PORTS
-P=$1 P2=$2
+P=$1 P2=$2 P3=$3
 N=$T_DIR/nginx
 mkdir -p "$N"
 cp -R "$(dirname "$TESTLIB")/../site" "$N/html" || fail "no tests/site"
@@ -22,6 +24,12 @@ nginx_start "$N" '$request_uri $status' \
 	types { text/html html; text/css css; image/png png; }
 	default_type application/octet-stream;
 	absolute_redirect off;
+	log_format host '\$http_host \$request_uri \$status';
+	server {
+		listen 127.0.0.1:$P3;
+		root $N/html;
+		access_log $N/logs/p3.log host;
+	}
 	server {
 		listen 127.0.0.1:$P;
 		listen 127.0.0.1:$P2 http2;
@@ -228,3 +236,35 @@ expect '^Jobs: 2 workers, 2 finished$'
 n=$(nginx_logged 75)
 [ "$n" = 75 ] || fail "nginx logged $n requests, expected 75"
 ok "--jobs 2: two workers, the 5 sessions split, 75 requests"
+
+# --servers: a page on the first server embeds an object on the second
+# (absolute URL), one on its own (relative) and one on a host the file
+# does not list.  The first is fetched on a connection to the second
+# server, with that server's Host line; the unlisted one is skipped.
+cat > "$N/html/two.html" <<EOF2
+<html><body>
+<img src="http://127.0.0.1:$P3/img/a.png">
+<img src="/img/b.png">
+<img src="http://127.0.0.2:$P3/img/c.png">
+</body></html>
+EOF2
+printf '127.0.0.1:%s\n127.0.0.1:%s\n' "$P" "$P3" > "$T_DIR/servers"
+: > "$ALOG"
+: > "$N/logs/p3.log"
+timeout 60 "$HP" --servers "$T_DIR/servers" --uri /two.html \
+    --wsesspage 1,1,0 > "$OUT" 2> "$OUT.err"
+RC=$?
+T_LAST="httperf --servers $T_DIR/servers --uri /two.html --wsesspage 1,1,0"
+expect_rc 0
+expect_counts 2 3 3
+expect '^Page views: 1 objects/view 2\.00 bytes/view [0-9.]+ cross-origin 1 over-limit 0 redirects 0$'
+expect "^Server 127\.0\.0\.1:$P: connections 1 requests 2 replies 2 "
+expect "^Server 127\.0\.0\.1:$P3: connections 1 requests 1 replies 1 "
+n=$(nginx_logged 2)
+[ "$n" = 2 ] || fail "port $P logged $n requests, expected 2"
+sort "$ALOG" | tr '\n' ' ' > "$T_DIR/got"
+[ "$(cat "$T_DIR/got")" = "/img/b.png 200 /two.html 200 " ] ||
+    fail "port $P: $(cat "$T_DIR/got")"
+[ "$(cat "$N/logs/p3.log")" = "127.0.0.1:$P3 /img/a.png 200" ] ||
+    fail "port $P3: $(cat "$N/logs/p3.log")"
+ok "--servers: the object on the second server fetched there, with its Host"
