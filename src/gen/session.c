@@ -110,6 +110,7 @@ session_issue_new(struct session *ss, size_t i, uint64_t now)
 	struct call *call;
 
 	call = call_new(g->core, now);
+	call->sess = ss->sess;		/* fill may ask for its server */
 	if (g->ops->fill != NULL)
 		g->ops->fill(g->ops_arg, ss->idx, ss->burst, i, call);
 	/* The session's first call starts when the schedule meant the
