@@ -320,6 +320,7 @@ wsp_fill(void *arg, uint64_t idx, size_t b, size_t i, struct call *call)
 	struct wsesspage *w = arg;
 	struct wsp_sess *st = wsp_get(w, idx, call);
 	const struct core_config *cfg = &w->gen.core->cfg;
+	size_t home = wsp_home(w, call);
 	char *target = NULL;
 	long k = -1;
 
@@ -327,8 +328,13 @@ wsp_fill(void *arg, uint64_t idx, size_t b, size_t i, struct call *call)
 		wsp_reset(st);
 		wsp_add(st, xstrdup(st->page), 1);
 	}
-	if (i >= st->nq || (k = urlres_origin(st->q[i], w->origins,
-	    w->norigins, &target)) == -1) {
+	/* The session's own server first (a file may list one twice). */
+	if (i < st->nq && urlres_origin(st->q[i], &w->origins[home], 1,
+	    &target) == 0)
+		k = (long)home;
+	else if (i < st->nq)
+		k = urlres_origin(st->q[i], w->origins, w->norigins, &target);
+	if (k == -1) {
 		call->abandon = 1;	/* cannot happen: all are ours */
 		return;
 	}

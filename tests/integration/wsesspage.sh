@@ -290,3 +290,20 @@ sort "$N/logs/p3.log" | tr '\n' ' ' > "$T_DIR/got"
 [ "$(cat "$T_DIR/got")" = "127.0.0.1:$P3 /img/a.png 200 127.0.0.1:$P3 /img/a.png 200 127.0.0.1:$P3 /img/b.png 200 127.0.0.1:$P3 /two.html 200 " ] ||
     fail "port $P3: $(cat "$T_DIR/got")"
 ok "--servers: a session on the second server has its pages there"
+
+# A server the file lists twice: each session's calls stay on its own
+# entry of the file (its line of the report), not the first one's.
+printf '127.0.0.1:%s\n127.0.0.1:%s\n' "$P" "$P" > "$T_DIR/twice"
+: > "$ALOG"
+timeout 60 "$HP" --servers "$T_DIR/twice" --uri /two.html \
+    --wsesspage 2,1,0 --rate 100 > "$OUT" 2> "$OUT.err"
+RC=$?
+T_LAST="httperf --servers $T_DIR/twice --uri /two.html --wsesspage 2,1,0"
+expect_rc 0
+expect '^Total: connections [2-4] requests 4 replies 4 '
+expect '^Page views: 2 objects/view 1\.00 bytes/view [0-9.]+ cross-origin 4 over-limit 0 redirects 0$'
+n=$(grep -c "^Server 127\.0\.0\.1:$P: connections [12] requests 2 replies 2 " "$OUT")
+[ "$n" = 2 ] || fail "not 2 servers of 2 requests each: $(grep '^Server' "$OUT")"
+n=$(nginx_logged 4)
+[ "$n" = 4 ] || fail "port $P logged $n requests, expected 4"
+ok "a server listed twice: each session's requests on its own entry"
