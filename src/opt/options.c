@@ -66,6 +66,7 @@ void
 options_free(struct options *o)
 {
 	free(o->add_header_raw);
+	free(o->script_args);
 	free(o->add_header);
 	free(o->body);
 	free(o->myaddr);

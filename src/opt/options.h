@@ -173,6 +173,12 @@ struct options {
 	int		 template;
 	unsigned long long seed;
 
+	/* --script F: wrk's Lua scripts (src/script/); each --script-arg
+	   as given, in order (init()'s args[1..]). */
+	const char	*script;
+	const char	**script_args;
+	size_t		 n_script_args;
+
 	/*
 	 * TLS.  Only the syntax is checked here; the TLS module opens the
 	 * files and lets the library judge the cipher lists at start-up.
