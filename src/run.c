@@ -395,7 +395,8 @@ run_setup(struct run *r)
 	r->bus = bus_new();
 	core_init(&r->core, r->loop, r->bus, &cfg);
 	r->have_core = 1;
-	if (run_modules(r, err, sizeof(err)) == -1)
+	if (run_modules(r, err, sizeof(err)) == -1 || (o->script != NULL &&
+	    (r->script = setup_script(o, &r->core, r->bus, run_done, r)) == NULL))
 		return -1;
 	loop_on_turn(r->loop, run_turn, r);
 	return 0;
@@ -702,6 +703,9 @@ run_test(struct run *r)
 	cr.cpu_user = tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime);
 	cr.cpu_sys = tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime);
 	run_report(r, &cr);
+	if (r->script != NULL && setup_script_done(r->script, o, r->out,
+	    cr.duration) == -1)
+		rv = -1;
 	return run_after(r, &cr, rv);
 }
 
@@ -736,6 +740,7 @@ run_teardown(struct run *r, uint64_t now)
 	bus_free(r->bus);
 	loop_free(r->loop);
 	setup_free(&r->setup);
+	setup_script_free(r->script);
 	if (r->json != NULL && r->json != stdout)
 		fclose(r->json);
 	if (r->html != NULL)

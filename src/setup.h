@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
 #include "core/core.h"
@@ -85,5 +86,20 @@ enum loop_backend_kind setup_backend(const char *prog);
  * wraps) to nanoseconds; a positive time stays positive, as 0 means none.
  */
 uint64_t setup_ns(double sec);
+
+/*
+ * --script (setup_script.c): the script loaded, its setup() and init()
+ * run, its hooks on `bus'; thread:stop() calls stop(stop_arg, now).
+ * NULL after printing one line.  setup_script_done(): after the report,
+ * the `script' error class and done(); -1 after printing why.
+ */
+struct bus;
+struct script;
+struct script	*setup_script(const struct options *o, struct core *core,
+		    struct bus *bus, void (*stop)(void *, uint64_t),
+		    void *stop_arg);
+int		 setup_script_done(struct script *s, const struct options *o,
+		    FILE *out, uint64_t duration);
+void		 setup_script_free(struct script *s);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -91,6 +92,28 @@ conn_expand(struct conn *c, struct call *call, uint64_t now)
 	}
 }
 
+/* --script: the call's bytes as they are; its body follows the head. */
+static int
+conn_prepare_raw(struct call *call)
+{
+	const char *end;
+
+	if (call->raw_len == 0)
+		return -1;
+	call->iov[0].iov_base = (void *)(uintptr_t)call->raw;
+	call->iov[0].iov_len = call->raw_len;
+	call->iovcnt = 1;
+	call->req_len = call->raw_len;
+	end = memmem(call->raw, call->raw_len, "\r\n\r\n", 4);
+	call->req_body_len = end == NULL ? 0 :
+	    call->raw_len - (size_t)(end + 4 - call->raw);
+	call->iov_idx = 0;
+	call->req_sent = 0;
+	call->head_method = call->raw_len >= 5 &&
+	    memcmp(call->raw, "HEAD ", 5) == 0;
+	return 0;
+}
+
 /* Builds the request iovecs of a call about to be queued. */
 static int
 conn_prepare_call(struct conn *c, struct call *call)
@@ -99,6 +122,8 @@ conn_prepare_call(struct conn *c, struct call *call)
 	const struct http_req_tmpl *t = core->cfg.req;
 	size_t i;
 
+	if (call->raw != NULL)
+		return conn_prepare_raw(call);
 	call->iovcnt = http_req_iov(t, call->method,
 	    call->method_len, call->uri, call->uri_len, call->hdrs,
 	    call->nhdrs, call->body, call->body_len, call->iov,

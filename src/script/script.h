@@ -1,0 +1,80 @@
+/*
+ * --script: wrk's Lua scripting interface (wrk 4's SCRIPTING) on
+ * httperf's engine.  Two Lua states per run, as wrk has one for setup()
+ * and done() and one per thread: httperf's one thread is its event loop.
+ * The `wrk' table, wrk.format(), wrk.lookup(), wrk.connect() and
+ * wrk.time_us(), the thread object, and the hooks setup(), init(),
+ * request(), response() and done().  A request() string is the whole
+ * request, sent as it is; several requests in one string go out one per
+ * call, the next calls taking the rest before request() is called again.
+ * Errors at start-up are one line naming the script, its line and the
+ * hook; errors during the run count the call in the class `script'.
+ */
+#ifndef HTTPERF_SCRIPT_SCRIPT_H
+#define HTTPERF_SCRIPT_SCRIPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct bus;
+struct core;
+
+/* What the script is told of the run; the strings outlive the script. */
+struct script_conf {
+	const char	*file;
+	const char	*url;		/* init()'s args[0] (copied) */
+	const char *const *args;	/* args[1..] */
+	size_t		 nargs;
+	const char	*scheme;	/* "http" or "https" */
+	const char	*host;
+	const char	*port;		/* NULL: not in the URL */
+	const char	*method;
+	const char	*path;
+	/* Header lines "Name: value" each ending in CR LF (or LF). */
+	const char	*headers;
+	size_t		 headers_len;
+	const char	*body;		/* NULL: none */
+	size_t		 body_len;
+	/* --call-rate: delay() has no meaning there. */
+	int		 open_loop;
+	/* thread:stop(): ends the run cleanly. */
+	void		(*stop)(void *arg, uint64_t now);
+	void		*stop_arg;
+};
+
+/* What done()'s summary holds (the script counts the rest). */
+struct script_summary {
+	uint64_t	 duration_ns;
+};
+
+struct script;
+
+/*
+ * Loads the script twice (the setup state, the load's state), fills the
+ * `wrk' table, calls setup(thread) then init(args).  Returns NULL with
+ * one line in err (no trailing newline) on any error.
+ */
+struct script	*script_new(const struct script_conf *cf, char *err,
+		    size_t errlen);
+
+/* Subscribes the hooks the script defines to the run's bus. */
+void		 script_start(struct script *s, struct core *core,
+		    struct bus *bus);
+
+/*
+ * After the classic report: the `script' error class, when any, and the
+ * first such error's message on the standard error, after prog.
+ */
+void		 script_report(struct script *s, FILE *out, const char *prog);
+
+/* done(summary, latency, requests); -1 with one line in err. */
+int		 script_done(struct script *s, const struct script_summary *sum,
+		    char *err, size_t errlen);
+
+/* The number of calls counted in the class `script'. */
+uint64_t	 script_errors(const struct script *s);
+
+void		 script_free(struct script *s);
+
+#endif
