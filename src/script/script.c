@@ -138,10 +138,12 @@ script_state(struct script *s, char *err, size_t errlen)
 		lua_pushlstring(L, s->cf.body, s->cf.body_len);
 		lua_setfield(L, -2, "body");
 	}
-	script_push_thread(s, L);
-	lua_setfield(L, -2, "thread");
 	lua_setglobal(L, "wrk");
 	script_lib_open(s, L);
+	lua_getglobal(L, "wrk");
+	script_push_thread(s, L);
+	lua_setfield(L, -2, "thread");
+	lua_pop(L, 1);
 	if (luaL_loadbuffer(L, script_format_lua, sizeof(script_format_lua) - 1,
 	    "=wrk") != 0)
 		abort();	/* our own code */
@@ -206,7 +208,18 @@ script_init(struct script *s, char *err, size_t errlen)
 	return script_call(s, L, "init", 1, 0, err, errlen);
 }
 
-/* Without request(): wrk.format() once, and wrk.request returning it. */
+/* wrk.request(): the request wrk.format() made after init(). */
+static int
+script_request_fn(lua_State *L)
+{
+	lua_pushvalue(L, lua_upvalueindex(1));
+	return 1;
+}
+
+/*
+ * wrk.format() once after init(), and wrk.request returning it: what
+ * every call sends without request().
+ */
 static int
 script_fixed(struct script *s, char *err, size_t errlen)
 {
@@ -226,7 +239,9 @@ script_fixed(struct script *s, char *err, size_t errlen)
 	s->fixed = xmalloc(len + 1);
 	memcpy(s->fixed, p, len + 1);
 	s->fixed_len = len;
-	lua_pop(L, 2);
+	lua_pushcclosure(L, script_request_fn, 1);
+	lua_setfield(L, -2, "request");
+	lua_pop(L, 1);
 	return 0;
 }
 
@@ -270,7 +285,7 @@ script_hooks(struct script *s, char *err, size_t errlen)
 		    s->cf.file);
 		return -1;
 	}
-	return s->has_request ? 0 : script_fixed(s, err, errlen);
+	return script_fixed(s, err, errlen);
 }
 
 struct script *

@@ -22,8 +22,8 @@ struct script {
 	lua_State	*main;		/* setup() and done() */
 	lua_State	*th;		/* the load: init(), request(), ... */
 	int		 has_request, has_response, has_done, has_delay;
-	/* Without request(): wrk.format() after init(), sent by every
-	   call as it is. */
+	/* wrk.request()'s string (wrk.format() after init()): what every
+	   call sends as it is without request(), or when request() fails. */
 	char		*fixed;
 	size_t		 fixed_len;
 	/* Requests of a pipelined request() string not yet sent. */

@@ -100,19 +100,8 @@ script_request(struct script *s, struct call *call)
 		    sizeof(err));
 		lua_pop(L, 1);
 	}
-	/* Sent as wrk.format() would make it, and counted. */
+	/* Sent as wrk.request() gives it, and counted. */
 	script_error(s, err);
-	if (s->fixed == NULL) {
-		lua_getglobal(L, "wrk");
-		lua_getfield(L, -1, "format");
-		if (lua_pcall(L, 0, 1, 0) == 0 &&
-		    (p = lua_tolstring(L, -1, &len)) != NULL) {
-			s->fixed = xmalloc(len + 1);
-			memcpy(s->fixed, p, len + 1);
-			s->fixed_len = len;
-		}
-		lua_pop(L, 2);
-	}
 	call->raw = s->fixed;
 	call->raw_len = s->fixed_len;
 }
