@@ -265,6 +265,32 @@ script_addr(struct script *s)
 	freeaddrinfo(res);
 }
 
+/*
+ * request() called once at start-up, its string thrown away, as wrk
+ * does to check it (so a counter starts at the same request): an error
+ * or a value that is no request string stops the run before it starts.
+ */
+static int
+script_verify(struct script *s, char *err, size_t errlen)
+{
+	lua_State *L = s->th;
+	size_t len = 0;
+
+	if (!s->has_request)
+		return 0;
+	if (script_call(s, L, "request", 0, 1, err, errlen) == -1)
+		return -1;
+	if (lua_type(L, -1) != LUA_TSTRING ||
+	    (lua_tolstring(L, -1, &len), len == 0)) {
+		script_bad_return(s, L, "request", "a request string", err,
+		    errlen);
+		lua_pop(L, 1);
+		return -1;
+	}
+	lua_pop(L, 1);
+	return 0;
+}
+
 /* The hooks the load's state has, and what the run allows of them. */
 static int
 script_hooks(struct script *s, char *err, size_t errlen)
@@ -285,7 +311,8 @@ script_hooks(struct script *s, char *err, size_t errlen)
 		    s->cf.file);
 		return -1;
 	}
-	return script_fixed(s, err, errlen);
+	return script_fixed(s, err, errlen) == -1 ||
+	    script_verify(s, err, errlen) == -1 ? -1 : 0;
 }
 
 struct script *

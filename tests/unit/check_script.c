@@ -165,6 +165,12 @@ START_TEST(test_errors)
 	expect_error("function setup(thread)\n  thread:set(\"f\", print)\n"
 	    "end\n", ":2: thread:set(\"f\"): only nil, "
 	    "booleans, numbers, strings and tables of them (in setup())");
+	expect_error("function request()\n  return {}\nend\n",
+	    ":1: request() returned table, not a request string");
+	expect_error("function request()\n  return \"\"\nend\n",
+	    ":1: request() returned string, not a request string");
+	expect_error("function request()\n  error(\"x\")\nend\n",
+	    ":2: x (in request())");
 	expect_error("function delay()\n  return 1\nend\n",
 	    ": delay() needs --concurrency, and is not "
 	    "supported yet there");
@@ -203,11 +209,12 @@ START_TEST(test_request)
 	    "n = 0\n"
 	    "function request()\n"
 	    "  n = n + 1\n"
-	    "  if n == 1 then return wrk.format(nil, \"/a\") ..\n"
+	    "  if n == 1 then return \"at start-up, thrown away\" end\n"
+	    "  if n == 2 then return wrk.format(nil, \"/a\") ..\n"
 	    "    wrk.format(\"POST\", \"/b\", nil, \"xy\") end\n"
-	    "  if n == 2 then return nil end\n"
-	    "  if n == 3 then return 42 end\n"
-	    "  if n == 4 then error(\"bad\") end\n"
+	    "  if n == 3 then return nil end\n"
+	    "  if n == 4 then return 42 end\n"
+	    "  if n == 5 then error(\"bad\") end\n"
 	    "  return wrk.format(nil, \"/c\")\n"
 	    "end\n", "h", NULL, err, sizeof(err));
 	struct bus *bus = bus_new();
@@ -237,7 +244,7 @@ START_TEST(test_request)
 	new_call(bus, &c);
 	ck_assert(memcmp(c.raw, "GET /c HTTP/1.1\r\n", 17) == 0);
 	free(c.owned);
-	ck_assert_str_eq(global(s, "n"), "5");
+	ck_assert_str_eq(global(s, "n"), "6");
 	script_free(s);
 	bus_free(bus);
 }
