@@ -22,7 +22,7 @@ FULL="libnghttp2-dev liburing-dev libluajit-5.1-dev bash-completion check"
 # it); nginx-light (or nginx where there is no nginx-light) starts its
 # service when installed, as Debian's nginx packages do.
 TESTS="openssl mandoc nginx-light|nginx python3 python3-jsonschema tinyproxy \
-    time parallel iproute2 procps util-linux poppler-utils chromium"
+    time parallel iproute2 procps util-linux poppler-utils chromium wrk"
 
 # installed PKG: dpkg has PKG installed.
 installed() {
