@@ -262,6 +262,8 @@ static const struct {
 	    "(requests/s)" },
 	{ 'R', "for a rate use --rate X (connections/s) or --call-rate X "
 	    "(requests/s)" },
+	{ 's', "for a wrk Lua script use --script F (see SCRIPTING in "
+	    "httperf(1))" },
 	{ 't', "for a time limit use --runtime X (httperf runs one thread)" },
 	{ 'T', "for a content type use --add-header 'Content-Type: S'" },
 	{ 'z', "for a duration use --runtime X" },
