@@ -92,21 +92,30 @@ conn_expand(struct conn *c, struct call *call, uint64_t now)
 	}
 }
 
-/* --script: the call's bytes as they are; its body follows the head. */
+/*
+ * --script: the call's bytes as they are, the head in one iovec and the
+ * body after it, if any, in a last one (as http_req_iov() lays them out).
+ */
 static int
 conn_prepare_raw(struct call *call)
 {
 	const char *end;
+	size_t head;
 
 	if (call->raw_len == 0)
 		return -1;
-	call->iov[0].iov_base = (void *)(uintptr_t)call->raw;
-	call->iov[0].iov_len = call->raw_len;
-	call->iovcnt = 1;
-	call->req_len = call->raw_len;
 	end = memmem(call->raw, call->raw_len, "\r\n\r\n", 4);
-	call->req_body_len = end == NULL ? 0 :
-	    call->raw_len - (size_t)(end + 4 - call->raw);
+	head = end == NULL ? call->raw_len : (size_t)(end + 4 - call->raw);
+	call->iov[0].iov_base = (void *)(uintptr_t)call->raw;
+	call->iov[0].iov_len = head;
+	call->iovcnt = 1;
+	call->req_body_len = call->raw_len - head;
+	if (call->req_body_len > 0) {
+		call->iov[1].iov_base = (void *)(uintptr_t)(call->raw + head);
+		call->iov[1].iov_len = call->req_body_len;
+		call->iovcnt = 2;
+	}
+	call->req_len = call->raw_len;
 	call->iov_idx = 0;
 	call->req_sent = 0;
 	call->head_method = call->raw_len >= 5 &&

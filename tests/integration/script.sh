@@ -205,6 +205,16 @@ expect_rc 0
 expect_counts 1 6 6
 logged 6 "$T_DIR/hp.log"
 same_first 6 pipeline
+# Each call's head and body as --print-request shows any request's.
+hps --script "$T_DIR/pipeline.lua" --num-conns 1 --num-calls 3 \
+    --print-request "$URL/"
+expect_rc 0
+expect '^SH1:POST /post HTTP/1.1$'
+expect '^SH1:Content-Length: 3$'
+expect '^SB1:xyz$'
+expect '^SS1: header [0-9]+ content 3$'
+expect '^SS2: header [0-9]+ content 0$'
+logged 3 "$T_DIR/hp.log"
 ok "pipeline.lua: three requests a string, one call each"
 
 # stop: thread:stop() after the 100th reply, under both.
