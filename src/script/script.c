@@ -88,11 +88,12 @@ script_bad_return(struct script *s, lua_State *L, const char *hook,
 static void
 script_headers(struct script *s, lua_State *L)
 {
-	const char *p = s->cf.headers, *end = p + s->cf.headers_len;
-	const char *nl, *colon, *v, *ve;
+	const char *p = s->cf.headers, *end, *nl, *colon, *v, *ve;
 
 	lua_newtable(L);
-	while (p != NULL && p < end) {
+	if (p == NULL)
+		return;
+	for (end = p + s->cf.headers_len; p < end;) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
 		ve = nl > p && nl[-1] == '\r' ? nl - 1 : nl;
@@ -322,6 +323,7 @@ script_new(const struct script_conf *cf, char *err, size_t errlen)
 
 	s->cf = *cf;
 	s->cf.url = s->url = xstrdup(cf->url);
+	s->cf.file = s->file = xstrdup(cf->file);
 	s->hdrs_ref = LUA_NOREF;
 	script_addr(s);
 	if ((s->main = script_state(s, err, errlen)) == NULL ||
@@ -417,5 +419,6 @@ script_free(struct script *s)
 	free(s->fixed);
 	free(s->pend);
 	free(s->url);
+	free(s->file);
 	free(s);
 }

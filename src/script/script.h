@@ -22,7 +22,7 @@ struct core;
 
 /* What the script is told of the run; the strings outlive the script. */
 struct script_conf {
-	const char	*file;
+	const char	*file;		/* (copied) */
 	const char	*url;		/* init()'s args[0] (copied) */
 	const char *const *args;	/* args[1..] */
 	size_t		 nargs;

@@ -19,6 +19,7 @@ struct hdr;
 struct script {
 	struct script_conf cf;
 	char		*url;		/* cf.url, a copy */
+	char		*file;		/* cf.file, a copy */
 	lua_State	*main;		/* setup() and done() */
 	lua_State	*th;		/* the load: init(), request(), ... */
 	int		 has_request, has_response, has_done, has_delay;

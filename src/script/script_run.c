@@ -228,6 +228,8 @@ script_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 			script_hdr(s, arg.buf.p, arg.buf.len);
 		break;
 	case BUS_CALL_RECV_DATA:
+		if (arg.buf.len == 0)
+			break;
 		if (s->rbody_len + arg.buf.len > s->rbody_cap) {
 			s->rbody_cap = (s->rbody_len + arg.buf.len) * 2;
 			s->rbody = xrealloc(s->rbody, s->rbody_cap);
