@@ -129,6 +129,11 @@ script_copy(lua_State *from, int idx, lua_State *to, int depth)
 	const char *p;
 
 	idx = idx < 0 ? lua_gettop(from) + idx + 1 : idx;
+	if (from == to) {
+		/* wrk.thread:get() or :set() in the load's own state. */
+		lua_pushvalue(to, idx);
+		return 0;
+	}
 	switch (lua_type(from, idx)) {
 	case LUA_TNIL:
 		lua_pushnil(to);

@@ -117,6 +117,9 @@ START_TEST(test_target)
 	    "  xa, xe, xb = wrk.headers[\"X-A\"], wrk.headers[\"X-Empty\"],"
 	    " wrk.headers[\"X-B\"]\n"
 	    "  port = tostring(wrk.port)\n"
+	    "  t = { 1, { 2 } }\n"
+	    "  wrk.thread:set(\"u\", t)\n"
+	    "  same = tostring(wrk.thread:get(\"u\")[2][1])\n"
 	    "end\n", "::1", NULL, err, sizeof(err));
 
 	ck_assert_msg(s != NULL, "%s", err);
@@ -128,6 +131,8 @@ START_TEST(test_target)
 	ck_assert_str_eq(global(s, "xe"), "");
 	ck_assert_str_eq(global(s, "xb"), "b");
 	ck_assert_str_eq(global(s, "port"), "nil");
+	/* thread:set() and :get() in the load's own state. */
+	ck_assert_str_eq(global(s, "same"), "2");
 	ck_assert_ptr_nonnull(strstr(s->fixed, "\r\nHost: [::1]\r\n"));
 	script_free(s);
 }
