@@ -69,6 +69,7 @@ setup_script(const struct options *o, struct core *core, struct bus *bus,
 	cf.body = o->body;
 	cf.body_len = o->body_len;
 	cf.open_loop = o->call_rate > 0;
+	cf.closed_loop = o->concurrency > 0;
 	cf.stop = stop;
 	cf.stop_arg = stop_arg;
 	s = script_new(&cf, err, sizeof(err));

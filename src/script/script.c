@@ -306,10 +306,10 @@ script_hooks(struct script *s, char *err, size_t errlen)
 		    "connection's calls)", s->cf.file);
 		return -1;
 	}
-	if (s->has_delay) {
+	if (s->has_delay && !s->cf.closed_loop) {
 		snprintf(err, errlen, "--script: %s: delay() needs "
-		    "--concurrency, and is not supported yet there",
-		    s->cf.file);
+		    "--concurrency (a pause before each request of the closed "
+		    "loop)", s->cf.file);
 		return -1;
 	}
 	return script_fixed(s, err, errlen) == -1 ||

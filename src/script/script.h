@@ -36,8 +36,10 @@ struct script_conf {
 	size_t		 headers_len;
 	const char	*body;		/* NULL: none */
 	size_t		 body_len;
-	/* --call-rate: delay() has no meaning there. */
+	/* --call-rate: delay() has no meaning there; --concurrency: it is
+	   the pause before each request of the closed loop. */
 	int		 open_loop;
+	int		 closed_loop;
 	/* thread:stop(): ends the run cleanly. */
 	void		(*stop)(void *arg, uint64_t now);
 	void		*stop_arg;

@@ -16,6 +16,7 @@
 
 #include "core/bus.h"
 #include "core/call.h"
+#include "core/core.h"
 #include "lib/hdr.h"
 #include "lib/util.h"
 #include "script/script_int.h"
@@ -258,6 +259,35 @@ script_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 	}
 }
 
+/* core->call_delay: delay()'s milliseconds, in ns; 0 after an error. */
+static uint64_t
+script_delay(void *arg, uint64_t now)
+{
+	struct script *s = arg;
+	lua_State *L = s->th;
+	char err[512];
+	lua_Number ms;
+
+	(void)now;
+	if (script_call(s, L, "delay", 0, 1, err, sizeof(err)) == -1) {
+		script_error(s, err);
+		return 0;
+	}
+	if (lua_type(L, -1) != LUA_TNUMBER) {
+		script_bad_return(s, L, "delay", "a number", err, sizeof(err));
+		script_error(s, err);
+		lua_pop(L, 1);
+		return 0;
+	}
+	ms = lua_tonumber(L, -1);
+	lua_pop(L, 1);
+	/* NaN, negative: none; at most an hour. */
+	if (!(ms > 0))
+		return 0;
+	return ms >= 3600e3 ? UINT64_C(3600000000000) :
+	    (uint64_t)(ms * 1e6);
+}
+
 void
 script_run_subscribe(struct script *s)
 {
@@ -266,6 +296,10 @@ script_run_subscribe(struct script *s)
 	size_t i;
 
 	bus_subscribe(s->bus, BUS_CALL_NEW, script_event, s);
+	if (s->has_delay && s->core != NULL) {
+		s->core->call_delay = script_delay;
+		s->core->call_delay_arg = s;
+	}
 	if (s->has_response) {
 		bus_subscribe(s->bus, BUS_CALL_RECV_HDR, script_event, s);
 		bus_subscribe(s->bus, BUS_CALL_RECV_DATA, script_event, s);

@@ -140,6 +140,11 @@ function done(summary, latency, requests)
    end
 end
 EOF2
+cat > "$T_DIR/delay.lua" <<'EOF2'
+function delay()
+   return 50
+end
+EOF2
 cat > "$T_DIR/raise.lua" <<'EOF2'
 function response(status, headers, body)
    error("no " .. status)
@@ -233,6 +238,20 @@ expect_counts '[0-9]+' '10[0-9]' '10[0-9]'
 [ "$(value 'Total:' test-duration)" != 20.000 ] || fail "stop: no stop"
 logged 200 "$T_DIR/hp.log"
 ok "stop.lua: 100 replies, then the end, as under wrk"
+
+# delay: 50 ms before each request of the closed loop, as wrk pauses
+# before each of a connection's requests: at most 20 a second each.
+wrk_run "$T_DIR/delay.lua" /
+n=$(sed -n 's/^ *\([0-9]*\) requests in .*/\1/p' "$T_DIR/wrk.out")
+[ "$n" -ge 5 ] && [ "$n" -le 20 ] || fail "wrk delay.lua: $n requests"
+logged "$n" "$T_DIR/wrk.log"
+hps --script "$T_DIR/delay.lua" --concurrency 2 --runtime 1 "$URL/"
+expect_rc 0
+n=$(value 'Total:' replies)
+[ "$n" -ge 10 ] && [ "$n" -le 40 ] || fail "delay.lua: $n replies"
+expect_not '^Errors: script'
+logged "$n" "$T_DIR/hp.log"
+ok "delay.lua: 50 ms before each request, $n replies in 1 s on 2 connections"
 
 # report: done()'s numbers.
 hps --script "$T_DIR/report.lua" --num-conns 1 --num-calls 50 "$URL/"

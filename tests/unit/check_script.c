@@ -177,8 +177,8 @@ START_TEST(test_errors)
 	expect_error("function request()\n  error(\"x\")\nend\n",
 	    ":2: x (in request())");
 	expect_error("function delay()\n  return 1\nend\n",
-	    ": delay() needs --concurrency, and is not "
-	    "supported yet there");
+	    ": delay() needs --concurrency (a pause before each request of "
+	    "the closed loop)");
 }
 END_TEST
 
