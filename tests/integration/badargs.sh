@@ -165,7 +165,6 @@ header	--print-reply header
 --rate	-R 100
 --script	-s x.lua
 --script	--script /dev/null --proxy 127.0.0.1:3128
---script	--script /dev/null --http2
 --script-arg	--script-arg x
 --port 8080	--server host:8080
 --uri	--server http://h:81/x
