@@ -45,36 +45,14 @@ bench_nginx_init concbench
 P_H1=$(free_port)
 P_H2C=$(free_port)
 while [ "$P_H2C" = "$P_H1" ]; do P_H2C=$(free_port); done
-{
-nginx_conf_main "$N" off $((CONNS * 2 + 64)) $((CONNS * 2 + 128))
-echo "http {"
-echo "	access_log off;"
-nginx_conf_temps "$N"
-cat <<CONF
-	keepalive_requests 10000000;
-	server {
-		listen 127.0.0.1:$P_H1;
-		root $N/html;
-	}
-CONF
-[ "$STREAMS" -gt 0 ] && cat <<CONF
-	server {
+H2C=
+[ "$STREAMS" -gt 0 ] && H2C="	server {
 		listen 127.0.0.1:$P_H2C http2;
 		http2_max_concurrent_streams $STREAMS;
 		root $N/html;
-	}
-CONF
-echo "}"
-} > "$N/nginx.conf"
-$PIN_SRV "$NGINX" -p "$N" -c "$N/nginx.conf" 2> "$N/stderr" &
-NPID=$!
-for i in $(seq 100); do
-	"$HTTPERF" --server 127.0.0.1 --port "$P_H1" --uri /1k.html \
-	    2>/dev/null | grep -q '2xx=1 ' && break
-	[ "$i" = 100 ] && { cat "$N/stderr" >&2; die "nginx did not start"; }
-	sleep 0.05
-done
-ulimit -n $((CONNS * 2 + 128)) 2>/dev/null
+	}"
+bench_nginx_conf "$P_H1" "" "$H2C"
+bench_nginx_start "$P_H1"
 
 
 # One mode: RUNS interleaved runs of each client; prints the row.

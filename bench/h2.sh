@@ -81,25 +81,6 @@ for i in $(seq 100); do
 	sleep 0.05
 done
 
-# cpu_run OUT CMD...: runs CMD pinned, output in OUT, its rusage in
-# OUT.cpu as user+system seconds.
-cpu_run() {
-	local out=$1
-	shift
-	(
-		timeout -k 5 300 $PIN_CLI "$@" > "$out" 2>&1
-		rc=$?
-		times > "$out.times"
-		exit $rc
-	)
-	local rc=$?
-	awk 'NR == 2 {
-		split($1, u, /[ms]/); split($2, s, /[ms]/)
-		printf "%.6f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2]
-	}' "$out.times" > "$out.cpu"
-	return $rc
-}
-
 # One mode: RUNS interleaved runs of each client; prints the row.
 bench_mode() {
 	local mode=$1 port=$2 scheme=$3 ssl=$4 r out replies

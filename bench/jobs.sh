@@ -69,35 +69,15 @@ die() { echo "jobs.sh: $*" >&2; exit 1; }
 . "$HERE/nginx-bench.sh"
 bench_nginx_init jobsbench
 PORT=$(free_port)
-{
-nginx_conf_main "$N" off $((CONNS * 2 + 64)) $((CONNS * 2 + 128))
-echo "http {"
-echo "	access_log off;"
-nginx_conf_temps "$N"
-cat <<CONF
-	keepalive_requests 10000000;
-	server {
-		listen 127.0.0.1:$PORT;
-		root $N/html;
-	}
-CONF
-echo "}"
-} > "$N/nginx.conf"
+bench_nginx_conf "$PORT"
 # cpus JOBS: the workers' CPUs: with -1 all on CPU 0.
 cpus() {
 	[ -n "$ONE" ] || return 0
 	if [ "$1" = 1 ]; then echo "--cpus 0"; else echo "--cpus 0,0"; fi
 }
-SRV=
-[ -n "$ONE" ] && SRV="taskset -c 1"
-$SRV "$NGINX" -p "$N" -c "$N/nginx.conf" 2> "$N/stderr" &
-NPID=$!
-for i in $(seq 100); do
-	"$HTTPERF" --server 127.0.0.1 --port "$PORT" --uri /1k.html \
-	    2>/dev/null | grep -q '2xx=1 ' && break
-	[ "$i" = 100 ] && { cat "$N/stderr" >&2; die "nginx did not start"; }
-	sleep 0.05
-done
+NGINX_PIN=
+[ -n "$ONE" ] && NGINX_PIN="taskset -c 1"
+bench_nginx_start "$PORT"
 
 # hand: one run of 2 plain processes started together by this script,
 # --client 0/2 and 1/2, each with half the connections and requests,

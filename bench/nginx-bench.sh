@@ -1,7 +1,8 @@
 # bench/nginx-bench.sh -- what the benchmarks that start their own nginx
-# share (sourced by bench/h2.sh and bench/concurrency.sh): a work
-# directory removed at exit with nginx stopped, the CPU pinning, free
-# loopback ports, the nginx prefix with its 1 KB page, the median.
+# share (sourced by bench/h2.sh, bench/concurrency.sh and others): a
+# work directory removed at exit with nginx stopped, the CPU pinning,
+# free loopback ports, the nginx prefix with its 1 KB page, the median,
+# a client's CPU time.
 #
 # bench_nginx_init NAME: makes WORK (named after NAME) and N (nginx's
 # prefix, with html/1k.html), arms the cleanup, sets PIN_SRV and PIN_CLI
@@ -39,4 +40,62 @@ median() {
 		if (NR == 0) exit
 		if (NR % 2) print v[(NR + 1) / 2]
 		else printf f "\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# cpu_run OUT CMD...: runs CMD pinned, output in OUT, its rusage in
+# OUT.cpu as user+system seconds.
+cpu_run() {
+	local out=$1
+	shift
+	(
+		timeout -k 5 300 $PIN_CLI "$@" > "$out" 2>&1
+		rc=$?
+		times > "$out.times"
+		exit $rc
+	)
+	local rc=$?
+	awk 'NR == 2 {
+		split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "%.6f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2]
+	}' "$out.times" > "$out.cpu"
+	return $rc
+}
+
+# bench_nginx_conf PORT [IN_SERVER [IN_HTTP]]: $N/nginx.conf for CONNS
+# keep-alive connections: no access log, one server on PORT serving
+# html/ with IN_SERVER's lines (locations) in it, then IN_HTTP's (more
+# servers).
+bench_nginx_conf() {
+	{
+	nginx_conf_main "$N" off $((CONNS * 2 + 64)) $((CONNS * 2 + 128))
+	echo "http {"
+	echo "	access_log off;"
+	nginx_conf_temps "$N"
+	cat <<CONF
+	keepalive_requests 10000000;
+	server {
+		listen 127.0.0.1:$1;
+		root $N/html;
+${2:-}
+	}
+${3:-}
+}
+CONF
+	} > "$N/nginx.conf"
+}
+
+# bench_nginx_start PORT: starts nginx (pinned by PIN_SRV, or by
+# NGINX_PIN when set, even empty) as NPID and waits until /1k.html on
+# PORT answers; then raises the open files limit for CONNS.
+bench_nginx_start() {
+	${NGINX_PIN-$PIN_SRV} "$NGINX" -p "$N" -c "$N/nginx.conf" \
+	    2> "$N/stderr" &
+	NPID=$!
+	for i in $(seq 100); do
+		"$HTTPERF" --server 127.0.0.1 --port "$1" --uri /1k.html \
+		    2>/dev/null | grep -q '2xx=1 ' && break
+		[ "$i" = 100 ] && { cat "$N/stderr" >&2; die "nginx did not start"; }
+		sleep 0.05
+	done
+	ulimit -n $((CONNS * 2 + 128)) 2>/dev/null
 }

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -223,6 +224,28 @@ mod_cfg_wset(const struct mod_ctx *r, union mod_cfg *u)
 	u->wset.prefix = o->uri;
 }
 
+static int
+mod_want_data(const struct options *o)
+{
+	return o->data_file != NULL;
+}
+
+/* --data: the rows setup.c read. */
+static void
+mod_cfg_data(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->data.file = &r->setup->data;
+	u->data.path = o->data_file;
+	u->data.random = o->data_random;
+	u->data.wrap = !o->data_no_wrap;
+	u->data.sessions = options_session(o);
+	u->data.seed = o->seed;
+	u->data.client_id = o->client_id;
+	u->data.num_clients = o->num_clients;
+}
+
 /* What both session workloads take from the command line. */
 static void
 mod_cfg_session(const struct mod_ctx *r, struct session_config *s)
@@ -275,6 +298,12 @@ mod_cfg_wsesslog(const struct mod_ctx *r, union mod_cfg *u)
 	u->wsesslog.think = r->o->wsesslog_think;
 	u->wsesslog.template = r->o->template;
 	u->wsesslog.path = r->o->wsesslog_file;
+	/* Only read: the resolver's argument is not const. */
+	if (r->setup->data_on)
+		u->wsesslog.data = (struct datafile *)(uintptr_t)
+		    &r->setup->data;
+	u->wsesslog.checks = r->o->check;
+	u->wsesslog.nchecks = r->o->n_check;
 }
 
 static int
@@ -296,6 +325,34 @@ mod_cfg_conns(const struct mod_ctx *r, union mod_cfg *u)
 	u->conns.rate = &o->rate;
 	u->conns.client_id = o->client_id;
 	u->conns.num_clients = o->num_clients;
+}
+
+/* The checks collector: --check, or a session file (its check= and
+   extract=). */
+static int
+mod_want_check_stat(const struct options *o)
+{
+	return o->n_check > 0 || o->wsesslog_n > 0;
+}
+
+static void
+mod_cfg_check_stat(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->check_stat.checks = r->o->n_check > 0;
+}
+
+/* --check: --wsesslog applies them itself. */
+static int
+mod_want_checks(const struct options *o)
+{
+	return o->n_check > 0 && o->wsesslog_n == 0;
+}
+
+static void
+mod_cfg_checks(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->checks.checks = r->o->check;
+	u->checks.n = r->o->n_check;
 }
 
 /* --call-rate: options.c refuses it with the other workloads. */
@@ -340,6 +397,26 @@ mod_cfg_conc(const struct mod_ctx *r, union mod_cfg *u)
 	u->conc.concurrency = r->o->concurrency;
 }
 
+static int
+mod_want_log(const struct options *o)
+{
+	return o->log_file != NULL;
+}
+
+static void
+mod_cfg_log(const struct mod_ctx *r, union mod_cfg *u)
+{
+	const struct options *o = r->o;
+
+	u->log.path = o->log_file;
+	u->log.drop = o->log_drop;
+	u->log.worker = o->log_worker;
+	u->log.client = o->client_id;
+	u->log.http_minor = o->http_minor;
+	u->log.stop = r->stop;
+	u->log.stop_arg = r->stop_arg;
+}
+
 const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &basic_collector, NULL, mod_cfg_basic },
 	{ &tls_stat_collector, mod_want_tls, NULL },
@@ -351,11 +428,16 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &sched_stat_collector, mod_want_sched, mod_cfg_sched },
 	{ &progress_collector, mod_want_progress, mod_cfg_progress },
 	{ &conc_stat_collector, mod_want_closed, mod_cfg_conc },
+	{ &check_stat_collector, mod_want_check_stat, mod_cfg_check_stat },
+	{ &calllog_collector, mod_want_log, mod_cfg_log },
 };
 
 const struct mod_gen mod_gens[] = {
 	{ &uri_wlog_generator, mod_want_wlog, mod_cfg_wlog, "--wlog", 0, 0 },
 	{ &uri_wset_generator, mod_want_wset, mod_cfg_wset, "--wset", 0, 0 },
+	{ &data_generator, mod_want_data, mod_cfg_data, "--data", 0, 1 },
+	{ &checks_generator, mod_want_checks, mod_cfg_checks, "--check", 0,
+	    0 },
 	{ &wsess_generator, mod_want_wsess, mod_cfg_wsess, "--wsess", 1, 0 },
 	{ &wsesslog_generator, mod_want_wsesslog, mod_cfg_wsesslog,
 	    "--wsesslog", 1, 1 },

@@ -16,13 +16,17 @@
 #include <stdint.h>
 
 #include "gen/call_rate.h"
+#include "gen/checks.h"
 #include "gen/conn_gen.h"
+#include "gen/data.h"
 #include "gen/generator.h"
 #include "gen/uri_wlog.h"
 #include "gen/uri_wset.h"
 #include "gen/wsess.h"
 #include "gen/wsesslog.h"
 #include "stat/basic.h"
+#include "stat/check_stat.h"
+#include "stat/calllog.h"
 #include "stat/collector.h"
 #include "stat/conc_stat.h"
 #include "stat/interval.h"
@@ -42,8 +46,11 @@ union mod_cfg {
 	struct print_config	 print;
 	struct uri_wlog_config	 wlog;
 	struct uri_wset_config	 wset;
+	struct data_config	 data;
 	struct wsess_config	 wsess;
 	struct wsesslog_config	 wsesslog;
+	struct checks_config	 checks;
+	struct check_stat_config check_stat;
 	struct conn_gen_config	 conns;
 	struct interval_config	 interval;
 	struct call_rate_config	 crate;
@@ -51,6 +58,7 @@ union mod_cfg {
 	struct progress_config	 progress;
 	struct proxy_stat_config proxy;
 	struct conc_stat_config	 conc;
+	struct calllog_config	 log;
 };
 
 /* What the settings are built from: the options and the run's set-up. */
@@ -70,6 +78,10 @@ struct mod_ctx {
 	   (run.h's run_sig.live), or NULL. */
 	interval_flush_fn	*live;
 	void			*live_arg;
+	/* --log: ends the run (a write failed; the workload stops, as when
+	   it is done), and its arg. */
+	void			(*stop)(void *arg, uint64_t now);
+	void			*stop_arg;
 };
 
 /* Says whether the options give the run this module. */
@@ -103,7 +115,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	10
+#define MOD_NSTATS	12
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;

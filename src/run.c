@@ -395,8 +395,8 @@ run_setup(struct run *r)
 	r->bus = bus_new();
 	core_init(&r->core, r->loop, r->bus, &cfg);
 	r->have_core = 1;
-	if (run_modules(r, err, sizeof(err)) == -1 || (o->script != NULL &&
-	    (r->script = setup_script(o, &r->core, r->bus, run_done, r)) == NULL))
+	if (run_modules(r, err, sizeof(err)) == -1 || setup_script(&r->setup,
+	    o, &r->core, r->bus, run_done, r) == -1)
 		return -1;
 	loop_on_turn(r->loop, run_turn, r);
 	return 0;
@@ -703,9 +703,7 @@ run_test(struct run *r)
 	cr.cpu_user = tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime);
 	cr.cpu_sys = tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime);
 	run_report(r, &cr);
-	if (r->script != NULL && setup_script_done(r->script, o, r->out,
-	    cr.duration) == -1)
-		rv = -1;
+	rv = setup_script_done(&r->setup, o, r->out, cr.duration, rv);
 	return run_after(r, &cr, rv);
 }
 
@@ -740,7 +738,6 @@ run_teardown(struct run *r, uint64_t now)
 	bus_free(r->bus);
 	loop_free(r->loop);
 	setup_free(&r->setup);
-	setup_script_free(r->script);
 	if (r->json != NULL && r->json != stdout)
 		fclose(r->json);
 	if (r->html != NULL)
@@ -761,8 +758,11 @@ run_init(struct run *r, const struct options *o, const struct run_sig *sig)
 	r->ctx.slo_abort = run_slo_abort;
 	r->ctx.slo_abort_arg = r;
 	r->ctx.live = sig->live, r->ctx.live_arg = sig->live_arg;
-	/* With the JSON on the standard output, the report goes aside. */
-	r->out = o->json_file != NULL && strcmp(o->json_file, "-") == 0 ?
+	r->ctx.stop = run_done, r->ctx.stop_arg = r;	/* --log failed */
+	/* With the JSON (or --log's records) on the standard output, the
+	   report goes aside. */
+	r->out = (o->json_file != NULL && strcmp(o->json_file, "-") == 0) ||
+	    (o->log_file != NULL && strcmp(o->log_file, "-") == 0) ?
 	    stderr : stdout;
 }
 

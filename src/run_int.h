@@ -15,7 +15,6 @@
 
 struct collector_run;
 struct run_sweep;
-struct script;
 
 /* A module of this run: its state, if the run has it. */
 struct run_mod {
@@ -56,7 +55,6 @@ struct run {
 	uint64_t	 abort_at;	/* ns after the start */
 	double		 abort_value;	/* its live measure (count or ns) */
 	struct run_sweep *sweep;	/* --sweep's driver, or NULL */
-	struct script	*script;	/* --script, or NULL */
 };
 
 /*

@@ -156,6 +156,7 @@ jobs_worker(struct jobs *js, unsigned i, int wfd, int lfd)
 	wo.json_file = path;
 	wo.html_file = NULL;
 	wo.hlog_file = NULL;
+	wo.log_worker = i + 1;		/* --log F: its F.I */
 	wo.quiet = 1;
 	/* Its document names the whole run's options, as the others'. */
 	wo.whole = js->o;
@@ -647,7 +648,7 @@ run_jobs(struct options *o, const struct run_sig *sig)
 {
 	struct jobs js;
 	unsigned i, started;
-	int status = 1;
+	int status = 1, rv;
 
 	memset(&js, 0, sizeof(js));
 	js.o = o;
@@ -659,8 +660,12 @@ run_jobs(struct options *o, const struct run_sig *sig)
 		status = run_main(o, sig);
 		goto out;
 	}
-	/* What a worker would refuse at its start, said once. */
-	if (run_check(o, sig) == -1 || jobs_sweep_check(&js) == -1)
+	/* What a worker would refuse at its start, said once (--log:
+	   worker 0's file, which it makes again). */
+	o->log_worker = 1;
+	rv = run_check(o, sig);
+	o->log_worker = 0;
+	if (rv == -1 || jobs_sweep_check(&js) == -1)
 		goto out;
 	js.out = o->json_file != NULL && strcmp(o->json_file, "-") == 0 ?
 	    stderr : stdout;

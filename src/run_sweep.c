@@ -153,7 +153,7 @@ sweep_col_wanted(size_t i)
 	const struct collector *c = mod_stats[i].col;
 
 	return c != &print_collector && c != &progress_collector &&
-	    c != &interval_collector;
+	    c != &interval_collector && c != &calllog_collector;
 }
 
 /* The run's events, handed on to the step's collectors while they are. */

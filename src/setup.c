@@ -15,6 +15,8 @@
 #include "core/clock.h"
 #include "core/conn.h"
 #include "core/loop.h"
+#include "gen/data.h"
+#include "lib/datafile.h"
 #include "lib/tmpl.h"
 #include "lib/util.h"
 #include "net/http_req.h"
@@ -215,15 +217,16 @@ setup_addresses(struct setup *s, const struct options *o,
 /*
  * Compiles one --template field into *t; returns it if it has a
  * placeholder, else NULL (the field stays in the plain request).  The
- * options were checked (options_tmpl.c): nothing fails here.
+ * options were checked (options_tmpl.c): nothing fails here.  `df' is
+ * --data's file, or NULL.
  */
 static const struct tmpl *
-setup_tmpl(struct tmpl *t, const char *s, size_t len)
+setup_tmpl(struct tmpl *t, const char *s, size_t len, struct datafile *df)
 {
 	char err[256];
 	size_t col;
 
-	if (s == NULL || tmpl_compile(t, s, len, NULL, NULL, err,
+	if (s == NULL || tmpl_compile(t, s, len, data_resolve, df, err,
 	    sizeof(err), &col) == -1 || !t->vars)
 		return NULL;
 	return t;
@@ -234,12 +237,18 @@ static void
 setup_templates(struct setup *s, const struct options *o)
 {
 	struct core_tmpl *ct = &s->ctmpl;
+	struct datafile *df = s->data_on ? &s->data : NULL;
 
 	if (!o->template)
 		return;
-	ct->uri = setup_tmpl(&s->t_uri, o->uri, strlen(o->uri));
-	ct->hdrs = setup_tmpl(&s->t_hdrs, o->add_header, o->add_header_len);
-	ct->body = setup_tmpl(&s->t_body, o->body, o->body_len);
+	ct->uri = setup_tmpl(&s->t_uri, o->uri, strlen(o->uri), df);
+	ct->hdrs = setup_tmpl(&s->t_hdrs, o->add_header, o->add_header_len,
+	    df);
+	ct->body = setup_tmpl(&s->t_body, o->body, o->body_len, df);
+	if (df != NULL) {
+		ct->value = data_value;
+		ct->value_arg = df;
+	}
 	/* A session file's requests may have placeholders of their own. */
 	s->templated = ct->uri != NULL || ct->hdrs != NULL ||
 	    ct->body != NULL || o->wsesslog_n > 0;
@@ -398,10 +407,29 @@ setup_tls(struct setup *s, const struct options *o, char *err,
 	return 0;
 }
 
+/* --data: reads the file's rows.  Returns 0, or -1 after one line. */
+static int
+setup_data(struct setup *s, const struct options *o, char *err,
+    size_t errlen)
+{
+	if (o->data_file == NULL)
+		return 0;
+	if (datafile_load(&s->data, o->data_file, 0, err, errlen) == -1) {
+		fprintf(stderr, "%s: --data: ", o->prog);
+		util_put_escaped(stderr, err, strlen(err));
+		putc('\n', stderr);
+		return -1;
+	}
+	s->data_on = 1;
+	return 0;
+}
+
 int
 setup_core(struct setup *s, const struct options *o,
     struct core_config *cfg, char *err, size_t errlen)
 {
+	if (setup_data(s, o, err, errlen) == -1)
+		return -1;
 	setup_request(s, o);
 	if (setup_tls(s, o, err, errlen) == -1)
 		return -1;
@@ -444,6 +472,10 @@ setup_free(struct setup *s)
 	tmpl_free(&s->t_uri);
 	tmpl_free(&s->t_hdrs);
 	tmpl_free(&s->t_body);
+	datafile_free(&s->data);
+	s->data_on = 0;
+	setup_script_free(s->script);
+	s->script = NULL;
 	memset(&s->ctmpl, 0, sizeof(s->ctmpl));
 	s->templated = 0;
 	free(s->host);

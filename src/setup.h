@@ -11,11 +11,13 @@
 
 #include "core/core.h"
 #include "core/loop.h"
+#include "lib/datafile.h"
 #include "lib/tmpl.h"
 #include "net/http_req.h"
 
 struct core_config;
 struct options;
+struct script;
 struct tls_ctx;
 
 /* What the core's configuration points into; zero it first. */
@@ -40,6 +42,10 @@ struct setup {
 	struct tmpl	 t_body;
 	struct core_tmpl ctmpl;
 	int		 templated;	/* a field has a placeholder */
+	/* --data: the file's rows, read once (gen/data.h hands them out). */
+	struct datafile	 data;
+	int		 data_on;
+	struct script	*script;	/* --script, or NULL */
 };
 
 /*
@@ -88,18 +94,18 @@ enum loop_backend_kind setup_backend(const char *prog);
 uint64_t setup_ns(double sec);
 
 /*
- * --script (setup_script.c): the script loaded, its setup() and init()
- * run, its hooks on `bus'; thread:stop() calls stop(stop_arg, now).
- * NULL after printing one line.  setup_script_done(): after the report,
- * the `script' error class and done(); -1 after printing why.
+ * --script (setup_script.c): the script loaded into s->script (none
+ * without --script), its setup() and init() run, its hooks on `bus';
+ * thread:stop() calls stop(stop_arg, now).  -1 after printing one line.
+ * setup_script_done(): after the report, the `script' error class and
+ * done(); rv, or -1 after printing why.  setup_free() frees the script.
  */
 struct bus;
-struct script;
-struct script	*setup_script(const struct options *o, struct core *core,
-		    struct bus *bus, void (*stop)(void *, uint64_t),
-		    void *stop_arg);
-int		 setup_script_done(struct script *s, const struct options *o,
-		    FILE *out, uint64_t duration);
+int		 setup_script(struct setup *s, const struct options *o,
+		    struct core *core, struct bus *bus,
+		    void (*stop)(void *, uint64_t), void *stop_arg);
+int		 setup_script_done(struct setup *s, const struct options *o,
+		    FILE *out, uint64_t duration, int rv);
 void		 setup_script_free(struct script *s);
 
 #endif

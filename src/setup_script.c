@@ -34,15 +34,17 @@ setup_url_port(const char *url)
 	return memchr(a, ':', (size_t)(end - a)) != NULL;
 }
 
-struct script *
-setup_script(const struct options *o, struct core *core, struct bus *bus,
-    void (*stop)(void *, uint64_t), void *stop_arg)
+int
+setup_script(struct setup *st, const struct options *o, struct core *core,
+    struct bus *bus, void (*stop)(void *, uint64_t), void *stop_arg)
 {
 	struct script_conf cf;
 	struct script *s;
 	char port[16], err[512], *url = NULL;
 	size_t len;
 
+	if (o->script == NULL)
+		return 0;
 	memset(&cf, 0, sizeof(cf));
 	cf.file = o->script;
 	cf.url = o->url;
@@ -76,26 +78,30 @@ setup_script(const struct options *o, struct core *core, struct bus *bus,
 	free(url);
 	if (s == NULL) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);
-		return NULL;
+		return -1;
 	}
 	script_start(s, core, bus);
-	return s;
+	st->script = s;
+	return 0;
 }
 
 int
-setup_script_done(struct script *s, const struct options *o, FILE *out,
-    uint64_t duration)
+setup_script_done(struct setup *st, const struct options *o, FILE *out,
+    uint64_t duration, int rv)
 {
 	struct script_summary sum = { .duration_ns = duration };
+	struct script *s = st->script;
 	char err[512];
 
+	if (s == NULL)
+		return rv;
 	script_report(s, out, o->prog);
 	fflush(out);
 	if (script_done(s, &sum, err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);
 		return -1;
 	}
-	return 0;
+	return rv;
 }
 
 void
@@ -104,20 +110,20 @@ setup_script_free(struct script *s)
 	script_free(s);
 }
 #else
-struct script *
-setup_script(const struct options *o, struct core *core, struct bus *bus,
-    void (*stop)(void *, uint64_t), void *stop_arg)
+int
+setup_script(struct setup *st, const struct options *o, struct core *core,
+    struct bus *bus, void (*stop)(void *, uint64_t), void *stop_arg)
 {
-	(void)o, (void)core, (void)bus, (void)stop, (void)stop_arg;
-	return NULL;
+	(void)st, (void)o, (void)core, (void)bus, (void)stop, (void)stop_arg;
+	return 0;
 }
 
 int
-setup_script_done(struct script *s, const struct options *o, FILE *out,
-    uint64_t duration)
+setup_script_done(struct setup *st, const struct options *o, FILE *out,
+    uint64_t duration, int rv)
 {
-	(void)s, (void)o, (void)out, (void)duration;
-	return 0;
+	(void)st, (void)o, (void)out, (void)duration;
+	return rv;
 }
 
 void

@@ -50,6 +50,8 @@ enum bus_event {
 	BUS_CALL_FAILED,
 	BUS_CALL_DESTROYED,
 
+	BUS_SESS_NEW,		/* obj session, just made (its owner's
+				   state not yet set) */
 	BUS_SESS_FAILED,	/* obj session */
 	BUS_SESS_DESTROYED,
 

@@ -53,5 +53,35 @@ call_unref(struct call *c, uint64_t now)
 	c->owned = NULL;
 	free(c->tbuf.p);
 	c->tbuf.p = NULL;
+	free(c->rbody.p);
+	free(c->rhead.p);
+	c->rbody.p = c->rhead.p = NULL;
 	core_pool_put(&core->calls, c);
+}
+
+void
+call_keep_hdr(struct call *c, const char *a, size_t alen, const char *b,
+    size_t blen)
+{
+	if (alen >= 5 && memcmp(a, "HTTP/", 5) == 0)
+		c->rhead.len = 0;
+	tmpl_buf_add(&c->rhead, a, alen);
+	if (b != NULL) {
+		tmpl_buf_add(&c->rhead, ": ", 2);
+		tmpl_buf_add(&c->rhead, b, blen);
+	}
+	tmpl_buf_add(&c->rhead, "\r\n", 2);
+}
+
+void
+call_keep_body(struct call *c, const char *p, size_t len)
+{
+	size_t room = CALL_BODY_MAX - c->rbody.len;
+
+	if (len > room) {
+		len = room;
+		c->body_over = 1;
+	}
+	if (len > 0)
+		tmpl_buf_add(&c->rbody, p, len);
 }

@@ -17,6 +17,11 @@
 /* One more header iovec: --template's lines (core_tmpl), after the
    generators' own. */
 #define CALL_MAX_IOV	(CALL_MAX_HDRS + 9)
+/* The most reply body bytes kept for a call's extractions and checks. */
+#define CALL_BODY_MAX	((size_t)1 << 20)
+/* BUS_CALL_FAILED's cause for a call never sent: a session variable its
+   request uses has no value (class no-value, gen/svars.h). */
+#define CALL_ENOVALUE	(-1001)
 
 struct core;
 struct conn;
@@ -53,6 +58,11 @@ struct call {
 	   origin of the corrected latency.  0: no schedule, the call
 	   starts when it is sent. */
 	uint64_t	 intended;
+
+	/* The first call its connection started to send: it waited for
+	   the connection, whose connect and handshake times are its own
+	   (--log).  Set with t_send_start. */
+	int		 conn_first;
 
 	/* Times (ns), 0 until they happen. */
 	uint64_t	 t_send_start;
@@ -94,6 +104,27 @@ struct call {
 	   file's), expanded instead of the run's; NULL: none. */
 	const struct tmpl *uri_tmpl;
 	const struct tmpl *body_tmpl;
+	const struct tmpl *hdrs_tmpl;	/* its own header lines */
+
+	/* What the reply must give (session variables to extract, checks:
+	   gen/svars.h), opaque to the core, which hands the call to
+	   core_config.reply_fn before BUS_CALL_RECV_STOP; NULL: nothing.
+	   keep_body: the body is kept in rbody (at most CALL_BODY_MAX
+	   bytes; body_over: it was longer); keep_head: the header lines
+	   in rhead (each with its CRLF, the parser's --max-head bounds
+	   them).  Both are emptied whenever the call is sent. */
+	const void	*rspec;
+	int		 keep_head;
+	int		 keep_body;
+	int		 body_over;
+	struct tmpl_buf	 rbody;
+	struct tmpl_buf	 rhead;
+	/* The checks' outcome, set by reply_fn: bit i of check_fail is
+	   check i of check_names (at most 64) failed, check_done those
+	   evaluated. */
+	const char *const *check_names;
+	uint64_t	 check_done;
+	uint64_t	 check_fail;
 
 	/* --script: the whole request, sent byte for byte instead of the
 	   one built from the fields above; NULL: none.  Its memory is the
@@ -123,5 +154,16 @@ void		 call_ref(struct call *c);
  * sure no answer comes.
  */
 void		 call_unref(struct call *c, uint64_t now);
+
+/*
+ * For a call with keep_head: keeps a reply header line made of `a' and,
+ * unless `b' is NULL, ": " and `b' (a status line, "HTTP/...", starts the
+ * head again: an interim reply's lines are dropped).
+ */
+void		 call_keep_hdr(struct call *c, const char *a, size_t alen,
+		    const char *b, size_t blen);
+
+/* For a call with keep_body: keeps body bytes, up to CALL_BODY_MAX. */
+void		 call_keep_body(struct call *c, const char *p, size_t len);
 
 #endif

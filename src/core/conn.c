@@ -418,6 +418,8 @@ conn_reply_complete(struct conn *c, struct call *call, uint64_t now)
 	if (call->t_recv_start == 0)
 		call->t_recv_start = now;
 	c->nreplies++;
+	if (call->rspec != NULL && c->core->cfg.reply_fn != NULL)
+		c->core->cfg.reply_fn(c->core->cfg.reply_arg, call, now);
 	bus_signal(c->core->bus, BUS_CALL_RECV_STOP, call, conn_noarg, now);
 	call_unref(call, now);
 }

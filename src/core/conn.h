@@ -96,6 +96,7 @@ struct conn {
 	int		 resumed;	/* the handshake resumed a session */
 	int		 hs_failed;	/* the handshake failed */
 	uint64_t	 nreplies;	/* replies completed */
+	uint64_t	 nstarted;	/* calls started (BUS_CALL_SEND_START) */
 
 	const struct conn_proto_ops *proto; /* its engine (conn_int.h):
 					   HTTP/1.1, or HTTP/2 once started */
@@ -107,6 +108,9 @@ struct conn {
 	/* When the workload's schedule meant it to start (ns), for its
 	   first call's call->intended; 0: no schedule. */
 	uint64_t	 intended;
+
+	size_t		 data_row;	/* --data: its row, unless it serves
+					   a session (gen/data.c) */
 
 	/* Scratch space for whoever created the connection. */
 	void		*owner;

@@ -108,6 +108,9 @@ h2_line(struct conn *c, struct call *call, enum bus_event ev,
 	union bus_arg arg;
 	size_t len = alen + (b != NULL ? 2 + blen : 0);
 
+	if (call->keep_head && ev == BUS_CALL_RECV_HDR)
+		call_keep_hdr(call, (const char *)a, alen, (const char *)b,
+		    blen);
 	if (!bus_wanted(c->core->bus, ev))
 		return;
 	if (len + 1 > h->linecap) {
@@ -200,6 +203,8 @@ h2_on_data(nghttp2_session *ng, uint8_t flags, int32_t id,
 	if (len > 0)
 		h2_progress(c, s, 0, c->h2->now);
 	s->call->body_bytes += len;
+	if (s->call->keep_body)
+		call_keep_body(s->call, (const char *)data, len);
 	if (!bus_wanted(c->core->bus, BUS_CALL_RECV_DATA))
 		return 0;
 	arg.buf.p = (const char *)data;

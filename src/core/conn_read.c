@@ -55,6 +55,8 @@ conn_parse_line(void *ctx, const char *line, size_t len, int section)
 	    BUS_CALL_RECV_FOOTER : BUS_CALL_RECV_HDR;
 	union bus_arg arg;
 
+	if (pc->call->keep_head && section == HTTP_RESP_LINE_HEAD)
+		call_keep_hdr(pc->call, line, len, NULL, 0);
 	if (!bus_wanted(pc->conn->core->bus, ev))
 		return;
 	arg.buf.p = line;
@@ -68,6 +70,8 @@ conn_parse_body(void *ctx, const char *data, size_t len)
 	struct conn_parse_ctx *pc = ctx;
 	union bus_arg arg;
 
+	if (pc->call->keep_body)
+		call_keep_body(pc->call, data, len);
 	if (!bus_wanted(pc->conn->core->bus, BUS_CALL_RECV_DATA))
 		return;
 	arg.buf.p = data;
@@ -336,7 +340,8 @@ conn_discardable(const struct conn *c)
 	uint64_t n;
 
 	if (!c->resp_active || c->keep_len > 0 || c->xp.ops->discard == NULL ||
-	    bus_wanted(c->core->bus, BUS_CALL_RECV_DATA))
+	    bus_wanted(c->core->bus, BUS_CALL_RECV_DATA) ||
+	    (c->head != NULL && c->head->keep_body))
 		return 0;
 	n = http_resp_skippable(&c->resp);
 	if (n < c->core->rbuf_size)

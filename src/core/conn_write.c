@@ -33,9 +33,12 @@ static const union bus_arg conn_noarg = { .i = 0 };
  * one order (body, URI, header lines) so that a seed gives the same
  * values: the body, then the URI and the header lines with the body's
  * Content-Length go where the call's fields point, the lines after the
- * generators' own.  Once per call, whatever connection sends it.
+ * generators' own (the call's own lines, hdrs_tmpl, before the run's).
+ * Once per call, whatever connection sends it.  Returns 0, or -1 when a
+ * variable has no value (a session variable never set): the request is
+ * not to be sent.
  */
-static void
+static int
 conn_expand(struct conn *c, struct call *call, uint64_t now)
 {
 	struct core_tmpl *ct = c->core->cfg.tmpl;
@@ -48,7 +51,7 @@ conn_expand(struct conn *c, struct call *call, uint64_t now)
 	int body = bt != NULL, uri = ut != NULL;
 	size_t blen = 0, u = 0, h;
 	char cl[48];
-	int n;
+	int n, rv = 0;
 
 	memset(&x, 0, sizeof(x));
 	x.seq = call->id + 1;
@@ -62,17 +65,21 @@ conn_expand(struct conn *c, struct call *call, uint64_t now)
 	x.subject = call;
 	call->expanded = 1;
 	b->len = 0;
-	/* Only a hook (a later variable kind) can fail; none is set. */
+	/* Only a hook (a session variable, a data column) can fail. */
 	if (body)
-		(void)tmpl_expand(bt, &x, b);
+		rv |= tmpl_expand(bt, &x, b);
 	blen = b->len;
 	if (uri) {
-		(void)tmpl_expand(ut, &x, b);
+		rv |= tmpl_expand(ut, &x, b);
 		u = b->len - blen;
 	}
 	h = b->len;
+	if (call->hdrs_tmpl != NULL)
+		rv |= tmpl_expand(call->hdrs_tmpl, &x, b);
 	if (ct->hdrs != NULL)
-		(void)tmpl_expand(ct->hdrs, &x, b);
+		rv |= tmpl_expand(ct->hdrs, &x, b);
+	if (rv != 0)
+		return -1;
 	if (body) {
 		n = snprintf(cl, sizeof(cl), "Content-Length: %zu\r\n", blen);
 		tmpl_buf_add(b, cl, (size_t)n);
@@ -90,6 +97,7 @@ conn_expand(struct conn *c, struct call *call, uint64_t now)
 		call->hdrs[call->nhdrs].iov_len = b->len - h;
 		call->nhdrs++;
 	}
+	return 0;
 }
 
 /*
@@ -149,6 +157,9 @@ conn_prepare_call(struct conn *c, struct call *call)
 		call->req_body_len = t->body != NULL ? t->body_len : 0;
 	call->iov_idx = 0;
 	call->req_sent = 0;
+	/* A call sent again (a retry) keeps only its new reply. */
+	call->rhead.len = call->rbody.len = 0;
+	call->body_over = 0;
 	if (call->method != NULL)
 		call->head_method = call->method_len == 4 &&
 		    memcmp(call->method, "HEAD", 4) == 0;
@@ -162,6 +173,7 @@ conn_send_start(struct conn *c, struct call *call, uint64_t now)
 {
 	now = loop_clock(c->core->loop);
 	call->t_send_start = now;
+	call->conn_first = c->nstarted++ == 0;
 	bus_signal(c->core->bus, BUS_CALL_SEND_START, call, conn_noarg, now);
 }
 
@@ -170,8 +182,25 @@ conn_send(struct conn *c, struct call *call, uint64_t now)
 {
 	if (c->state == CONN_CLOSED || c->draining || call->abandon)
 		return -1;
-	if (c->core->cfg.tmpl != NULL && !call->expanded)
-		conn_expand(c, call, now);
+	if (c->core->cfg.tmpl != NULL && !call->expanded) {
+		/* A value may be the connection's (--data). */
+		struct conn *was = call->conn;
+		int rc;
+
+		call->conn = c;
+		rc = conn_expand(c, call, now);
+		call->conn = was;
+		if (rc == -1) {
+			/* Never sent: a failure of its own class
+			   (no-value). */
+			union bus_arg arg = { .i = CALL_ENOVALUE };
+
+			call->conn = NULL;
+			bus_signal(c->core->bus, BUS_CALL_FAILED, call, arg,
+			    now);
+			return -1;
+		}
+	}
 	if (conn_prepare_call(c, call) == -1)
 		return -1;
 	call_ref(call);

@@ -18,6 +18,7 @@
 #include "net/tls.h"
 
 struct bus;
+struct call;
 struct conn;
 struct loop;
 struct transport_ops;
@@ -73,6 +74,12 @@ struct core_config {
 	   on every connection (then TLS), or NULL. */
 	const char	*tunnel_req;
 	size_t		 tunnel_len;
+	/* A call with a reply spec (call->rspec) is handed to reply_fn
+	   once its reply is complete, before BUS_CALL_RECV_STOP (session
+	   variables, checks: gen/svars.h); NULL: none. */
+	void		(*reply_fn)(void *arg, struct call *call,
+			    uint64_t now);
+	void		*reply_arg;
 };
 
 /*

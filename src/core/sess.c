@@ -25,6 +25,7 @@ sess_new(struct core *core, void *owner, uint64_t now)
 	s->refs = 1;
 	s->owner = owner;
 	s->t_start = now;
+	bus_signal(core->bus, BUS_SESS_NEW, s, sess_noarg, now);
 	return s;
 }
 

@@ -26,11 +26,12 @@ struct sess {
 	void		*owner;		/* the workload that made it */
 	void		*priv;		/* the workload's state, owned by it */
 	struct tls_slot	 tls_slot;	/* TLS session its connections resume */
+	size_t		 data_row;	/* --data: its row (gen/data.c) */
 };
 
 /*
- * Creates a session with one reference held by the caller.  Sessions come
- * from the core's pool.
+ * Creates a session with one reference held by the caller and signals
+ * BUS_SESS_NEW.  Sessions come from the core's pool.
  */
 struct sess	*sess_new(struct core *core, void *owner, uint64_t now);
 

@@ -18,6 +18,7 @@
 #include "gen/cookie.h"
 #include "gen/session.h"
 #include "gen/session_int.h"
+#include "gen/svars.h"
 #include "gen/workload.h"
 #include "lib/util.h"
 
@@ -287,8 +288,10 @@ session_on_reply(struct session_gen *g, struct call *call, uint64_t now)
 	if (g->cfg.http_minor == 0 && c != NULL && c->owner == g &&
 	    c->state != CONN_CLOSED && conn_pending(c) == 0)
 		conn_close(c, now);
-	if (g->cfg.failure_status != 0 &&
-	    call->status == (int)g->cfg.failure_status) {
+	/* A failed check (gen/svars.h) fails the try as the status does. */
+	if ((g->cfg.failure_status != 0 &&
+	    call->status == (int)g->cfg.failure_status) ||
+	    call->check_fail != 0) {
 		if (session_retry(ss, now) == -1) {
 			session_fail_now(ss, now);
 			goto out;
@@ -368,6 +371,7 @@ session_free(struct session_gen *g, struct session *ss, uint64_t now)
 	if (ss->next != NULL)
 		ss->next->prev = ss->prev;
 	cookie_jar_free(ss->jar);
+	svars_vals_free(ss->vars);
 	free(ss);
 }
 

@@ -41,6 +41,7 @@
 struct call;
 struct conn;
 struct cookie_jar;
+struct svars_vals;
 
 #define SC_COOKIE	0	/* call->owner_data: Cookie line index + 1 */
 #define SC_COOKIE_BUF	1	/* call->owner_data: its cookie_hdr */
@@ -76,6 +77,8 @@ struct session {
 	struct call	*pend_head;	/* calls waiting for room */
 	struct call	*pend_tail;
 	struct cookie_jar *jar;		/* NULL: no --session-cookies */
+	struct svars_vals *vars;	/* extract='s values (gen/svars.h),
+					   NULL until the first */
 	struct timer	 kick;		/* see session_kick() */
 	struct timer	 think;		/* between bursts */
 	struct timer	 backoff;	/* armed: wait before sending more */

@@ -60,6 +60,8 @@ struct sl_parser {
 	size_t		 reqcap;	/* of log->reqs */
 	int		 open;		/* the last session takes requests */
 	struct sl_buf	 val;
+	struct sl_buf	 hdrs;		/* the request's header= lines */
+	struct sl_buf	 specs;		/* its extract= and check= */
 };
 
 /* The parameters a request line may carry. */
@@ -67,6 +69,9 @@ enum sl_param {
 	SL_METHOD,
 	SL_THINK,
 	SL_CONTENTS,
+	SL_HEADER,
+	SL_EXTRACT,
+	SL_CHECK,
 };
 
 static const struct {
@@ -76,8 +81,11 @@ static const struct {
 	{ .name = "method", .param = SL_METHOD },
 	{ .name = "think", .param = SL_THINK },
 	{ .name = "contents", .param = SL_CONTENTS },
+	{ .name = "header", .param = SL_HEADER },
+	{ .name = "extract", .param = SL_EXTRACT },
+	{ .name = "check", .param = SL_CHECK },
 };
-_Static_assert(nitems(sl_params) == SL_CONTENTS + 1, "sl_params");
+_Static_assert(nitems(sl_params) == SL_CHECK + 1, "sl_params");
 
 static int	sl_error(struct sl_parser *, unsigned, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
@@ -383,6 +391,63 @@ sl_set_contents(struct sl_parser *P, struct sesslog_req *r)
 	r->clen_len = (uint32_t)n;
 }
 
+/* Appends `n' bytes at `p' to `b'. */
+static void
+sl_buf_add(struct sl_buf *b, const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sl_buf_putc(b, p[i]);
+}
+
+/*
+ * Checks a decoded header= value ("Name: value": a token, a colon, a
+ * value without CR, LF or NUL) and adds it with its CRLF to the
+ * request's lines.
+ */
+static int
+sl_add_header(struct sl_parser *P, unsigned line)
+{
+	const char *s = P->val.s, *colon;
+	char q[SL_QUOTE_BUF];
+	size_t i;
+
+	colon = memchr(s, ':', P->val.len);
+	for (i = 0; colon != NULL && s + i < colon; i++)
+		if (!util_is_tchar((unsigned char)s[i]))
+			break;
+	if (colon == NULL || i == 0 || s + i < colon)
+		return sl_error(P, line, "bad header '%s' (want "
+		    "\"Name: value\")", sl_quote(q, s, P->val.len));
+	for (i = 0; i < P->val.len; i++)
+		if (s[i] == '\r' || s[i] == '\n' || s[i] == '\0')
+			return sl_error(P, line, "CR, LF or NUL in header '%s'",
+			    sl_quote(q, s, P->val.len));
+	if (P->hdrs.len + P->val.len + 2 > SESSLOG_MAX_STR)
+		return sl_error(P, line, "header lines longer than %lu bytes",
+		    (unsigned long)SESSLOG_MAX_STR);
+	sl_buf_add(&P->hdrs, s, P->val.len);
+	sl_buf_add(&P->hdrs, "\r\n", 2);
+	return 0;
+}
+
+/* Keeps a decoded extract= or check= value, after its kind (`k'). */
+static int
+sl_add_spec(struct sl_parser *P, char k, const char *name, unsigned line)
+{
+	if (P->val.len == 0)
+		return sl_error(P, line, "empty %s=", name);
+	if (memchr(P->val.s, '\0', P->val.len) != NULL)
+		return sl_error(P, line, "NUL byte in %s=", name);
+	if (P->specs.len + P->val.len + 2 > SESSLOG_MAX_STR)
+		return sl_error(P, line, "extract= and check= longer than "
+		    "%lu bytes", (unsigned long)SESSLOG_MAX_STR);
+	sl_buf_putc(&P->specs, k);
+	sl_buf_add(&P->specs, P->val.s, P->val.len + 1);
+	return 0;
+}
+
 /* Parses "name=value" at the cursor into `r' and `think'. */
 static int
 sl_param(struct sl_parser *P, struct sesslog_req *r, double *think)
@@ -419,6 +484,14 @@ sl_param(struct sl_parser *P, struct sesslog_req *r, double *think)
 	case SL_CONTENTS:
 		sl_set_contents(P, r);
 		return 0;
+	case SL_HEADER:
+		return sl_add_header(P, line);
+	case SL_EXTRACT:
+		r->nspecs++;
+		return sl_add_spec(P, 'x', "extract", line);
+	case SL_CHECK:
+		r->nspecs++;
+		return sl_add_spec(P, 'c', "check", line);
 	}
 	return 0;
 }
@@ -525,12 +598,23 @@ sl_request(struct sl_parser *P, int indented, unsigned line)
 		    (unsigned long)SESSLOG_MAX_STR);
 	r.uri = sl_strndup(P->log, uri, P->p - uri);
 	r.uri_len = (uint32_t)(P->p - uri);
+	sl_buf_reset(&P->hdrs);
+	sl_buf_reset(&P->specs);
 	for (;;) {
 		sl_skip_blanks(P);
 		if (sl_at_eol(P))
 			break;
 		if (sl_param(P, &r, &think) == -1)
 			return -1;
+	}
+	if (P->hdrs.len > 0) {
+		r.hdrs = sl_strndup(P->log, P->hdrs.s, P->hdrs.len);
+		r.hdrs_len = (uint32_t)P->hdrs.len;
+	}
+	if (P->specs.len > 0) {
+		/* The last value's NUL is the copy's own. */
+		r.specs = sl_strndup(P->log, P->specs.s, P->specs.len - 1);
+		r.specs_len = (uint32_t)P->specs.len;
 	}
 	/* The request's own copy is for show: a float, clamped. */
 	r.think = think > FLT_MAX ? FLT_MAX : (float)think;
@@ -574,6 +658,8 @@ sesslog_parse(struct sesslog *log, const char *data, size_t len,
 		sl_next_line(&P);
 	}
 	free(P.val.s);
+	free(P.hdrs.s);
+	free(P.specs.s);
 	if (rv == -1)
 		sesslog_free(log);
 	else

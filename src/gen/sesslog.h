@@ -22,6 +22,11 @@
  *    as \n or as a \<CR>"), elsewhere it is just a separator.
  *  - think= on any request of a burst sets that burst's think time, the last
  *    one given winning, as the original does.
+ *  - header="Name: value" (repeatable) adds a header line to the request:
+ *    a token, a colon, a value without CR, LF or NUL.  The request's lines
+ *    are packed into one string (one iovec when sent).  extract=SPEC and
+ *    check=SPEC (repeatable) are kept as given; their syntax is checked by
+ *    whoever uses them (gen/svars.c, with the request's line).
  *  - A URI, method or value may be at most SESSLOG_MAX_STR bytes long.
  *
  * The parsed form is compact, as a session file may hold millions of
@@ -47,10 +52,17 @@ struct sesslog_req {
 	const char *uri;	/* never NULL */
 	const char *body;	/* contents=, NULL if none */
 	const char *clen;	/* "Content-Length: N\r\n" iff body != NULL */
+	const char *hdrs;	/* header= lines, each with CRLF, or NULL */
+	/* extract= and check= values in file order, each after a 'x' or
+	   'c' and ended by a NUL, or NULL when none */
+	const char *specs;
 	uint32_t uri_len;
 	uint32_t method_len;
 	uint32_t body_len;
 	uint32_t clen_len;
+	uint32_t hdrs_len;
+	uint32_t specs_len;
+	uint32_t nspecs;	/* extract= and check= values */
 	float	 think;		/* think= seconds, or -1 when not given;
 				   the burst's think is exact */
 	unsigned line;		/* line number in the file (for messages) */

@@ -157,15 +157,21 @@ uri_wlog_init(struct uri_wlog *w, struct core *core, const char *path,
 	return 0;
 }
 
+size_t
+uri_wlog_share(size_t count, unsigned id, unsigned n)
+{
+	/* In 128 bits: count * id does not overflow. */
+	return (size_t)((unsigned __int128)count * id / n);
+}
+
 void
 uri_wlog_client(struct uri_wlog *w, unsigned id, unsigned n)
 {
 	if (n <= 1 || id >= n)
 		return;
-	/* In 128 bits: nuris * id does not overflow. */
-	w->next = (size_t)((unsigned __int128)w->nuris * id / n);
+	w->next = uri_wlog_share(w->nuris, id, n);
 	if (!w->wrap)
-		w->end = (size_t)((unsigned __int128)w->nuris * (id + 1) / n);
+		w->end = uri_wlog_share(w->nuris, id + 1, n);
 }
 
 void

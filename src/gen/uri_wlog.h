@@ -69,6 +69,10 @@ int	uri_wlog_init(struct uri_wlog *w, struct core *core, const char *path,
  */
 void	uri_wlog_client(struct uri_wlog *w, unsigned id, unsigned n);
 
+/* The first entry of client `id' of `n' among `count': floor(count * id /
+   n), exactly (--data shares its rows by the same rule). */
+size_t	uri_wlog_share(size_t count, unsigned id, unsigned n);
+
 /*
  * Frees the loaded file.  The handler stays subscribed: call it at exit,
  * after the last call was created.  Harmless twice.

@@ -10,6 +10,8 @@
 #include "gen/generator.h"
 #include "gen/session.h"
 
+struct datafile;
+
 /* Its settings (gen_env.cfg). */
 struct wsesslog_config {
 	struct session_config sess;	/* sess.nsess = N */
@@ -17,6 +19,10 @@ struct wsesslog_config {
 	const char	*path;		/* F */
 	int		 template;	/* --template: URIs and bodies are
 					   templates (lib/tmpl.h) */
+	/* --data's file, whose columns {{data.COL}} names; NULL: none. */
+	struct datafile	*data;
+	const char *const *checks;	/* --check (gen/svars.h) */
+	size_t		 nchecks;
 };
 
 /*

@@ -371,23 +371,28 @@ tmpl_randstr(struct tmpl_buf *out, struct tmpl_rng *r, uint64_t n)
 static void
 tmpl_uuid(struct tmpl_buf *out, struct tmpl_rng *r)
 {
-	unsigned char b[16];
-	char s[36];
 	uint64_t hi = tmpl_rng_next(r), lo = tmpl_rng_next(r);
-	size_t i, j;
+	char h[32], s[36];
+	int i;
 
-	for (i = 0; i < 8; i++) {
-		b[i] = (unsigned char)(hi >> (56 - 8 * i));
-		b[8 + i] = (unsigned char)(lo >> (56 - 8 * i));
+	/* The version 4 (byte 6's high nibble) and the RFC 9562 variant
+	   (byte 8's two high bits) in place, then 32 nibbles from the
+	   lowest up, and the dashes after the 8th, 12th, 16th and 20th. */
+	hi = (hi & ~UINT64_C(0xf000)) | UINT64_C(0x4000);
+	lo = (lo & ~(UINT64_C(0xc0) << 56)) | (UINT64_C(0x80) << 56);
+	for (i = 15; i >= 0; i--, hi >>= 4, lo >>= 4) {
+		h[i] = tmpl_hex[hi & 0x0f];
+		h[16 + i] = tmpl_hex[lo & 0x0f];
 	}
-	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);	/* version 4 */
-	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);	/* RFC 9562 variant */
-	for (i = 0, j = 0; i < 16; i++) {
-		if (i == 4 || i == 6 || i == 8 || i == 10)
-			s[j++] = '-';
-		s[j++] = tmpl_hex[b[i] >> 4];
-		s[j++] = tmpl_hex[b[i] & 0x0f];
-	}
+	memcpy(s, h, 8);
+	s[8] = '-';
+	memcpy(s + 9, h + 8, 4);
+	s[13] = '-';
+	memcpy(s + 14, h + 12, 4);
+	s[18] = '-';
+	memcpy(s + 19, h + 16, 4);
+	s[23] = '-';
+	memcpy(s + 24, h + 20, 12);
 	tmpl_buf_add(out, s, sizeof(s));
 }
 

@@ -77,6 +77,16 @@ xstrdup(const char *s)
 	return memcpy(xmalloc(len), s, len);
 }
 
+char *
+xstrndup(const char *s, size_t len)
+{
+	char *d = xmalloc(len + 1);
+
+	memcpy(d, s, len);
+	d[len] = '\0';
+	return d;
+}
+
 /* Returns non-zero if `st' is /dev/null, which reads as an empty file. */
 static int
 util_is_dev_null(const struct stat *st)
@@ -268,17 +278,6 @@ util_url_like(const char *s)
 	return strncmp(p, "://", 3) == 0;
 }
 
-/* A copy of [s, s + len) as a new string. */
-static char *
-url_dup(const char *s, size_t len)
-{
-	char *d = xmalloc(len + 1);
-
-	memcpy(d, s, len);
-	d[len] = '\0';
-	return d;
-}
-
 int
 util_url_ctl(const char *s, const char *e, int space)
 {
@@ -389,7 +388,7 @@ url_target(const char *s, struct util_url *u)
 	if (util_url_ctl(s + n, s + n + strlen(s + n), 0))
 		return "contains a control character";
 	if (*s == '/')
-		u->target = url_dup(s, n);
+		u->target = xstrndup(s, n);
 	else {
 		/* Nothing, a query or a fragment: the path is "/". */
 		u->target = xmalloc(n + 2);
@@ -433,7 +432,7 @@ util_url_parse(const char *s, struct util_url *u, char *errbuf,
 		snprintf(errbuf, errlen, "%s", why);
 		return -1;
 	}
-	u->host = url_dup(h, (size_t)(he - h));
+	u->host = xstrndup(h, (size_t)(he - h));
 	return 0;
 }
 

@@ -28,6 +28,8 @@ void	*xcalloc(size_t n, size_t size);
 void	*xrealloc(void *p, size_t size);
 void	*xreallocarray(void *p, size_t n, size_t size);
 char	*xstrdup(const char *s);
+/* A copy of [s, s + len) as a new string. */
+char	*xstrndup(const char *s, size_t len);
 
 /*
  * The largest file util_read_file() reads: far above any header, session

@@ -67,6 +67,7 @@ options_free(struct options *o)
 {
 	free(o->add_header_raw);
 	free(o->script_args);
+	free(o->check);
 	free(o->add_header);
 	free(o->body);
 	free(o->myaddr);

@@ -52,6 +52,9 @@ struct options {
 	   missing line end at the very end is added. */
 	const char	**add_header_raw;
 	size_t		 n_add_header;
+	/* --check: every check as given (gen/svars.h), in order. */
+	const char	**check;
+	size_t		 n_check;
 	/* All of them unescaped and concatenated (owned), or NULL. */
 	char		*add_header;
 	size_t		 add_header_len;
@@ -172,6 +175,11 @@ struct options {
 	   values (with the --client id). */
 	int		 template;
 	unsigned long long seed;
+	/* --data F: each session (connection) takes a row of F for
+	   {{data.COL}}; --data-order random, --data-wrap n. */
+	const char	*data_file;	/* NULL: none */
+	int		 data_random;
+	int		 data_no_wrap;
 
 	/* --script F: wrk's Lua scripts (src/script/); each --script-arg
 	   as given, in order (init()'s args[1..]). */
@@ -206,6 +214,15 @@ struct options {
 	int		 merge;
 	char *const	*merge_files;
 	size_t		 n_merge_files;
+
+	/* --log F: a CSV record of every call (stat/calllog.h); "-": the
+	   standard output (the report then goes to the standard error).
+	   --log-drop: records the file refuses are dropped and counted
+	   instead of ending the run.  log_worker: a --jobs worker I
+	   writes F.I (I + 1 here; 0: not a worker). */
+	const char	*log_file;
+	int		 log_drop;
+	unsigned	 log_worker;
 };
 
 /*

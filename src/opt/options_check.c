@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/conn_h2.h"
 #include "lib/util.h"
@@ -102,6 +103,11 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_BODY, 0, OPT_BODY_FILE, "cannot be used with --body-file" },
 	{ OPT_SEED, 1, OPT_TEMPLATE, "requires --template (it seeds the "
 	    "templates' random values)" },
+	{ OPT_DATA, 1, OPT_TEMPLATE, "requires --template (its values go "
+	    "in by {{data.COL}})" },
+	{ OPT_DATA_ORDER, 1, OPT_DATA, "requires --data" },
+	{ OPT_DATA_WRAP, 1, OPT_DATA, "requires --data" },
+	{ OPT_LOG_DROP, 1, OPT_LOG, "requires --log" },
 	/* --jobs makes its workers clients I/N of one merged run. */
 	{ OPT_JOBS, 0, OPT_CLIENT, "cannot be used with --client (its "
 	    "workers are the clients)" },
@@ -311,6 +317,28 @@ opt_check_concurrency(const struct opt_ctx *c)
 	return 0;
 }
 
+/*
+ * --log -: the records take the standard output, which neither --json -
+ * nor --jobs' workers (whose standard output is thrown away) can share.
+ */
+static int
+opt_check_log(const struct opt_ctx *c)
+{
+	const struct options *o = c->o;
+
+	if (o->log_file == NULL || strcmp(o->log_file, "-") != 0)
+		return 0;
+	if (o->json_file != NULL && strcmp(o->json_file, "-") == 0)
+		return opt_fail(c, &opt_table[OPT_LOG], NULL, NULL,
+		    "- cannot be used with --json - (both would take the "
+		    "standard output)");
+	if (c->given[OPT_JOBS])
+		return opt_fail(c, &opt_table[OPT_LOG], NULL, NULL,
+		    "- cannot be used with --jobs (each worker writes a file "
+		    "of its own)");
+	return 0;
+}
+
 int
 opt_check(const struct opt_ctx *c)
 {
@@ -346,7 +374,7 @@ opt_check(const struct opt_ctx *c)
 		return -1;
 	if (opt_check_slo(c) == -1 || opt_check_concurrency(c) == -1)
 		return -1;
-	if (opt_check_sweep(c) == -1)
+	if (opt_check_sweep(c) == -1 || opt_check_log(c) == -1)
 		return -1;
 	return opt_check_call_rate(c);
 }

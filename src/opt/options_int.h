@@ -34,10 +34,14 @@ enum opt_id {
 	OPT_BURST_LENGTH,
 	OPT_BUSY_POLL,
 	OPT_CALL_RATE,
+	OPT_CHECK,
 	OPT_CLIENT,
 	OPT_CLOSE_WITH_RESET,
 	OPT_CONCURRENCY,
 	OPT_CPUS,
+	OPT_DATA,
+	OPT_DATA_ORDER,
+	OPT_DATA_WRAP,
 	OPT_DEBUG,
 	OPT_FAILURE_STATUS,
 	OPT_HELP,
@@ -50,6 +54,8 @@ enum opt_id {
 	OPT_INTERVAL,
 	OPT_JOBS,
 	OPT_JSON,
+	OPT_LOG,
+	OPT_LOG_DROP,
 	OPT_MAX_CONNECTIONS,
 	OPT_MAX_LATENESS,
 	OPT_MAX_PIPED_CALLS,
@@ -351,6 +357,11 @@ int	opt_server(struct opt_ctx *c, const struct opt_row *r,
 void	opt_echo_myaddr(const struct options *o, const struct opt_row *r,
 	    FILE *out);
 
+/* --check (options_checks.c). */
+int	opt_checks(struct opt_ctx *c, const struct opt_row *r, const char *arg);
+void	opt_echo_checks(const struct options *o, const struct opt_row *r,
+	    FILE *out);
+
 /* --slo (options_slo.c). */
 int	opt_slo(struct opt_ctx *c, const struct opt_row *r, const char *arg);
 void	opt_echo_slo(const struct options *o, const struct opt_row *r,
@@ -395,6 +406,16 @@ int	opt_uri(struct opt_ctx *c, const struct opt_row *r, const char *arg);
  * opt_uri() let pass.  Returns 0 or -1 (options_tmpl.c).
  */
 int	opt_check_tmpl(const struct opt_ctx *c);
+
+/* --data-order seq|random and --data-wrap y|n (options_tmpl.c). */
+int	opt_data_order(struct opt_ctx *c, const struct opt_row *r,
+	    const char *arg);
+void	opt_echo_data_order(const struct options *o, const struct opt_row *r,
+	    FILE *out);
+int	opt_data_wrap(struct opt_ctx *c, const struct opt_row *r,
+	    const char *arg);
+void	opt_echo_data_wrap(const struct options *o, const struct opt_row *r,
+	    FILE *out);
 
 /*
  * Returns the edit distance (Damerau: a swap of two neighbours counts

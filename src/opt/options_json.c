@@ -21,7 +21,8 @@
 const char *const options_merge_may_differ[] = {
 	"client", "json", "html", "hlog", "interval", "periodic-stats", "verbose",
 	"debug", "print-reply", "print-request", "myaddr", "max-lateness",
-	"start-at", "quiet", "slo", "jobs", "cpus", "busy-poll", NULL
+	"start-at", "quiet", "slo", "jobs", "cpus", "busy-poll", "log",
+	"log-drop", NULL
 };
 
 /* One value of a row, by its kind. */
@@ -160,6 +161,9 @@ opt_json_func(const struct options *o, enum opt_id id,
 	case OPT_ADD_HEADER:
 		opt_json_strings(o->add_header_raw, o->n_add_header, w);
 		break;
+	case OPT_CHECK:
+		opt_json_strings(o->check, o->n_check, w);
+		break;
 	case OPT_MYADDR:
 		opt_json_strings(o->myaddr, o->n_myaddr, w);
 		break;
@@ -202,6 +206,12 @@ opt_json_func(const struct options *o, enum opt_id id,
 		break;
 	case OPT_CPUS:
 		jsonw_str(w, o->cpus);
+		break;
+	case OPT_DATA_ORDER:
+		jsonw_str(w, o->data_random ? "random" : "seq");
+		break;
+	case OPT_DATA_WRAP:
+		jsonw_str(w, o->data_no_wrap ? "n" : "y");
 		break;
 	case OPT_WLOG:
 		if (o->wlog_file == NULL) {

@@ -6,6 +6,9 @@
  * the value after its escapes, from 1); setup.c compiles them again for
  * the run.  --uri is a word as before, but for blanks between "{{" and
  * "}}" (rand's arguments), which only --template lets through.
+ *
+ * --data F: {{data.COL}} needs COL among F's columns; only F's header is
+ * read here (the rows are read once, by setup.c).
  */
 #include "config.h"
 
@@ -13,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/data.h"
+#include "lib/datafile.h"
 #include "lib/tmpl.h"
 #include "lib/util.h"
 #include "opt/options_int.h"
@@ -61,14 +66,14 @@ opt_uri(struct opt_ctx *c, const struct opt_row *r, const char *arg)
  */
 static int
 opt_tmpl_one(const struct opt_ctx *c, enum opt_id id, const char *s,
-    size_t len, const char *quote)
+    size_t len, const char *quote, struct datafile *df)
 {
 	struct tmpl t;
 	char err[256];
 	size_t col;
 	int vars;
 
-	if (tmpl_compile(&t, s, len, NULL, NULL, err, sizeof(err),
+	if (tmpl_compile(&t, s, len, data_resolve, df, err, sizeof(err),
 	    &col) == 0) {
 		vars = t.vars;
 		tmpl_free(&t);
@@ -86,7 +91,7 @@ opt_tmpl_one(const struct opt_ctx *c, enum opt_id id, const char *s,
  * under the option that gave it.
  */
 static int
-opt_tmpl_hdrs(const struct opt_ctx *c)
+opt_tmpl_hdrs(const struct opt_ctx *c, struct datafile *df)
 {
 	const struct options *o = c->o;
 	const char *s = o->add_header, *p, *e, *l;
@@ -97,7 +102,7 @@ opt_tmpl_hdrs(const struct opt_ctx *c)
 
 	if (o->add_header_len == 0)
 		return 0;
-	if (tmpl_compile(&t, s, o->add_header_len, NULL, NULL, err,
+	if (tmpl_compile(&t, s, o->add_header_len, data_resolve, df, err,
 	    sizeof(err), &col) == 0) {
 		tmpl_free(&t);
 		return 0;
@@ -120,11 +125,37 @@ opt_tmpl_hdrs(const struct opt_ctx *c)
 	return -1;
 }
 
+/* --template's fields, with the columns of `df' (NULL: no --data). */
+static int
+opt_tmpl_fields(const struct opt_ctx *c, struct datafile *df)
+{
+	const struct options *o = c->o;
+	int vars;
+
+	if ((vars = opt_tmpl_one(c, OPT_URI, o->uri, strlen(o->uri),
+	    o->uri, df)) == -1)
+		return -1;
+	/* --wset makes its URIs from --uri: they would carry the braces. */
+	if (vars && c->given[OPT_WSET])
+		return opt_fail(c, &opt_table[OPT_URI], NULL, o->uri,
+		    "placeholders cannot be used with --wset (its URIs are "
+		    "made from this prefix)");
+	if (opt_tmpl_hdrs(c, df) == -1)
+		return -1;
+	if (o->body != NULL && opt_tmpl_one(c, c->given[OPT_BODY_FILE] ?
+	    OPT_BODY_FILE : OPT_BODY, o->body, o->body_len, o->body_raw,
+	    df) == -1)
+		return -1;
+	return 0;
+}
+
 int
 opt_check_tmpl(const struct opt_ctx *c)
 {
 	const struct options *o = c->o;
-	int vars;
+	struct datafile df;
+	char err[512], msg[512];
+	int rv;
 
 	if (!o->template) {
 		if (strpbrk(o->uri, " \t") != NULL)
@@ -133,18 +164,52 @@ opt_check_tmpl(const struct opt_ctx *c)
 			    "(blanks in {{...}} need --template)");
 		return 0;
 	}
-	if ((vars = opt_tmpl_one(c, OPT_URI, o->uri, strlen(o->uri),
-	    o->uri)) == -1)
-		return -1;
-	/* --wset makes its URIs from --uri: they would carry the braces. */
-	if (vars && c->given[OPT_WSET])
-		return opt_fail(c, &opt_table[OPT_URI], NULL, o->uri,
-		    "placeholders cannot be used with --wset (its URIs are "
-		    "made from this prefix)");
-	if (opt_tmpl_hdrs(c) == -1)
-		return -1;
-	if (o->body != NULL && opt_tmpl_one(c, c->given[OPT_BODY_FILE] ?
-	    OPT_BODY_FILE : OPT_BODY, o->body, o->body_len, o->body_raw) == -1)
-		return -1;
+	if (o->data_file == NULL)
+		return opt_tmpl_fields(c, NULL);
+	if (datafile_load(&df, o->data_file, 1, err, sizeof(err)) == -1)
+		return opt_fail(c, &opt_table[OPT_DATA], NULL, NULL, "%s",
+		    util_escape(msg, sizeof(msg), err, strlen(err)));
+	rv = opt_tmpl_fields(c, &df);
+	datafile_free(&df);
+	return rv;
+}
+
+int
+opt_data_order(struct opt_ctx *c, const struct opt_row *r, const char *arg)
+{
+	if (strcmp(arg, "seq") == 0)
+		c->o->data_random = 0;
+	else if (strcmp(arg, "random") == 0)
+		c->o->data_random = 1;
+	else
+		return opt_fail(c, r, NULL, arg, "expected seq or random");
 	return 0;
+}
+
+void
+opt_echo_data_order(const struct options *o, const struct opt_row *r,
+    FILE *out)
+{
+	if (o->data_random)
+		fprintf(out, " --%s=random", r->name);
+}
+
+int
+opt_data_wrap(struct opt_ctx *c, const struct opt_row *r, const char *arg)
+{
+	if (strcmp(arg, "y") == 0 || strcmp(arg, "yes") == 0)
+		c->o->data_no_wrap = 0;
+	else if (strcmp(arg, "n") == 0 || strcmp(arg, "no") == 0)
+		c->o->data_no_wrap = 1;
+	else
+		return opt_fail(c, r, NULL, arg, "expected y or n");
+	return 0;
+}
+
+void
+opt_echo_data_wrap(const struct options *o, const struct opt_row *r,
+    FILE *out)
+{
+	if (o->data_no_wrap)
+		fprintf(out, " --%s=n", r->name);
 }

@@ -77,6 +77,17 @@ static const struct good_row good_rows[] = {
 	    "  20 POST /foo3.html \"Multiline\\ndata\" -1\n"
 	    " B-1\n"
 	    "  21 HEAD /foo4.html - -1\n" },
+	{ .name = "header=, extract=, check=", .in =
+	    "/l header='A: 1' extract=t:json:a.b header=\"B-2: x y\"\n"
+	    "/p check=status:200 header='C: {{t}}'\n"
+	    "/q\n", .dump =
+	    "S3\n"
+	    " B-1\n"
+	    "  1 - /l - -1 HA: 1\\r\\nB-2: x y\\r\\n 1Xxt:json:a.b\\x00\n"
+	    " B-1\n"
+	    "  2 - /p - -1 HC: {{t}}\\r\\n 1Xcstatus:200\\x00\n"
+	    " B-1\n"
+	    "  3 - /q - -1\n" },
 	{ .name = "every escape, double quotes",
 	  .in = "/a contents=\"n\\nr\\rt\\tb\\\\d\\\"s\\'\"\n", .dump =
 	    "S1\n B-1\n  1 - /a \"n\\nr\\rt\\tb\\\\d\\\"s'\" -1\n" },
@@ -182,6 +193,16 @@ struct bad_row {
 };
 
 static const struct bad_row bad_rows[] = {
+	{ "/a header=X-A\n",
+	    "t.log:1: bad header 'X-A' (want \"Name: value\")" },
+	{ "/a header=:v\n",
+	    "t.log:1: bad header ':v' (want \"Name: value\")" },
+	{ "/a header='X A: v'\n",
+	    "t.log:1: bad header 'X A: v' (want \"Name: value\")" },
+	{ "/a header='X: a\\nb'\n",
+	    "t.log:1: CR, LF or NUL in header 'X: a\\nb'" },
+	{ "/a\n/b extract=''\n", "t.log:2: empty extract=" },
+	{ "/a check=\n", "t.log:1: empty check=" },
 	{ "/a foo=1\n", "t.log:1: unknown parameter 'foo'" },
 	{ "/a Method=GET\n", "t.log:1: unknown parameter 'Method'" },
 	{ "/a =x\n", "t.log:1: unknown parameter ''" },
@@ -323,7 +344,17 @@ dump(const struct sesslog *log)
 					fputs("\"", f);
 				} else
 					fputs(" -", f);
-				fprintf(f, " %g\n", r->think);
+				fprintf(f, " %g", r->think);
+				/* header=, extract=, check=: only if given. */
+				if (r->hdrs != NULL) {
+					fputs(" H", f);
+					put_escaped(f, r->hdrs, r->hdrs_len);
+				}
+				if (r->specs != NULL) {
+					fprintf(f, " %uX", r->nspecs);
+					put_escaped(f, r->specs, r->specs_len);
+				}
+				fputc('\n', f);
 			}
 			n += b->nreqs;
 		}

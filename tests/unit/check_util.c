@@ -185,6 +185,25 @@ START_TEST(test_dtou64)
 }
 END_TEST
 
+/* xstrndup: the bytes given, a NUL after them, none read beyond. */
+START_TEST(test_xstrndup)
+{
+	char src[3] = { 'a', '\0', 'b' };
+	char *d;
+
+	d = xstrndup("token=x", 5);
+	ck_assert_str_eq(d, "token");
+	free(d);
+	d = xstrndup(src, 3);
+	ck_assert_int_eq(memcmp(d, src, 3), 0);
+	ck_assert_int_eq(d[3], '\0');
+	free(d);
+	d = xstrndup(src, 0);
+	ck_assert_str_eq(d, "");
+	free(d);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -198,6 +217,7 @@ main(void)
 	tcase_add_loop_test(tc, test_escape, 0, (int)nitems(escapes));
 	tcase_add_test(tc, test_put_escaped);
 	tcase_add_test(tc, test_dtou64);
+	tcase_add_test(tc, test_xstrndup);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
