@@ -34,6 +34,7 @@
 #include "stat/progress.h"
 #include "stat/proxy_stat.h"
 #include "stat/sched_stat.h"
+#include "stat/script_stat.h"
 #include "stat/sess_stat.h"
 
 struct options;
@@ -115,7 +116,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	12
+#define MOD_NSTATS	13
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;

@@ -360,9 +360,9 @@ script_errors(const struct script *s)
 void
 script_report(struct script *s, FILE *out, const char *prog)
 {
+	(void)out;
 	if (s->errors == 0)
 		return;
-	fprintf(out, "Errors: script %llu\n", (unsigned long long)s->errors);
 	fprintf(stderr, "%s: %s (the first of %llu)\n", prog, s->first_err,
 	    (unsigned long long)s->errors);
 }

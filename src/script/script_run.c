@@ -49,12 +49,18 @@ script_req_len(const char *buf, size_t len)
 	return clen > len - head ? len : head + clen;
 }
 
-/* One more call in the class `script'; the first one's message kept. */
+/*
+ * One more call in the class `script' (stat/script_stat.c counts it for
+ * the report); the first one's message kept.
+ */
 static void
-script_error(struct script *s, const char *msg)
+script_error(struct script *s, const char *msg, uint64_t now)
 {
+	union bus_arg a = { .i = 0 };
+
 	if (s->errors++ == 0)
 		snprintf(s->first_err, sizeof(s->first_err), "%s", msg);
+	bus_signal(s->bus, BUS_SCRIPT_ERROR, NULL, a, now);
 }
 
 /* Gives `call' the next request of the pending string. */
@@ -79,7 +85,7 @@ script_take(struct script *s, struct call *call)
 
 /* The call's request from request(); its error counts as `script'. */
 static void
-script_request(struct script *s, struct call *call)
+script_request(struct script *s, struct call *call, uint64_t now)
 {
 	lua_State *L = s->th;
 	char err[512];
@@ -102,19 +108,19 @@ script_request(struct script *s, struct call *call)
 		lua_pop(L, 1);
 	}
 	/* Sent as wrk.request() gives it, and counted. */
-	script_error(s, err);
+	script_error(s, err, now);
 	call->raw = s->fixed;
 	call->raw_len = s->fixed_len;
 }
 
 /* BUS_CALL_NEW */
 static void
-script_call_new(struct script *s, struct call *call)
+script_call_new(struct script *s, struct call *call, uint64_t now)
 {
 	if (s->pend != NULL)
 		script_take(s, call);
 	else if (s->has_request)
-		script_request(s, call);
+		script_request(s, call, now);
 	else {
 		call->raw = s->fixed;
 		call->raw_len = s->fixed_len;
@@ -149,7 +155,7 @@ script_hdr(struct script *s, const char *p, size_t len)
 
 /* BUS_CALL_RECV_STOP with response(): response(status, headers, body). */
 static void
-script_response(struct script *s, struct call *call)
+script_response(struct script *s, struct call *call, uint64_t now)
 {
 	lua_State *L = s->th;
 	char err[512];
@@ -161,7 +167,7 @@ script_response(struct script *s, struct call *call)
 		lua_newtable(L);
 	lua_pushlstring(L, s->rbody != NULL ? s->rbody : "", s->rbody_len);
 	if (script_call(s, L, "response", 3, 0, err, sizeof(err)) == -1)
-		script_error(s, err);
+		script_error(s, err, now);
 	luaL_unref(L, LUA_REGISTRYINDEX, s->hdrs_ref);
 	s->hdrs_ref = LUA_NOREF;
 	s->rbody_len = 0;
@@ -222,7 +228,7 @@ script_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 
 	switch (ev) {
 	case BUS_CALL_NEW:
-		script_call_new(s, call);
+		script_call_new(s, call, now);
 		break;
 	case BUS_CALL_RECV_HDR:
 		if (s->has_response)
@@ -242,7 +248,7 @@ script_event(void *ctx, enum bus_event ev, void *obj, union bus_arg arg,
 		if (s->has_done)
 			script_count(s, call, now);
 		if (s->has_response)
-			script_response(s, call);
+			script_response(s, call, now);
 		break;
 	case BUS_CONN_BYTES_IN:
 		s->bytes += (uint64_t)arg.i;
@@ -268,14 +274,13 @@ script_delay(void *arg, uint64_t now)
 	char err[512];
 	lua_Number ms;
 
-	(void)now;
 	if (script_call(s, L, "delay", 0, 1, err, sizeof(err)) == -1) {
-		script_error(s, err);
+		script_error(s, err, now);
 		return 0;
 	}
 	if (lua_type(L, -1) != LUA_TNUMBER) {
 		script_bad_return(s, L, "delay", "a number", err, sizeof(err));
-		script_error(s, err);
+		script_error(s, err, now);
 		lua_pop(L, 1);
 		return 0;
 	}

@@ -285,6 +285,27 @@ grep -qx "httperf: --script: $T_DIR/raise.lua:2: no 200 (in response()) (the fir
 logged 10 "$T_DIR/hp.log"
 ok "raise.lua: every response() raised, 10 replies, Errors: script 10"
 
+# The class in --json (stats.script.errors), and summed by --merge.
+for i in 0 1; do
+	hps --script "$T_DIR/raise.lua" --num-conns 2 --num-calls 5 \
+	    --rate 100 --client $i/2 --json "$T_DIR/r$i.json" "$URL/"
+	expect_rc 0
+	expect '^Errors: script 10$'
+	[ "$(json_get "$T_DIR/r$i.json" stats.script.errors)" = 10 ] ||
+	    fail "stats.script.errors: $(json_get "$T_DIR/r$i.json" stats.script)"
+	validate_json "$T_DIR/r$i.json"
+	logged 10 "$T_DIR/hp.log"
+done
+T_LAST="httperf --merge"
+"$HP" --merge --json "$T_DIR/m.json" "$T_DIR/r0.json" "$T_DIR/r1.json" \
+    > "$OUT" 2> "$OUT.err"
+RC=$?
+expect_rc 0
+expect '^Errors: script 20$'
+[ "$(json_get "$T_DIR/m.json" stats.script.errors)" = 20 ] ||
+    fail "merged stats.script.errors: $(json_get "$T_DIR/m.json" stats.script)"
+ok "raise.lua: stats.script.errors 10 in --json, 20 merged from two"
+
 # Start-up errors: one line, exit 1, no report, no request.
 startup() {
 	printf '%b' "$1" > "$T_DIR/bad.lua"
