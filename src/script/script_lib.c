@@ -296,18 +296,26 @@ script_stats_nth(const struct hdr *h, lua_Number i, uint64_t *v,
 	return 0;
 }
 
-/* #stats: the number of distinct values recorded. */
-static int
-script_stats_len(lua_State *L)
+/* The number of distinct values recorded. */
+static lua_Number
+script_stats_count(const struct hdr *h)
 {
-	struct hdr *h = *(struct hdr **)luaL_checkudata(L, 1, SCRIPT_STATS);
 	struct hdr_iter it;
 	lua_Number k = 0;
 
 	hdr_iter_init(&it, h);
 	while (hdr_iter_next(&it))
 		k++;
-	lua_pushnumber(L, k);
+	return k;
+}
+
+/* #stats: the number of distinct values recorded (wrk's). */
+static int
+script_stats_len(lua_State *L)
+{
+	struct hdr *h = *(struct hdr **)luaL_checkudata(L, 1, SCRIPT_STATS);
+
+	lua_pushnumber(L, script_stats_count(h));
 	return 1;
 }
 
@@ -336,18 +344,25 @@ script_stats_percentile(lua_State *L)
 	return 1;
 }
 
-/* .min .max .mean .stdev, :percentile, and [i] as stats(i)'s value. */
+/*
+ * .min .max .mean .stdev, :percentile, and wrk2's [i]: the value at
+ * percentile 100 i / #stats, so that i from 1 to #stats walks the whole
+ * distribution up to the maximum (nil outside).
+ */
 static int
 script_stats_index(lua_State *L)
 {
 	struct hdr *h = *(struct hdr **)luaL_checkudata(L, 1, SCRIPT_STATS);
+	lua_Number i, n;
 	const char *k;
-	uint64_t v, n;
 
 	if (lua_type(L, 2) == LUA_TNUMBER) {
-		if (!script_stats_nth(h, lua_tonumber(L, 2), &v, &n))
+		i = lua_tonumber(L, 2);
+		n = script_stats_count(h);
+		if (!(i >= 1 && i <= n))
 			return 0;
-		lua_pushnumber(L, (lua_Number)v);
+		lua_pushnumber(L, (lua_Number)hdr_value_at_percentile(h,
+		    100 * i / n));
 		return 1;
 	}
 	k = luaL_checkstring(L, 2);

@@ -117,6 +117,19 @@ done = function(summary, latency, requests)
    io.write(string.format("stats %d %d %d %d %s\n", #latency, v, c,
       latency[1], tostring(latency.min <= latency.mean and
       latency.mean <= latency.max and latency.stdev >= 0)))
+   -- wrk's latency(i): the distinct values, ascending, and their counts;
+   -- wrk2's latency[i]: the value at percentile 100 i / #latency.
+   local sum, prev, asc, pct = 0, -1, true, true
+   for i = 1, #latency do
+      local v, c = latency(i)
+      sum = sum + c
+      asc = asc and v > prev
+      prev = v
+      pct = pct and latency[i] == latency:percentile(100 * i / #latency)
+   end
+   io.write(string.format("forms %d %s %s %s %s\n", sum, tostring(asc),
+      tostring(pct), tostring(latency[#latency] == latency.max),
+      tostring(latency[0] == nil and latency[#latency + 1] == nil)))
 end
 EOF2
 cat > "$T_DIR/setup.lua" <<'EOF2'
@@ -259,11 +272,12 @@ expect_rc 0
 expect '^summary 50 0 0$'
 expect '^50%,[1-9][0-9]*$'
 expect '^stats [1-9][0-9]* [1-9][0-9]* [1-9][0-9]* [1-9][0-9]* true$'
+expect '^forms 50 true true true true$'
 # done() comes after the whole report.
-[ "$(tail -n 4 "$OUT" | head -n 1)" = "summary 50 0 0" ] ||
-    fail "report: done() is not last: $(tail -n 5 "$OUT")"
+[ "$(tail -n 5 "$OUT" | head -n 1)" = "summary 50 0 0" ] ||
+    fail "report: done() is not last: $(tail -n 6 "$OUT")"
 logged 50 "$T_DIR/hp.log"
-ok "report.lua: done() with summary, latency:percentile(), #, (i), [i]"
+ok "report.lua: done() with summary, latency:percentile(), #, (i), wrk2's [i]"
 
 # setup: thread:set/get between the states; init's args.
 hps --script "$T_DIR/setup.lua" --script-arg first-arg --num-conns 1 \
