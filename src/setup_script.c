@@ -72,6 +72,7 @@ setup_script(struct setup *st, const struct options *o, struct core *core,
 	cf.body_len = o->body_len;
 	cf.open_loop = o->call_rate > 0;
 	cf.closed_loop = o->concurrency > 0;
+	cf.direct = st->proxy == NULL && o->unix_socket == NULL;
 	cf.stop = stop;
 	cf.stop_arg = stop_arg;
 	s = script_new(&cf, err, sizeof(err));

@@ -17,6 +17,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "core/core.h"
 #include "lib/hdr.h"
 #include "lib/util.h"
 #include "script/script_int.h"
@@ -348,6 +349,11 @@ script_start(struct script *s, struct core *core, struct bus *bus)
 {
 	s->core = core;
 	s->bus = bus;
+	/* thread.addr set in setup() or init(): the connections' target. */
+	if (s->addr_set && s->cf.direct && core != NULL) {
+		memcpy(&core->cfg.addr, &s->addr, sizeof(core->cfg.addr));
+		core->cfg.addrlen = s->addr_len;
+	}
 	script_run_subscribe(s);
 }
 

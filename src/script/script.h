@@ -40,6 +40,9 @@ struct script_conf {
 	   the pause before each request of the closed loop. */
 	int		 open_loop;
 	int		 closed_loop;
+	/* Connections go straight to the server (no proxy, no --unix-socket):
+	   a thread.addr the script sets is then where they go. */
+	int		 direct;
 	/* thread:stop(): ends the run cleanly. */
 	void		(*stop)(void *arg, uint64_t now);
 	void		*stop_arg;

@@ -32,6 +32,7 @@ struct script {
 	size_t		 pend_len, pend_off;
 	struct sockaddr_storage addr;	/* thread.addr */
 	socklen_t	 addr_len;
+	int		 addr_set;	/* set by the script: the target */
 	struct core	*core;
 	struct bus	*bus;
 	uint64_t	 errors;	/* the class `script' */

@@ -254,6 +254,7 @@ script_thread_newindex(lua_State *L)
 	a = luaL_checkudata(L, 3, SCRIPT_ADDR);
 	memcpy(&s->addr, &a->ss, sizeof(s->addr));
 	s->addr_len = a->len;
+	s->addr_set = 1;
 	return 0;
 }
 

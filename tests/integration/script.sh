@@ -34,6 +34,11 @@ nginx_start "$T_DIR/nginx" \
 		location = /sink { access_log off; return 200 "ok"; }
 		location / { add_header X-Token tok42; return 200 "hi"; }
 	}
+	# The same port on 127.0.0.2, for thread.addr (addr.lua).
+	server {
+		listen 127.0.0.2:$PORT;
+		location / { return 200 "two"; }
+	}
 CONF
 nginx_logged 1 > /dev/null
 : > "$ALOG"
@@ -104,6 +109,25 @@ function response()
       wrk.thread:stop()
    end
    n = n + 1
+end
+EOF2
+cat > "$T_DIR/addr.lua" <<'EOF2'
+local threads = {}
+function setup(thread)
+   thread.addr = wrk.lookup("127.0.0.2", wrk.port)[1]
+   table.insert(threads, thread)
+end
+function init(args)
+   two, other = 0, 0
+end
+function response(status, headers, body)
+   if body == "two" then two = two + 1 else other = other + 1 end
+end
+function done(summary, latency, requests)
+   for _, t in ipairs(threads) do
+      io.write(string.format("addr %s two %d other %d\n", tostring(t.addr),
+         t:get("two"), t:get("other")))
+   end
 end
 EOF2
 cat > "$T_DIR/report.lua" <<'EOF2'
@@ -265,6 +289,15 @@ n=$(value 'Total:' replies)
 expect_not '^Errors: script'
 logged "$n" "$T_DIR/hp.log"
 ok "delay.lua: 50 ms before each request, $n replies in 1 s on 2 connections"
+
+# addr: thread.addr set in setup() is where the connections go (the URL
+# says 127.0.0.1, the replies come from 127.0.0.2's server).
+hps --script "$T_DIR/addr.lua" --num-conns 2 --num-calls 2 "$URL/"
+expect_rc 0
+expect_counts 2 4 4
+expect "^addr 127.0.0.2:$PORT two 4 other 0\$"
+logged 4 "$T_DIR/hp.log"
+ok "addr.lua: thread.addr = 127.0.0.2 in setup(), 4 replies from there"
 
 # report: done()'s numbers.
 hps --script "$T_DIR/report.lua" --num-conns 1 --num-calls 50 "$URL/"
