@@ -52,6 +52,7 @@ union mod_cfg {
 	struct wsesslog_config	 wsesslog;
 	struct checks_config	 checks;
 	struct check_stat_config check_stat;
+	struct script_stat_config script_stat;
 	struct conn_gen_config	 conns;
 	struct interval_config	 interval;
 	struct call_rate_config	 crate;

@@ -107,5 +107,17 @@ int		 setup_script(struct setup *s, const struct options *o,
 int		 setup_script_done(struct setup *s, const struct options *o,
 		    FILE *out, uint64_t duration, int rv);
 void		 setup_script_free(struct script *s);
+/* The script's counts for done() (script_stat_config's fill; arg is the
+   struct setup). */
+struct script_stat_counts;
+void		 setup_script_fill(const void *arg,
+		    struct script_stat_counts *c);
+/*
+ * --jobs' parent: done() once, over the workers' counts added up (the
+ * merged script collector's state); the script loaded for it alone.
+ * rv, or -1 after printing why.
+ */
+int		 setup_script_merged(const struct options *o,
+		    const void *state, uint64_t duration, FILE *out, int rv);
 
 #endif

@@ -14,6 +14,7 @@
 #include "lib/util.h"
 #include "opt/options.h"
 #include "setup.h"
+#include "stat/script_stat.h"
 #ifdef HAVE_LUAJIT
 #include "script/script.h"
 
@@ -73,6 +74,7 @@ setup_script(struct setup *st, const struct options *o, struct core *core,
 	cf.open_loop = o->call_rate > 0;
 	cf.closed_loop = o->concurrency > 0;
 	cf.direct = st->proxy == NULL && o->unix_socket == NULL;
+	cf.done_only = o->script_jobs == 1;
 	cf.stop = stop;
 	cf.stop_arg = stop_arg;
 	s = script_new(&cf, err, sizeof(err));
@@ -86,29 +88,90 @@ setup_script(struct setup *st, const struct options *o, struct core *core,
 	return 0;
 }
 
-int
-setup_script_done(struct setup *st, const struct options *o, FILE *out,
-    uint64_t duration, int rv)
+/* done(); rv, or -1 after printing why. */
+static int
+setup_script_call(struct script *s, const struct options *o,
+    const struct script_summary *sum, int rv)
 {
-	struct script_summary sum = { .duration_ns = duration };
-	struct script *s = st->script;
 	char err[512];
 
-	if (s == NULL)
-		return rv;
-	script_report(s, out, o->prog);
-	fflush(out);
-	if (script_done(s, &sum, err, sizeof(err)) == -1) {
+	if (script_done(s, sum, err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);
 		return -1;
 	}
 	return rv;
 }
 
+int
+setup_script_done(struct setup *st, const struct options *o, FILE *out,
+    uint64_t duration, int rv)
+{
+	struct script_summary sum = { .duration_ns = duration };
+	struct script *s = st->script;
+
+	if (s == NULL)
+		return rv;
+	script_report(s, out, o->prog);
+	fflush(out);
+	script_counts(s, &sum);
+	/* A --jobs worker: done() is the parent's. */
+	return o->script_jobs == 2 ? rv : setup_script_call(s, o, &sum, rv);
+}
+
 void
 setup_script_free(struct script *s)
 {
 	script_free(s);
+}
+
+void
+setup_script_fill(const void *arg, struct script_stat_counts *c)
+{
+	const struct setup *st = arg;
+	struct script_summary sum;
+
+	if (st->script == NULL)
+		return;
+	memset(&sum, 0, sizeof(sum));
+	script_counts(st->script, &sum);
+	c->replies = sum.replies;
+	c->bytes = sum.bytes;
+	c->e_connect = sum.e_connect;
+	c->e_read = sum.e_read;
+	c->e_write = sum.e_write;
+	c->e_status = sum.e_status;
+	c->e_timeout = sum.e_timeout;
+	c->lat = sum.lat;
+	c->rps = sum.rps;
+}
+
+int
+setup_script_merged(const struct options *o, const void *state,
+    uint64_t duration, FILE *out, int rv)
+{
+	struct script_summary sum = { .duration_ns = duration };
+	struct script_stat_counts c;
+	struct setup st;
+
+	if (o->script == NULL || state == NULL)
+		return rv;
+	memset(&st, 0, sizeof(st));
+	if (setup_script(&st, o, NULL, NULL, NULL, NULL) == -1)
+		return -1;
+	script_stat_counts(state, &c);
+	sum.replies = c.replies;
+	sum.bytes = c.bytes;
+	sum.e_connect = c.e_connect;
+	sum.e_read = c.e_read;
+	sum.e_write = c.e_write;
+	sum.e_status = c.e_status;
+	sum.e_timeout = c.e_timeout;
+	sum.lat = c.lat;
+	sum.rps = c.rps;
+	fflush(out);
+	rv = setup_script_call(st.script, o, &sum, rv);
+	setup_script_free(st.script);
+	return rv;
 }
 #else
 int
@@ -131,5 +194,19 @@ void
 setup_script_free(struct script *s)
 {
 	(void)s;
+}
+
+void
+setup_script_fill(const void *arg, struct script_stat_counts *c)
+{
+	(void)arg, (void)c;
+}
+
+int
+setup_script_merged(const struct options *o, const void *state,
+    uint64_t duration, FILE *out, int rv)
+{
+	(void)o, (void)state, (void)duration, (void)out;
+	return rv;
 }
 #endif

@@ -186,6 +186,9 @@ struct options {
 	const char	*script;
 	const char	**script_args;
 	size_t		 n_script_args;
+	/* --jobs (run_jobs.c): 1 in the parent (the script loaded for
+	   done() only), 2 in a worker (no done(): the parent's). */
+	int		 script_jobs;
 
 	/*
 	 * TLS.  Only the syntax is checked here; the TLS module opens the

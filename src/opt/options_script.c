@@ -37,8 +37,7 @@ opt_echo_script_arg(const struct options *o, const struct opt_row *r,
 
 /*
  * --script: refused by a build without LuaJIT, and with --http2 (a
- * script's requests are HTTP/1.1 bytes), --jobs (one done() for the
- * run, which the workers do not have) and a forward proxy without TLS
+ * script's requests are HTTP/1.1 bytes) and a forward proxy without TLS
  * (its requests are origin-form, a proxy wants absolute URIs; through a
  * CONNECT tunnel they go as they are).
  */
@@ -58,9 +57,6 @@ opt_check_script(const struct opt_ctx *c)
 		return opt_fail(c, &opt_table[OPT_SCRIPT], NULL, NULL,
 		    "cannot be used with --http2 (a script's requests are "
 		    "HTTP/1.1)");
-	if (o->jobs > 1 || o->jobs_auto)
-		return opt_fail(c, &opt_table[OPT_SCRIPT], NULL, NULL,
-		    "cannot be used with --jobs (done() sees the whole run)");
 	if ((c->given[OPT_PROXY] || c->given[OPT_PROXY_ENV]) && !o->ssl)
 		return opt_fail(c, &opt_table[OPT_SCRIPT], NULL, NULL,
 		    "through a proxy requires --ssl (a script's requests are "

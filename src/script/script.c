@@ -327,6 +327,13 @@ script_new(const struct script_conf *cf, char *err, size_t errlen)
 	s->cf.file = s->file = xstrdup(cf->file);
 	s->hdrs_ref = LUA_NOREF;
 	script_addr(s);
+	if (cf->done_only) {
+		/* --jobs' parent: the workers call setup() and the rest. */
+		if ((s->main = script_state(s, err, errlen)) == NULL)
+			goto fail;
+		s->has_done = script_has(s->main, "done");
+		return s;
+	}
 	if ((s->main = script_state(s, err, errlen)) == NULL ||
 	    (s->th = script_state(s, err, errlen)) == NULL)
 		goto fail;
@@ -349,6 +356,8 @@ script_start(struct script *s, struct core *core, struct bus *bus)
 {
 	s->core = core;
 	s->bus = bus;
+	if (s->cf.done_only)
+		return;
 	/* thread.addr set in setup() or init(): the connections' target. */
 	if (s->addr_set && s->cf.direct && core != NULL) {
 		memcpy(&core->cfg.addr, &s->addr, sizeof(core->cfg.addr));
@@ -382,34 +391,72 @@ script_summary(struct script *s, const struct script_summary *sum)
 	lua_newtable(L);
 	lua_pushnumber(L, (lua_Number)(sum->duration_ns / 1000));
 	lua_setfield(L, -2, "duration");
-	lua_pushnumber(L, (lua_Number)s->replies);
+	lua_pushnumber(L, (lua_Number)sum->replies);
 	lua_setfield(L, -2, "requests");
-	lua_pushnumber(L, (lua_Number)s->bytes);
+	lua_pushnumber(L, (lua_Number)sum->bytes);
 	lua_setfield(L, -2, "bytes");
 	lua_newtable(L);
-	lua_pushnumber(L, (lua_Number)s->e_connect);
+	lua_pushnumber(L, (lua_Number)sum->e_connect);
 	lua_setfield(L, -2, "connect");
-	lua_pushnumber(L, (lua_Number)s->e_read);
+	lua_pushnumber(L, (lua_Number)sum->e_read);
 	lua_setfield(L, -2, "read");
-	lua_pushnumber(L, (lua_Number)s->e_write);
+	lua_pushnumber(L, (lua_Number)sum->e_write);
 	lua_setfield(L, -2, "write");
-	lua_pushnumber(L, (lua_Number)s->e_status);
+	lua_pushnumber(L, (lua_Number)sum->e_status);
 	lua_setfield(L, -2, "status");
-	lua_pushnumber(L, (lua_Number)s->e_timeout);
+	lua_pushnumber(L, (lua_Number)sum->e_timeout);
 	lua_setfield(L, -2, "timeout");
 	lua_setfield(L, -2, "errors");
+}
+
+void
+script_counts(const struct script *s, struct script_summary *sum)
+{
+	sum->replies = s->replies;
+	sum->bytes = s->bytes;
+	sum->e_connect = s->e_connect;
+	sum->e_read = s->e_read;
+	sum->e_write = s->e_write;
+	sum->e_status = s->e_status;
+	sum->e_timeout = s->e_timeout;
+	sum->lat = s->lat;
+	sum->rps = s->rps;
+}
+
+/* A histogram of HDR_NS_* settings, its values divided by div. */
+static struct hdr *
+script_scaled(const struct hdr *h, uint64_t div)
+{
+	struct hdr *o = hdr_new_ns();
+	struct hdr_iter it;
+
+	if (h == NULL)
+		return o;
+	hdr_iter_init(&it, h);
+	while (hdr_iter_next(&it))
+		hdr_record_n(o, it.hi / div, it.count);
+	return o;
 }
 
 int
 script_done(struct script *s, const struct script_summary *sum, char *err,
     size_t errlen)
 {
+	struct hdr *lat, *rps;
+	int rv;
+
 	if (!s->has_done)
 		return 0;
+	/* wrk's latency is in microseconds. */
+	lat = script_scaled(sum->lat, 1000);
+	rps = script_scaled(sum->rps, 1);
 	script_summary(s, sum);
-	script_push_stats(s->main, s->lat);
-	script_push_stats(s->main, s->rps);
-	return script_call(s, s->main, "done", 3, 0, err, errlen);
+	script_push_stats(s->main, lat);
+	script_push_stats(s->main, rps);
+	rv = script_call(s, s->main, "done", 3, 0, err, errlen);
+	hdr_free(lat);
+	hdr_free(rps);
+	return rv;
 }
 
 void

@@ -19,6 +19,7 @@
 
 struct bus;
 struct core;
+struct hdr;
 
 /* What the script is told of the run; the strings outlive the script. */
 struct script_conf {
@@ -40,6 +41,8 @@ struct script_conf {
 	   the pause before each request of the closed loop. */
 	int		 open_loop;
 	int		 closed_loop;
+	/* --jobs: only the first state, only for done() (the parent's). */
+	int		 done_only;
 	/* Connections go straight to the server (no proxy, no --unix-socket):
 	   a thread.addr the script sets is then where they go. */
 	int		 direct;
@@ -48,9 +51,18 @@ struct script_conf {
 	void		*stop_arg;
 };
 
-/* What done()'s summary holds (the script counts the rest). */
+/*
+ * What done() is given: one run's (script_counts()) or, with --jobs, the
+ * workers' added up.  The histograms have the settings HDR_NS_*: the
+ * latency in ns (from the schedule's start, else the first byte sent),
+ * the replies of each 100 ms as a rate per second.  NULL: empty.
+ */
 struct script_summary {
 	uint64_t	 duration_ns;
+	uint64_t	 replies, bytes;
+	uint64_t	 e_connect, e_read, e_write, e_status, e_timeout;
+	const struct hdr *lat;
+	const struct hdr *rps;
 };
 
 struct script;
@@ -79,6 +91,10 @@ int		 script_done(struct script *s, const struct script_summary *sum,
 
 /* The number of calls counted in the class `script'. */
 uint64_t	 script_errors(const struct script *s);
+
+/* This run's counts for done() into sum (all but duration_ns). */
+void		 script_counts(const struct script *s,
+		    struct script_summary *sum);
 
 void		 script_free(struct script *s);
 

@@ -21,8 +21,6 @@
 #include "lib/util.h"
 #include "script/script_int.h"
 
-#define SCRIPT_US_MAX	3600000000LL	/* latency histogram's top, 1 h */
-#define SCRIPT_RPS_MAX	100000000LL	/* request rate's top */
 #define SCRIPT_WIN_NS	100000000ULL	/* wrk's request rate interval */
 
 size_t
@@ -183,7 +181,7 @@ script_count(struct script *s, struct call *call, uint64_t now)
 	if (s->t0 == 0)
 		s->t0 = now;
 	if (now > from)
-		hdr_record(s->lat, (now - from) / 1000);
+		hdr_record(s->lat, now - from);
 	s->replies++;
 	if (call->status > 399)
 		s->e_status++;
@@ -313,8 +311,8 @@ script_run_subscribe(struct script *s)
 		bus_subscribe(s->bus, BUS_CALL_RECV_STOP, script_event, s);
 	if (!s->has_done)
 		return;
-	s->lat = hdr_new(1, SCRIPT_US_MAX, 3);
-	s->rps = hdr_new(1, SCRIPT_RPS_MAX, 3);
+	s->lat = hdr_new_ns();
+	s->rps = hdr_new_ns();
 	for (i = 0; i < nitems(done_ev); i++)
 		bus_subscribe(s->bus, done_ev[i], script_event, s);
 }

@@ -130,6 +130,27 @@ function done(summary, latency, requests)
    end
 end
 EOF2
+cat > "$T_DIR/jobs.lua" <<'EOF2'
+local n = 0
+local function note(s)
+   local f = io.open(os.getenv("SCRIPT_NOTES"), "a")
+   f:write(s .. "\n")
+   f:close()
+end
+function setup(thread)
+   n = n + 1
+   thread.addr = wrk.lookup("127.0.0.2", wrk.port)[1]
+   note("setup " .. n)
+end
+function response(status, headers, body)
+   note("body " .. body)
+end
+function done(summary, latency, requests)
+   io.write(string.format("done %d %d %s\n", summary.requests,
+      summary.errors.status, tostring(#latency > 0 and
+      latency.min > 0 and latency.min <= latency.max)))
+end
+EOF2
 cat > "$T_DIR/report.lua" <<'EOF2'
 done = function(summary, latency, requests)
    io.write(string.format("summary %d %d %d\n", summary.requests,
@@ -280,7 +301,7 @@ ok "stop.lua: 100 replies, then the end, as under wrk"
 # before each of a connection's requests: at most 20 a second each.
 wrk_run "$T_DIR/delay.lua" /
 n=$(sed -n 's/^ *\([0-9]*\) requests in .*/\1/p' "$T_DIR/wrk.out")
-[ "$n" -ge 5 ] && [ "$n" -le 20 ] || fail "wrk delay.lua: $n requests"
+[ "$n" -ge 5 ] && [ "$n" -le 25 ] || fail "wrk delay.lua: $n requests"
 logged "$n" "$T_DIR/wrk.log"
 hps --script "$T_DIR/delay.lua" --concurrency 2 --runtime 1 "$URL/"
 expect_rc 0
@@ -298,6 +319,29 @@ expect_counts 2 4 4
 expect "^addr 127.0.0.2:$PORT two 4 other 0\$"
 logged 4 "$T_DIR/hp.log"
 ok "addr.lua: thread.addr = 127.0.0.2 in setup(), 4 replies from there"
+
+# --jobs 2: each worker calls setup() once in its own first state (so
+# both count 1), its thread.addr is where its connections go, and the
+# parent calls done() once, on the workers' counts added up.
+export SCRIPT_NOTES="$T_DIR/notes"
+: > "$SCRIPT_NOTES"
+hps --script "$T_DIR/jobs.lua" --jobs 2 --num-conns 4 --num-calls 2 \
+    --rate 50 --json "$T_DIR/j.json" "$URL/"
+expect_rc 0
+expect_counts 4 8 8
+[ "$(grep -c '^done ' "$OUT")" = 1 ] || fail "jobs: done() not once"
+expect '^done 8 0 true$'
+[ "$(grep -c '^setup 1$' "$SCRIPT_NOTES")" = 2 ] &&
+    [ "$(grep -c '^setup' "$SCRIPT_NOTES")" = 2 ] ||
+    fail "jobs: setup() calls: $(grep '^setup' "$SCRIPT_NOTES")"
+[ "$(grep -c '^body two$' "$SCRIPT_NOTES")" = 8 ] &&
+    [ "$(grep -c '^body' "$SCRIPT_NOTES")" = 8 ] ||
+    fail "jobs: replies: $(grep '^body' "$SCRIPT_NOTES" | sort | uniq -c)"
+[ "$(json_get "$T_DIR/j.json" stats.script.replies)" = 8 ] ||
+    fail "jobs: stats.script: $(json_get "$T_DIR/j.json" stats.script)"
+validate_json "$T_DIR/j.json"
+logged 8 "$T_DIR/hp.log"
+ok "jobs.lua: --jobs 2: setup() once a worker, thread.addr each, one done() on 8"
 
 # report: done()'s numbers.
 hps --script "$T_DIR/report.lua" --num-conns 1 --num-calls 50 "$URL/"
