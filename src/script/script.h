@@ -80,8 +80,9 @@ void		 script_start(struct script *s, struct core *core,
 		    struct bus *bus);
 
 /*
- * After the classic report: the `script' error class, when any, and the
- * first such error's message on the standard error, after prog.
+ * After the classic report: the first error of the class `script', when
+ * any, on the standard error, after prog (the class's line in the report
+ * is stat/script_stat.c's; out is unused).
  */
 void		 script_report(struct script *s, FILE *out, const char *prog);
 
