@@ -1,7 +1,8 @@
 /*
  * --script: wrk's Lua scripting interface (wrk 4's SCRIPTING) on
  * httperf's engine.  Two Lua states per run, as wrk has one for setup()
- * and done() and one per thread: httperf's one thread is its event loop.
+ * and done() and one per thread: httperf's one thread is its event loop
+ * (with --jobs, each worker's; the parent has one state, for done()).
  * The `wrk' table, wrk.format(), wrk.lookup(), wrk.connect() and
  * wrk.time_us(), the thread object, and the hooks setup(), init(),
  * request(), response() and done().  A request() string is the whole
