@@ -34,6 +34,7 @@
 #include "stat/progress.h"
 #include "stat/proxy_stat.h"
 #include "stat/sched_stat.h"
+#include "stat/script_stat.h"
 #include "stat/sess_stat.h"
 
 struct options;
@@ -51,6 +52,7 @@ union mod_cfg {
 	struct wsesslog_config	 wsesslog;
 	struct checks_config	 checks;
 	struct check_stat_config check_stat;
+	struct script_stat_config script_stat;
 	struct conn_gen_config	 conns;
 	struct interval_config	 interval;
 	struct call_rate_config	 crate;
@@ -115,7 +117,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	12
+#define MOD_NSTATS	13
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;

@@ -74,6 +74,10 @@ enum bus_event {
 	 */
 	BUS_ARRIVAL_MISSED,
 
+	/* --script: a hook raised an error or returned the wrong type (the
+	   class `script'; the call goes on).  obj NULL. */
+	BUS_SCRIPT_ERROR,
+
 	BUS_NEVENTS
 };
 
