@@ -16,13 +16,13 @@ cd "$(dirname "$0")"
 # What the build cannot do without.
 BUILD="autoconf automake libtool make gcc pkg-config libssl-dev zlib1g-dev"
 # The rest of the full program (HTTP/2, the io_uring backend, the bash
-# completion's directory) and the unit tests (Check).
-FULL="libnghttp2-dev liburing-dev bash-completion check"
+# completion's directory, --script's LuaJIT) and the unit tests (Check).
+FULL="libnghttp2-dev liburing-dev libluajit-5.1-dev bash-completion check"
 # What the integration tests use (each says why when it skips without
 # it); nginx-light (or nginx where there is no nginx-light) starts its
 # service when installed, as Debian's nginx packages do.
 TESTS="openssl mandoc nginx-light|nginx python3 python3-jsonschema tinyproxy \
-    time parallel iproute2 procps util-linux poppler-utils chromium"
+    time parallel iproute2 procps util-linux poppler-utils chromium wrk"
 
 # installed PKG: dpkg has PKG installed.
 installed() {
@@ -41,6 +41,7 @@ found() {
 	libssl-dev) pkg-config --exists openssl && echo ;;
 	zlib1g-dev) pkg-config --exists zlib && echo ;;
 	libnghttp2-dev) pkg-config --exists libnghttp2 && echo ;;
+	libluajit-5.1-dev) pkg-config --exists luajit && echo ;;
 	liburing-dev) pkg-config --exists 'liburing >= 2.3' && echo ;;
 	check) pkg-config --exists 'check >= 0.10.0' && echo ;;
 	*) false ;;

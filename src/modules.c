@@ -458,6 +458,20 @@ mod_cfg_log(const struct mod_ctx *r, union mod_cfg *u)
 	u->log.stop_arg = r->stop_arg;
 }
 
+/* The class `script' (--script). */
+static int
+mod_want_script(const struct options *o)
+{
+	return o->script != NULL;
+}
+
+static void
+mod_cfg_script(const struct mod_ctx *r, union mod_cfg *u)
+{
+	u->script_stat.fill = setup_script_fill;
+	u->script_stat.fill_arg = r->setup;
+}
+
 const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &basic_collector, NULL, mod_cfg_basic },
 	{ &tls_stat_collector, mod_want_tls, NULL },
@@ -471,6 +485,7 @@ const struct mod_stat mod_stats[MOD_NSTATS] = {
 	{ &conc_stat_collector, mod_want_closed, mod_cfg_conc },
 	{ &check_stat_collector, mod_want_check_stat, mod_cfg_check_stat },
 	{ &calllog_collector, mod_want_log, mod_cfg_log },
+	{ &script_stat_collector, mod_want_script, mod_cfg_script },
 	{ &page_stat_collector, mod_want_wsesspage, NULL },
 	{ &server_stat_collector, mod_want_servers, mod_cfg_servers },
 };

@@ -36,6 +36,7 @@
 #include "stat/progress.h"
 #include "stat/proxy_stat.h"
 #include "stat/sched_stat.h"
+#include "stat/script_stat.h"
 #include "stat/server_stat.h"
 #include "stat/sess_stat.h"
 
@@ -55,6 +56,7 @@ union mod_cfg {
 	struct wsesspage_config wsesspage;
 	struct checks_config	 checks;
 	struct check_stat_config check_stat;
+	struct script_stat_config script_stat;
 	struct conn_gen_config	 conns;
 	struct interval_config	 interval;
 	struct call_rate_config	 crate;
@@ -120,7 +122,7 @@ struct mod_gen {
 };
 
 /* The number of collectors, mod_stats[]'s rows. */
-#define MOD_NSTATS	14
+#define MOD_NSTATS	15
 
 extern const struct mod_stat mod_stats[MOD_NSTATS];
 extern const size_t mod_nstats;

@@ -395,7 +395,8 @@ run_setup(struct run *r)
 	r->bus = bus_new();
 	core_init(&r->core, r->loop, r->bus, &cfg);
 	r->have_core = 1;
-	if (run_modules(r, err, sizeof(err)) == -1)
+	if (run_modules(r, err, sizeof(err)) == -1 || setup_script(&r->setup,
+	    o, &r->core, r->bus, run_done, r) == -1)
 		return -1;
 	loop_on_turn(r->loop, run_turn, r);
 	return 0;
@@ -702,6 +703,7 @@ run_test(struct run *r)
 	cr.cpu_user = tv_sec(&ru1.ru_utime) - tv_sec(&ru0.ru_utime);
 	cr.cpu_sys = tv_sec(&ru1.ru_stime) - tv_sec(&ru0.ru_stime);
 	run_report(r, &cr);
+	rv = setup_script_done(&r->setup, o, r->out, cr.duration, rv);
 	return run_after(r, &cr, rv);
 }
 

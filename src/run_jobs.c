@@ -46,6 +46,8 @@
 #include "run_jobs.h"
 #include "run_jobs_live.h"
 #include "run_sweep.h"
+#include "setup.h"
+#include "stat/script_stat.h"
 
 /* The workers start this long after the parent forks the first one. */
 #define JOBS_START_NS	(300 * CLOCK_NS_PER_MSEC)
@@ -158,6 +160,7 @@ jobs_worker(struct jobs *js, unsigned i, int wfd, int lfd)
 	wo.hlog_file = NULL;
 	wo.log_worker = i + 1;		/* --log F: its F.I */
 	wo.quiet = 1;
+	wo.script_jobs = 2;		/* --script: done() is the parent's */
 	/* Its document names the whole run's options, as the others'. */
 	wo.whole = js->o;
 	wo.start_at_raw = js->start_raw;
@@ -543,6 +546,10 @@ jobs_report(struct jobs *js, unsigned started)
 		goto out;
 	merge_print(&m, js->out);
 	status = jobs_after(js, &d, late);
+	/* --script: done() once, on the workers' counts added up. */
+	if (setup_script_merged(js->o, merge_state(&m,
+	    &script_stat_collector), m.run.duration, js->out, 0) == -1)
+		status = 1;
 out:
 	merge_free(&m);
 	free(d.docs);
@@ -663,6 +670,7 @@ run_jobs(struct options *o, const struct run_sig *sig)
 	/* What a worker would refuse at its start, said once (--log:
 	   worker 0's file, which it makes again). */
 	o->log_worker = 1;
+	o->script_jobs = 1;		/* --script: loaded for done() only */
 	rv = run_check(o, sig);
 	o->log_worker = 0;
 	if (rv == -1 || jobs_sweep_check(&js) == -1)

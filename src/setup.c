@@ -627,6 +627,8 @@ setup_free(struct setup *s)
 	tmpl_free(&s->t_body);
 	datafile_free(&s->data);
 	s->data_on = 0;
+	setup_script_free(s->script);
+	s->script = NULL;
 	memset(&s->ctmpl, 0, sizeof(s->ctmpl));
 	s->templated = 0;
 	free(s->host);

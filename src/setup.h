@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
 #include "core/core.h"
@@ -17,6 +18,7 @@
 
 struct core_config;
 struct options;
+struct script;
 struct tls_ctx;
 
 /* What the core's configuration points into; zero it first. */
@@ -50,6 +52,7 @@ struct setup {
 	struct core_target *targets;
 	struct http_req_tmpl *target_req;
 	char		**target_host;
+	struct script	*script;	/* --script, or NULL */
 };
 
 /*
@@ -96,5 +99,32 @@ enum loop_backend_kind setup_backend(const char *prog);
  * wraps) to nanoseconds; a positive time stays positive, as 0 means none.
  */
 uint64_t setup_ns(double sec);
+
+/*
+ * --script (setup_script.c): the script loaded into s->script (none
+ * without --script), its setup() and init() run, its hooks on `bus';
+ * thread:stop() calls stop(stop_arg, now).  -1 after printing one line.
+ * setup_script_done(): after the report, the `script' error class and
+ * done(); rv, or -1 after printing why.  setup_free() frees the script.
+ */
+struct bus;
+int		 setup_script(struct setup *s, const struct options *o,
+		    struct core *core, struct bus *bus,
+		    void (*stop)(void *, uint64_t), void *stop_arg);
+int		 setup_script_done(struct setup *s, const struct options *o,
+		    FILE *out, uint64_t duration, int rv);
+void		 setup_script_free(struct script *s);
+/* The script's counts for done() (script_stat_config's fill; arg is the
+   struct setup). */
+struct script_stat_counts;
+void		 setup_script_fill(const void *arg,
+		    struct script_stat_counts *c);
+/*
+ * --jobs' parent: done() once, over the workers' counts added up (the
+ * merged script collector's state); the script loaded for it alone.
+ * rv, or -1 after printing why.
+ */
+int		 setup_script_merged(const struct options *o,
+		    const void *state, uint64_t duration, FILE *out, int rv);
 
 #endif

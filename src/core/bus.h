@@ -77,6 +77,9 @@ enum bus_event {
 	/* A page view (--wsesspage) is complete: obj its struct
 	   bus_page_view; arg unused. */
 	BUS_PAGE_VIEW,
+	/* --script: a hook raised an error or returned the wrong type (the
+	   class `script'; the call goes on).  obj NULL. */
+	BUS_SCRIPT_ERROR,
 
 	BUS_NEVENTS
 };

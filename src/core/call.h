@@ -129,6 +129,12 @@ struct call {
 	uint64_t	 check_done;
 	uint64_t	 check_fail;
 
+	/* --script: the whole request, sent byte for byte instead of the
+	   one built from the fields above; NULL: none.  Its memory is the
+	   call's `owned' or the run's. */
+	const char	*raw;
+	size_t		 raw_len;
+
 	/* Scratch space for whoever created the call. */
 	void		*owner;
 	uint64_t	 owner_data[2];

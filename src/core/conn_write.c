@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -99,6 +100,37 @@ conn_expand(struct conn *c, struct call *call, uint64_t now)
 	return 0;
 }
 
+/*
+ * --script: the call's bytes as they are, the head in one iovec and the
+ * body after it, if any, in a last one (as http_req_iov() lays them out).
+ */
+static int
+conn_prepare_raw(struct call *call)
+{
+	const char *end;
+	size_t head;
+
+	if (call->raw_len == 0)
+		return -1;
+	end = memmem(call->raw, call->raw_len, "\r\n\r\n", 4);
+	head = end == NULL ? call->raw_len : (size_t)(end + 4 - call->raw);
+	call->iov[0].iov_base = (void *)(uintptr_t)call->raw;
+	call->iov[0].iov_len = head;
+	call->iovcnt = 1;
+	call->req_body_len = call->raw_len - head;
+	if (call->req_body_len > 0) {
+		call->iov[1].iov_base = (void *)(uintptr_t)(call->raw + head);
+		call->iov[1].iov_len = call->req_body_len;
+		call->iovcnt = 2;
+	}
+	call->req_len = call->raw_len;
+	call->iov_idx = 0;
+	call->req_sent = 0;
+	call->head_method = call->raw_len >= 5 &&
+	    memcmp(call->raw, "HEAD ", 5) == 0;
+	return 0;
+}
+
 /* Builds the request iovecs of a call about to be queued. */
 static int
 conn_prepare_call(struct conn *c, struct call *call)
@@ -107,6 +139,8 @@ conn_prepare_call(struct conn *c, struct call *call)
 	const struct http_req_tmpl *t = conn_req(c);
 	size_t i;
 
+	if (call->raw != NULL)
+		return conn_prepare_raw(call);
 	call->iovcnt = http_req_iov(t, call->method,
 	    call->method_len, call->uri, call->uri_len, call->hdrs,
 	    call->nhdrs, call->body, call->body_len, call->iov,

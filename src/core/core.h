@@ -147,6 +147,10 @@ struct core {
 	size_t		 next_target;
 	size_t		 next_sess_target;
 	struct tls_slot	*target_slots;
+	/* --script's delay(): the pause (ns) before the closed loop's next
+	   request, asked for each; NULL: none.  Set by the script. */
+	uint64_t	(*call_delay)(void *arg, uint64_t now);
+	void		*call_delay_arg;
 };
 
 /* Sets up the core.  `cfg' is copied; cfg->req must outlive the core. */

@@ -55,6 +55,16 @@ struct call_rate {
 	size_t		 conc;
 	size_t		 h1_cap;	/* HTTP/1.1: --burst-length */
 	size_t		 per_conn;
+	/* The closed loop's pauses (core->call_delay): each a request
+	   made when its timer fires, counted as made meanwhile. */
+	struct cr_pause	*pauses;
+	size_t		 npauses;
+	size_t		 paused;
+};
+
+struct cr_pause {
+	struct timer	 t;
+	struct call_rate *g;
 };
 
 /*
@@ -139,6 +149,56 @@ call_rate_missed(void *arg, uint64_t n, uint64_t now)
 	bus_signal(g->bus, BUS_ARRIVAL_MISSED, NULL, a, now);
 }
 
+/* A pause is over: its request is made now. */
+static void
+call_rate_pause_fired(struct timer *t, uint64_t now)
+{
+	struct cr_pause *pz = containerof(t, struct cr_pause, t);
+	struct call_rate *g = pz->g;
+
+	g->paused--;
+	if (!g->stopped && call_pool_wants(&g->pool))
+		(void)call_pool_arrival(&g->pool, now, now);
+}
+
+/*
+ * Arms a pause until `due' in a free slot of the `want' the loop keeps;
+ * -1 when none is free (the request is then made at once).
+ */
+static int
+call_rate_pause(struct call_rate *g, uint64_t want, uint64_t due)
+{
+	size_t i;
+
+	if (g->pauses == NULL) {
+		g->npauses = (size_t)want;
+		g->pauses = xcalloc(g->npauses, sizeof(*g->pauses));
+		for (i = 0; i < g->npauses; i++) {
+			timer_init(&g->pauses[i].t, call_rate_pause_fired);
+			g->pauses[i].g = g;
+		}
+	}
+	for (i = 0; i < g->npauses; i++)
+		if (!timer_is_armed(&g->pauses[i].t)) {
+			timer_add(loop_timers(g->core->loop),
+			    &g->pauses[i].t, due);
+			g->paused++;
+			return 0;
+		}
+	return -1;
+}
+
+/* Cancels every pause (the run stops: their requests are never made). */
+static void
+call_rate_pauses_cancel(struct call_rate *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->npauses; i++)
+		timer_cancel(&g->pauses[i].t);
+	g->paused = 0;
+}
+
 /*
  * The closed loop: as many requests made and not over (waiting or in
  * flight) as the connections carry, conc * per_conn (at most the queue's
@@ -151,16 +211,21 @@ static void
 call_rate_refill(struct call_rate *g, uint64_t now)
 {
 	const struct call_pool *p = &g->pool;
-	uint64_t want, have;
+	uint64_t want, have, d;
 
 	if (g->conc == 0 || g->stopped)
 		return;
 	want = g->per_conn > p->queue_max / g->conc ? p->queue_max :
 	    (uint64_t)g->conc * g->per_conn;
-	have = p->made - p->ended - p->missed;
-	for (; have < want && call_pool_wants(p); have++)
+	have = p->made - p->ended - p->missed + g->paused;
+	for (; have < want && call_pool_wants(p); have++) {
+		if (g->core->call_delay != NULL &&
+		    (d = g->core->call_delay(g->core->call_delay_arg, now)) > 0 &&
+		    call_rate_pause(g, want, now + d) == 0)
+			continue;
 		if (call_pool_arrival(&g->pool, now, now) == -1)
 			break;
+	}
 }
 
 static void
@@ -394,6 +459,7 @@ call_rate_stop(void *state)
 	call_pool_stop(&g->pool, loop_clock(g->core->loop));
 	/* The closes not yet told, and those of the stop itself. */
 	timer_cancel(&g->closed_timer);
+	call_rate_pauses_cancel(g);
 	for (i = 0; i < g->nclosed; i++)
 		call_pool_closed(&g->pool, g->closed[i],
 		    loop_clock(g->core->loop));
@@ -406,6 +472,8 @@ call_rate_fini(void *state)
 	struct call_rate *g = state;
 
 	timer_cancel(&g->closed_timer);
+	call_rate_pauses_cancel(g);
+	free(g->pauses);
 	call_pool_fini(&g->pool);
 	free(g->closed);
 	free(g);

@@ -66,6 +66,7 @@ void
 options_free(struct options *o)
 {
 	free(o->add_header_raw);
+	free(o->script_args);
 	free(o->check);
 	free(o->add_header);
 	free(o->body);
@@ -262,6 +263,8 @@ static const struct {
 	    "(requests/s)" },
 	{ 'R', "for a rate use --rate X (connections/s) or --call-rate X "
 	    "(requests/s)" },
+	{ 's', "for a wrk Lua script use --script F (see SCRIPTING in "
+	    "httperf(1))" },
 	{ 't', "for a time limit use --runtime X (httperf runs one thread)" },
 	{ 'T', "for a content type use --add-header 'Content-Type: S'" },
 	{ 'z', "for a duration use --runtime X" },

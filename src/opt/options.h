@@ -189,6 +189,15 @@ struct options {
 	int		 data_random;
 	int		 data_no_wrap;
 
+	/* --script F: wrk's Lua scripts (src/script/); each --script-arg
+	   as given, in order (init()'s args[1..]). */
+	const char	*script;
+	const char	**script_args;
+	size_t		 n_script_args;
+	/* --jobs (run_jobs.c): 1 in the parent (the script loaded for
+	   done() only), 2 in a worker (no done(): the parent's). */
+	int		 script_jobs;
+
 	/*
 	 * TLS.  Only the syntax is checked here; the TLS module opens the
 	 * files and lets the library judge the cipher lists at start-up.

@@ -128,6 +128,7 @@ static const struct opt_rule opt_rules[] = {
 	{ OPT_JOBS, 0, OPT_CLIENT, "cannot be used with --client (its "
 	    "workers are the clients)" },
 	{ OPT_CPUS, 1, OPT_JOBS, "requires --jobs" },
+	{ OPT_SCRIPT_ARG, 1, OPT_SCRIPT, "requires --script" },
 	/* Without a schedule nothing can be late. */
 	{ OPT_MAX_LATENESS, 1, OPT_ANY_SCHEDULE, "requires a schedule "
 	    "(--rate or --period above 0, or --call-rate)" },
@@ -401,6 +402,8 @@ opt_check(const struct opt_ctx *c)
 		return opt_fail(c, &opt_table[OPT_HTTP2], NULL, NULL,
 		    "through a proxy requires --ssl (h2 in a CONNECT tunnel; "
 		    "a proxy does not forward h2c)");
+	if (opt_check_script(c) == -1)
+		return -1;
 	if (opt_check_slo(c) == -1 || opt_check_concurrency(c) == -1)
 		return -1;
 	if (opt_check_sweep(c) == -1 || opt_check_log(c) == -1)

@@ -80,6 +80,8 @@ enum opt_id {
 	OPT_RECV_BUFFER,
 	OPT_RETRY_ON_FAILURE,
 	OPT_RUNTIME,
+	OPT_SCRIPT,
+	OPT_SCRIPT_ARG,
 	OPT_SEED,
 	OPT_SEND_BUFFER,
 	OPT_SERVER,
@@ -337,6 +339,12 @@ int	opt_myaddr(struct opt_ctx *c, const struct opt_row *r,
 	    const char *arg);
 void	opt_echo_add_header(const struct options *o, const struct opt_row *r,
 	    FILE *out);
+/* --script-arg and the rules of --script (options_script.c). */
+int	opt_script_arg(struct opt_ctx *c, const struct opt_row *r,
+	    const char *arg);
+void	opt_echo_script_arg(const struct options *o, const struct opt_row *r,
+	    FILE *out);
+int	opt_check_script(const struct opt_ctx *c);
 int	opt_proxy(struct opt_ctx *c, const struct opt_row *r,
 	    const char *arg);
 void	opt_echo_proxy(const struct options *o, const struct opt_row *r,

@@ -169,6 +169,9 @@ opt_json_func(const struct options *o, enum opt_id id,
 	case OPT_MYADDR:
 		opt_json_strings(o->myaddr, o->n_myaddr, w);
 		break;
+	case OPT_SCRIPT_ARG:
+		opt_json_strings(o->script_args, o->n_script_args, w);
+		break;
 	case OPT_SLO:
 		opt_json_slo(o, w);
 		break;

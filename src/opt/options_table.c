@@ -646,6 +646,11 @@ const struct opt_row opt_table[OPT_NOPTS] = {
 	    OPT_E_SET, WORKLOAD, "retry a session's failed calls"),
 	[OPT_RUNTIME] = SECS("runtime", runtime, TIMING,
 	    "end the test after X seconds"),
+	[OPT_SCRIPT] = STR("script", "F", OPT_K_PATH, script, NULL,
+	    OPT_E_QUOTED, WORKLOAD, "run wrk's Lua script F (hooks per call)"),
+	[OPT_SCRIPT_ARG] = FUNC("script-arg", "S", opt_script_arg,
+	    opt_echo_script_arg, WORKLOAD,
+	    "pass S to the script's init(args) (repeatable)"),
 	[OPT_SEED] = NUM("seed", seed, 0, UINT64_MAX, 0, OPT_E_NONZERO,
 	    WORKLOAD, "seed N of --template's random values (default 0)"),
 	[OPT_SEND_BUFFER] = NUM("send-buffer", send_buffer, 1, BUF_MAX,
@@ -791,5 +796,6 @@ const enum opt_id opt_echo_order[] = {
 	OPT_CHECK,
 	OPT_LOG, OPT_LOG_DROP,
 	OPT_WSESSPAGE,
+	OPT_SCRIPT, OPT_SCRIPT_ARG,
 };
 const size_t opt_echo_norder = nitems(opt_echo_order);

@@ -163,6 +163,9 @@ header	--print-reply header
 --runtime	-t 4
 --add-header	-H X-A:_SPACE_1
 --rate	-R 100
+--script	-s x.lua
+--script	--script /dev/null --proxy 127.0.0.1:3128
+--script-arg	--script-arg x
 --port 8080	--server host:8080
 --uri	--server http://h:81/x
 --port	--port 81 http://127.0.0.1:81/

@@ -259,8 +259,13 @@ expect '^Total: connections [0-9]+ requests 600 replies 600 '
 n=$(nginx_logged 600)
 [ "$n" = 600 ] || fail "nginx logged $n requests"
 c=$(ng_conns)
-[ "$c" = "$(value "Total:" connections)" ] ||
-    fail "nginx saw $c connections, we $(value "Total:" connections)"
+# A connection opened for a request another one took first may end up
+# carrying none: nginx logs only those with requests, which are the
+# ones the classic "Connection length" divides the replies among.
+[ "$c" -le "$(value "Total:" connections)" ] &&
+    [ "$(awk -v c="$c" 'BEGIN { printf "%.3f", 600 / c }')" = \
+    "$(sed -n 's/^Connection length \[replies\/conn\]: //p' "$OUT")" ] ||
+    fail "nginx saw $c connections, we $(value "Total:" connections): $(grep '^Connection length' "$OUT")"
 [ "$c" -ge 60 ] && [ "$c" -le 66 ] ||
     fail "$c connections for 600 requests at 10 a connection"
 m=$(awk '{ n[$1]++ } END { for (k in n) if (n[k] > m) m = n[k]; print m }' "$ALOG")

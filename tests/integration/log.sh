@@ -56,8 +56,12 @@ for n, row in enumerate(rows, 3):
     if r["status"] == "" and r["error"] == "":
         sys.exit("line %d: neither a status nor an error: %r" % (n, row))
     if delay is not None and r["status"] != "":
+        # The fixture's wait starts when it has read the request; our
+        # sent time is taken after the write returns, which a loaded
+        # machine may delay (distcheck beside another build: 99.37 ms
+        # for 100): 10 % below, 500 ms above.
         d = int(r["first_byte_ns"]) - int(r["sent_ns"])
-        if not delay <= d < delay + 500000000:
+        if not delay * 0.9 <= d < delay + 500000000:
             sys.exit("line %d: first byte %d ns after the request" % (n, d))
 print("ok")
 PY
