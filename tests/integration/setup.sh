@@ -70,9 +70,9 @@ chmod +x "$FAKE/bin/"* "$FAKE/src/configure"
 cp "$SRCDIR/autogen.sh" "$FAKE/src/"
 
 ALL="autoconf automake libtool make gcc pkg-config libssl-dev zlib1g-dev
-libnghttp2-dev liburing-dev bash-completion check openssl mandoc
+libnghttp2-dev liburing-dev libluajit-5.1-dev bash-completion check openssl mandoc
 nginx-light python3 python3-jsonschema tinyproxy time parallel iproute2
-procps util-linux poppler-utils chromium"
+procps util-linux poppler-utils chromium wrk"
 ALL=$(echo $ALL)
 # all_but PKG...: every package of ALL but the PKGs.
 all_but() {
