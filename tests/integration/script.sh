@@ -426,4 +426,13 @@ hps --script-arg x "$URL/"
 expect_rc 1
 [ "$(cat "$OUT.err")" = "httperf: --script-arg: requires --script" ] ||
     fail "--script-arg alone: $(cat "$OUT.err")"
+printf '127.0.0.1:%s\n' "$PORT" > "$T_DIR/servers"
+hps --script "$T_DIR/missing.lua" --servers "$T_DIR/servers"
+expect_rc 1
+[ "$(cat "$OUT.err")" = "httperf: --script: cannot be used with --servers (a wrk script has one target: wrk.host and wrk.port)" ] ||
+    fail "--script with --servers: $(cat "$OUT.err")"
+hps --script "$T_DIR/missing.lua" --wsesspage 1,1,0 "$URL/"
+expect_rc 1
+[ "$(cat "$OUT.err")" = "httperf: --script: cannot be used with --wsesspage (a page view's requests come from its pages)" ] ||
+    fail "--script with --wsesspage: $(cat "$OUT.err")"
 ok "start-up errors: one line naming the script, line and hook; exit 1"
