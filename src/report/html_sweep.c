@@ -140,7 +140,9 @@ sw_unit(const struct jv *doc, double *demand)
 		*demand = html_num(o, "wsess.N2", &d) == 0 && d > 0 ? d : 0;
 		return "sess/s";
 	}
-	if (jv_type(jv_get(o, "wsesslog")) == JV_OBJ) {
+	/* A session file's or a page view's requests are not one figure. */
+	if (jv_type(jv_get(o, "wsesslog")) == JV_OBJ ||
+	    jv_type(jv_get(o, "wsesspage")) == JV_OBJ) {
 		*demand = 0;
 		return "sess/s";
 	}

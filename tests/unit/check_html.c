@@ -1446,6 +1446,33 @@ START_TEST(test_sweep)
 }
 END_TEST
 
+/*
+ * A sweep of --wsesspage sessions: the level is in sessions per second
+ * and, a page view's objects being no one figure, no offered line is
+ * drawn against the request rate.
+ */
+START_TEST(test_sweep_pages)
+{
+	static const char doc[] = "{\"stats\": {\"basic\": {}}, "
+	    "\"options\": {\"call-rate\": null, \"concurrency\": 0, "
+	    "\"num-calls\": 1, \"wsesspage\": {\"N1\": 10, \"N2\": 2, "
+	    "\"X\": 0}}, \"sweep\": {\"spec\": \"5:10:5\", "
+	    "\"steps\": [{\"level\": 5, \"kind\": \"plan\", \"result\": "
+	    "{\"duration_s\": 1, \"stats\": {\"basic\": {\"requests\": "
+	    "{\"total\": 30}, \"replies\": {\"total\": 30}}}}}], "
+	    "\"capacity\": {\"end\": \"none\"}}}";
+	char *page = render(doc, NULL, NULL, 0);
+
+	ck_assert_int_eq(render_rv, 0);
+	check_page(page);
+	ck_assert_ptr_nonnull(strstr(page, "Capacity: <strong>- sess/s"
+	    "</strong> (none: no objectives)</p>"));
+	ck_assert_int_eq(points(page, "sw-rate", "requests/s"), 1);
+	ck_assert_ptr_null(strstr(page, "offered (y"));
+	free(page);
+}
+END_TEST
+
 /* html_put_loads: the written line for the merged document `text'. */
 static char *
 loads_of(const char *text)
@@ -1529,6 +1556,7 @@ main(void)
 	tcase_add_test(tc, test_many_clients);
 	tcase_add_test(tc, test_write_error);
 	tcase_add_test(tc, test_sweep);
+	tcase_add_test(tc, test_sweep_pages);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
