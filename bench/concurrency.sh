@@ -30,17 +30,10 @@ while getopts r:c:d:m: opt; do
 	esac
 done
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../tests/nginx-conf.sh"
-HTTPERF=${HTTPERF:-$HERE/../src/httperf}
-H2LOAD=${H2LOAD:-$(command -v h2load)}
-NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
-
-die() { echo "concurrency.sh: $*" >&2; exit 1; }
-[ -x "$HTTPERF" ] || die "no httperf at $HTTPERF (build it first)"
-[ -n "$H2LOAD" ] && [ -x "$H2LOAD" ] || die "h2load is missing (apt-get install nghttp2-client)"
-[ -x "$NGINX" ] || die "nginx is missing"
-
 . "$HERE/nginx-bench.sh"
+bench_preamble concurrency.sh
+H2LOAD=${H2LOAD:-$(command -v h2load)}
+[ -n "$H2LOAD" ] && [ -x "$H2LOAD" ] || die "h2load is missing (apt-get install nghttp2-client)"
 bench_nginx_init concbench
 P_H1=$(free_port)
 P_H2C=$(free_port)

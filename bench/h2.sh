@@ -31,22 +31,16 @@ while getopts r:n:c:m: opt; do
 	esac
 done
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../tests/nginx-conf.sh"
-HTTPERF=${HTTPERF:-$HERE/../src/httperf}
+. "$HERE/nginx-bench.sh"
+bench_preamble h2.sh
 H2LOAD=${H2LOAD:-$(command -v h2load)}
-NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
-
-die() { echo "h2.sh: $*" >&2; exit 1; }
-[ -x "$HTTPERF" ] || die "no httperf at $HTTPERF (build it first)"
 [ -n "$H2LOAD" ] && [ -x "$H2LOAD" ] || die "h2load is missing (apt-get install nghttp2-client)"
-[ -x "$NGINX" ] || die "nginx is missing"
 "$NGINX" -V 2>&1 | grep -q http_v2_module || die "nginx has no http_v2_module"
 "$HTTPERF" --http2 --num-conns 0 --server 127.0.0.1 --port 9 2>&1 |
     grep -q 'built without HTTP/2' && die "httperf was built without HTTP/2"
 
 PER_CONN=$((REQS / CONNS))
 REQS=$((PER_CONN * CONNS))
-. "$HERE/nginx-bench.sh"
 bench_nginx_init h2bench
 P_TLS=$(free_port)
 P_H2C=$(free_port)

@@ -58,15 +58,8 @@ load() {
 	fi
 }
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../tests/nginx-conf.sh"
-HTTPERF=${HTTPERF:-$HERE/../src/httperf}
-NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
-
-die() { echo "jobs.sh: $*" >&2; exit 1; }
-[ -x "$HTTPERF" ] || die "no httperf at $HTTPERF (build it first)"
-[ -x "$NGINX" ] || die "nginx is missing"
-
 . "$HERE/nginx-bench.sh"
+bench_preamble jobs.sh
 bench_nginx_init jobsbench
 PORT=$(free_port)
 bench_nginx_conf "$PORT"

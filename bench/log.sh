@@ -27,16 +27,9 @@ while getopts r:c:n: opt; do
 	esac
 done
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../tests/nginx-conf.sh"
-HTTPERF=${HTTPERF:-$HERE/../src/httperf}
-NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
-
-die() { echo "log.sh: $*" >&2; exit 1; }
-[ -x "$HTTPERF" ] || die "no httperf at $HTTPERF (build it first)"
-[ -x "$NGINX" ] || die "nginx is missing"
-[ -x /usr/bin/time ] || die "/usr/bin/time is missing"
-
 . "$HERE/nginx-bench.sh"
+bench_preamble log.sh
+[ -x /usr/bin/time ] || die "/usr/bin/time is missing"
 bench_nginx_init logbench
 PORT=$(free_port)
 bench_nginx_conf "$PORT"

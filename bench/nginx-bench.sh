@@ -4,6 +4,24 @@
 # free loopback ports, the nginx prefix with its 1 KB page, the median,
 # a client's CPU time.
 #
+# bench_preamble NAME: what every such benchmark starts with, after
+# setting HERE (this directory): tests/nginx-conf.sh's helpers, HTTPERF
+# (this tree's build unless set) and NGINX, die() (a line prefixed with
+# NAME, exit 1), and the check that both are there.
+bench_preamble() {
+	BENCH_NAME=$1
+	. "$HERE/../tests/nginx-conf.sh"
+	HTTPERF=${HTTPERF:-$HERE/../src/httperf}
+	NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
+	[ -x "$HTTPERF" ] || die "no httperf at $HTTPERF (build it first)"
+	[ -x "$NGINX" ] || die "nginx is missing"
+}
+
+die() {
+	echo "$BENCH_NAME: $*" >&2
+	exit 1
+}
+
 # bench_nginx_init NAME: makes WORK (named after NAME) and N (nginx's
 # prefix, with html/1k.html), arms the cleanup, sets PIN_SRV and PIN_CLI
 # (nginx on CPU 1, the client on CPU 0, when taskset and two CPUs are

@@ -29,44 +29,17 @@ while getopts r:d: opt; do
 	esac
 done
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../tests/nginx-conf.sh"
-HTTPERF=${HTTPERF:-$HERE/../src/httperf}
-WRK=${WRK:-$(command -v wrk)}
-NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
-TIME=/usr/bin/time
-
-die() { echo "script.sh: $*" >&2; exit 1; }
-[ -x "$HTTPERF" ] || die "no httperf at $HTTPERF (build it first)"
-[ -n "$WRK" ] && [ -x "$WRK" ] || die "wrk is missing (apt-get install wrk)"
-[ -x "$NGINX" ] || die "nginx is missing"
-[ -x "$TIME" ] || die "GNU time is missing (apt-get install time)"
-
 . "$HERE/nginx-bench.sh"
+bench_preamble script.sh
+WRK=${WRK:-$(command -v wrk)}
+TIME=/usr/bin/time
+[ -n "$WRK" ] && [ -x "$WRK" ] || die "wrk is missing (apt-get install wrk)"
+[ -x "$TIME" ] || die "GNU time is missing (apt-get install time)"
 bench_nginx_init scriptbench
 PORT=$(free_port)
-{
-nginx_conf_main "$N" off 256 512
-echo "http {"
-echo "	access_log off;"
-nginx_conf_temps "$N"
-cat <<CONF
-	keepalive_requests 10000000;
-	server {
-		listen 127.0.0.1:$PORT;
-		root $N/html;
-		location /c/ { return 200 "ok"; }
-	}
-CONF
-echo "}"
-} > "$N/nginx.conf"
-$PIN_SRV "$NGINX" -p "$N" -c "$N/nginx.conf" 2> "$N/stderr" &
-NPID=$!
-for i in $(seq 100); do
-	"$HTTPERF" --server 127.0.0.1 --port "$PORT" --uri /1k.html \
-	    2>/dev/null | grep -q '2xx=1 ' && break
-	[ "$i" = 100 ] && { cat "$N/stderr" >&2; die "nginx did not start"; }
-	sleep 0.05
-done
+CONNS=1	# one connection for each client
+bench_nginx_conf "$PORT" '		location /c/ { return 200 "ok"; }'
+bench_nginx_start "$PORT"
 URL=http://127.0.0.1:$PORT
 
 cat > "$WORK/dynamic.lua" <<'LUA'

@@ -40,15 +40,8 @@ while getopts r:c:n: opt; do
 	esac
 done
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../tests/nginx-conf.sh"
-HTTPERF=${HTTPERF:-$HERE/../src/httperf}
-NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
-
-die() { echo "template.sh: $*" >&2; exit 1; }
-[ -x "$HTTPERF" ] || die "no httperf at $HTTPERF (build it first)"
-[ -x "$NGINX" ] || die "nginx is missing"
-
 . "$HERE/nginx-bench.sh"
+bench_preamble template.sh
 bench_nginx_init tmplbench
 PORT=$(free_port)
 bench_nginx_conf "$PORT" "		location = /post { return 204; }"
