@@ -373,8 +373,7 @@ ok "a client stalled across the end takes in nothing meant for after it ($1 sche
 # connection: "max concurrent 1", and most requests were never sent).
 # nginx speaks h2c in front of the fixture, whose /delay/200/1 holds each
 # reply 200 ms: at 200/s, 40 are under way at once.
-if "$HP" --http2 --server 127.0.0.1 --port 9 --num-conns 1 2>&1 |
-    grep -q 'built without HTTP/2'; then
+if ! h2_built; then
 	t_skip "httperf was built without libnghttp2"
 	exit 0
 fi

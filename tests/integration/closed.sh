@@ -273,8 +273,7 @@ m=$(awk '{ n[$1]++ } END { for (k in n) if (n[k] > m) m = n[k]; print m }' "$ALO
 ok "nginx keepalive_requests 10: $c connections, 600 replies"
 
 # h2c: 2 connections, 4 streams each.
-if "$HP" --http2 --server 127.0.0.1 --port 9 --num-conns 1 2>&1 |
-    grep -q 'built without HTTP/2'; then
+if ! h2_built; then
 	t_skip "httperf was built without HTTP/2"
 else
 	: > "$ALOG"

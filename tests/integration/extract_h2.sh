@@ -4,16 +4,7 @@
 # nginx answers the protected location only with the token extracted.
 . "$TESTLIB"
 
-"$HP" --http2 --server 127.0.0.1 --port 9 --num-conns 1 > "$OUT" 2> "$OUT.err"
-if grep -q 'built without HTTP/2' "$OUT.err"; then
-	[ "${CI:-}" = true ] && fail "httperf was built without libnghttp2"
-	skip "httperf was built without libnghttp2"
-fi
-nginx_need
-if ! "$NGINX" -V 2>&1 | grep -q http_v2_module; then
-	[ "${CI:-}" = true ] && fail "nginx has no http_v2_module"
-	skip "nginx has no http_v2_module"
-fi
+h2_need nginx
 
 free_ports 1
 P=$PORTS

@@ -17,15 +17,9 @@
 # shellcheck source=tests/integration/lib.sh
 . "$TESTLIB"
 
-# need PROGRAM WHAT: PROGRAM is missing: fails in CI (CI=true or
-# HTTPERF_STRICT=1), where everything the tests need is installed, and
-# skips elsewhere.
+# need PROGRAM WHAT: t_missing when PROGRAM is not here.
 need() {
-	command -v "$1" >/dev/null 2>&1 && return 0
-	if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
-		fail "$2 is missing"
-	fi
-	skip "$2 is missing"
+	command -v "$1" >/dev/null 2>&1 || t_missing "$2 is missing"
 }
 need parallel "GNU parallel (Debian: parallel)"
 need python3 "python3"

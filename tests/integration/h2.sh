@@ -16,17 +16,10 @@ if grep -q 'built without HTTP/2' "$OUT.err"; then
 	grep -qx 'httperf: --http2: this httperf was built without HTTP/2 (libnghttp2)' \
 	    "$OUT.err" || fail "message: $(cat "$OUT.err")"
 	[ -s "$OUT" ] && fail "a report without HTTP/2"
-	if [ "${CI:-}" = true ]; then
-		fail "httperf was built without libnghttp2 (apt-get install libnghttp2-dev)"
-	fi
-	skip "httperf was built without libnghttp2"
+	h2_need
 fi
-
 nginx_need openssl
-if ! "$NGINX" -V 2>&1 | grep -q http_v2_module; then
-	[ "${CI:-}" = true ] && fail "nginx has no http_v2_module"
-	skip "nginx has no http_v2_module"
-fi
+h2_need nginx
 
 # Five free loopback ports.
 free_ports 5

@@ -8,19 +8,8 @@
 # counted exactly and its requests complete.
 . "$TESTLIB"
 
-"$HP" --http2 --server 127.0.0.1 --port 9 --num-conns 1 > "$OUT" 2> "$OUT.err"
-if grep -q 'built without HTTP/2' "$OUT.err"; then
-	if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
-		fail "httperf was built without libnghttp2 (apt-get install libnghttp2-dev)"
-	fi
-	skip "httperf was built without libnghttp2"
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-	if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
-		fail "python3 is missing"
-	fi
-	skip "python3 is missing"
-fi
+h2_need
+command -v python3 >/dev/null 2>&1 || t_missing "python3 is missing"
 H2BAD=$(dirname "$TESTLIB")/h2bad.py
 
 # bad [h2bad.py options] MODE: starts the server (bounded to 30 s); sets

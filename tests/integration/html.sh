@@ -13,9 +13,7 @@
 
 command -v python3 >/dev/null 2>&1 || skip "python3 is missing"
 strict=0
-if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
-	strict=1
-fi
+t_strict && strict=1
 CHROMIUM=""
 for c in chromium chromium-browser; do
 	if command -v "$c" >/dev/null 2>&1; then

@@ -90,6 +90,19 @@ skip() {
 	exit 77
 }
 
+# t_strict: everything the tests need is installed here (CI=true, or
+# HTTPERF_STRICT=1 by hand), so a missing piece is a failure there.
+t_strict() {
+	[ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]
+}
+
+# t_missing REASON: what the test needs is not here: fails under
+# t_strict, skips the whole test elsewhere.
+t_missing() {
+	t_strict && fail "$*"
+	skip "$*"
+}
+
 t_cleanup() {
 	rc=$?
 	for p in $T_PIDS; do
@@ -366,9 +379,8 @@ ok() {
 validate_json() {
 	: "${SCHEMA:?SCHEMA must point to doc/httperf-result.schema.json}"
 	if ! python3 -c 'import jsonschema' 2>/dev/null; then
-		if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
-			fail "python3 jsonschema is missing (Debian: python3-jsonschema)"
-		fi
+		t_strict &&
+		    fail "python3 jsonschema is missing (Debian: python3-jsonschema)"
 		t_skip "python3 jsonschema is missing: $1 not validated"
 		return 0
 	fi
@@ -428,8 +440,27 @@ nginx_need() {
 		ng_pkgs="$ng_pkgs $ng_p"
 	done
 	[ $ng_ok = 1 ] && return 0
-	[ "${CI:-}" = true ] && fail "$ng_what is missing"
-	skip "$ng_what is not installed (apt-get install $ng_pkgs)"
+	t_missing "$ng_what is not installed (apt-get install $ng_pkgs)"
+}
+
+# h2_built: this httperf was built with HTTP/2 (libnghttp2).
+h2_built() {
+	! "$HP" --http2 --server 127.0.0.1 --port 9 --num-conns 1 2>&1 |
+	    grep -q 'built without HTTP/2'
+}
+
+# nginx_h2: nginx_need's nginx has the http_v2_module.
+nginx_h2() {
+	"$NGINX" -V 2>&1 | grep -q http_v2_module
+}
+
+# h2_need [nginx]: the whole test needs HTTP/2 in httperf (and with
+# "nginx", an nginx with the http_v2_module): t_missing without.
+h2_need() {
+	h2_built || t_missing "httperf was built without libnghttp2 (apt-get install libnghttp2-dev)"
+	[ "${1:-}" = nginx ] || return 0
+	nginx_need
+	nginx_h2 || t_missing "nginx has no http_v2_module"
 }
 
 # nginx_cert DIR: a self-signed certificate for localhost, DIR/cert.pem

@@ -219,10 +219,9 @@ ok "the classes check (a reply) and no-value (never sent) in the log"
 # HTTP/2 (h2c, nginx): 2 connections of 5 streams, version 2, one
 # connect time per connection.
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-if "$HP" --http2 --server 127.0.0.1 --port 9 --num-conns 1 2>&1 |
-    grep -q 'built without HTTP/2'; then
+if ! h2_built; then
 	t_skip "httperf was built without libnghttp2: no HTTP/2 log checked"
-elif [ ! -x "$NGINX" ] || ! "$NGINX" -V 2>&1 | grep -q http_v2_module; then
+elif [ ! -x "$NGINX" ] || ! nginx_h2; then
 	t_skip "no nginx with http_v2_module: no HTTP/2 log checked"
 else
 	P1=$PORT	# free_ports starts and stops fixtures of its own

@@ -9,12 +9,8 @@
 # from the first line; replies, errors and the p99 count up live.
 . "$TESTLIB"
 
-if ! script -q -c true /dev/null < /dev/null > /dev/null 2>&1; then
-	if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
-		fail "script(1) (util-linux) is missing"
-	fi
-	skip "script(1) (util-linux) is missing"
-fi
+script -q -c true /dev/null < /dev/null > /dev/null 2>&1 ||
+    t_missing "script(1) (util-linux) is missing"
 
 start_srv
 TERM=xterm

@@ -15,18 +15,10 @@
 . "$TESTLIB"
 
 TINYPROXY=$(command -v tinyproxy || echo /usr/bin/tinyproxy)
-if [ ! -x "$TINYPROXY" ]; then
-	if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
-		fail "tinyproxy is missing (Debian: tinyproxy)"
-	fi
-	skip "tinyproxy is not installed (apt-get install tinyproxy)"
-fi
-if ! command -v openssl >/dev/null 2>&1; then
-	if [ "${CI:-}" = true ]; then
-		fail "the openssl command is missing"
-	fi
-	skip "the openssl command is not installed"
-fi
+[ -x "$TINYPROXY" ] ||
+    t_missing "tinyproxy is not installed (apt-get install tinyproxy)"
+command -v openssl >/dev/null 2>&1 ||
+    t_missing "the openssl command is not installed"
 
 # free_port: a loopback port nobody listens on (bound and released).
 free_port() {
@@ -419,17 +411,7 @@ done
 # HTTP/2 through a proxy: h2 inside CONNECT tunnels (tinyproxy) to nginx's
 # `ssl http2' listener.  Last here: without libnghttp2 or nginx's
 # http_v2_module it is skipped (failed in CI, where both are there).
-"$HP" --http2 --server 127.0.0.1 --port 9 --num-conns 1 > "$OUT" 2> "$OUT.err"
-if grep -q 'built without HTTP/2' "$OUT.err"; then
-	[ "${CI:-}" = true ] &&
-	    fail "httperf was built without libnghttp2 (apt-get install libnghttp2-dev)"
-	skip "httperf was built without libnghttp2: no h2 through a proxy"
-fi
-nginx_need
-if ! "$NGINX" -V 2>&1 | grep -q http_v2_module; then
-	[ "${CI:-}" = true ] && fail "nginx has no http_v2_module"
-	skip "nginx has no http_v2_module: no h2 through a proxy"
-fi
+h2_need nginx
 NGP=$(free_port)
 N=$T_DIR/nginx
 nginx_cert "$N"

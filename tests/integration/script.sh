@@ -10,15 +10,11 @@
 . "$TESTLIB"
 
 nginx_need
-command -v wrk >/dev/null 2>&1 || {
-	[ "${CI:-}" = true ] && fail "wrk is missing"
-	skip "wrk is not installed (apt-get install wrk)"
-}
-if "$HP" --script /dev/null --server 127.0.0.1 2>&1 |
-    grep -q 'built without Lua scripts'; then
-	[ "${CI:-}" = true ] && fail "built without LuaJIT"
-	skip "built without LuaJIT (apt-get install libluajit-5.1-dev)"
-fi
+command -v wrk >/dev/null 2>&1 ||
+    t_missing "wrk is not installed (apt-get install wrk)"
+! "$HP" --script /dev/null --server 127.0.0.1 2>&1 |
+    grep -q 'built without Lua scripts' ||
+    t_missing "built without LuaJIT (apt-get install libluajit-5.1-dev)"
 
 free_ports 1
 PORT=$PORTS

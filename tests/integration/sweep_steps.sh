@@ -51,11 +51,7 @@ ok "sessions: whole, once, in the step they end in"
 # HTTP/2 (h2c) against nginx: --call-rate keeps one connection from
 # step to step; each step's streams are its requests, the run's are the
 # run's.
-nginx_need
-if ! "$NGINX" -V 2>&1 | grep -q http_v2_module; then
-	[ "${CI:-}" = true ] && fail "nginx has no http_v2_module"
-	skip "nginx has no http_v2_module"
-fi
+h2_need nginx
 free_ports 1
 NG=$PORTS
 nginx_start "$T_DIR/nginx" '' --server 127.0.0.1 --port "$NG" --http2 \
@@ -91,12 +87,8 @@ ok "HTTP/2: a step counts the streams opened in it"
 # during a sweep it shows the step's target, not --rate's, and no bar
 # (the search decides the end); a closed loop (--concurrency, which has
 # no schedule) shows its calls: a bar for --num-calls, a rate.
-if ! script -q -c true /dev/null < /dev/null > /dev/null 2>&1; then
-	if [ "${CI:-}" = true ] || [ "${HTTPERF_STRICT:-}" = 1 ]; then
-		fail "script(1) (util-linux) is missing"
-	fi
-	skip "script(1) (util-linux) is missing"
-fi
+script -q -c true /dev/null < /dev/null > /dev/null 2>&1 ||
+    t_missing "script(1) (util-linux) is missing"
 ARGS="--server 127.0.0.1 --port $SRV_PORT"
 pty "$T_DIR/p1" "exec $HP $ARGS --uri /size/10 --rate 10 --sweep 10:30:10 \
     --step-time 1 --max-lateness 200 > $OUT"
