@@ -129,6 +129,10 @@ static const struct opt_rule opt_rules[] = {
 	    "workers are the clients)" },
 	{ OPT_CPUS, 1, OPT_JOBS, "requires --jobs" },
 	{ OPT_SCRIPT_ARG, 1, OPT_SCRIPT, "requires --script" },
+	{ OPT_SCRIPT, 0, OPT_SERVERS, "cannot be used with --servers (a wrk "
+	    "script has one target: wrk.host and wrk.port)" },
+	{ OPT_SCRIPT, 0, OPT_WSESSPAGE, "cannot be used with --wsesspage (a "
+	    "page view's requests come from its pages)" },
 	/* Without a schedule nothing can be late. */
 	{ OPT_MAX_LATENESS, 1, OPT_ANY_SCHEDULE, "requires a schedule "
 	    "(--rate or --period above 0, or --call-rate)" },

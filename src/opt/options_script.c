@@ -37,10 +37,10 @@ opt_echo_script_arg(const struct options *o, const struct opt_row *r,
 
 /*
  * --script: refused by a build without LuaJIT, and with --http2 (a
- * script's requests are HTTP/1.1 bytes), --servers (wrk's table names
- * one target), --wsesspage (the pages say what a view fetches) and a
- * forward proxy without TLS (its requests are origin-form, a proxy
- * wants absolute URIs; through a CONNECT tunnel they go as they are).
+ * script's requests are HTTP/1.1 bytes) and a forward proxy without TLS
+ * (its requests are origin-form, a proxy wants absolute URIs; through a
+ * CONNECT tunnel they go as they are).  Its conflicts with --servers and
+ * --wsesspage are rows of options_check.c's table.
  */
 int
 opt_check_script(const struct opt_ctx *c)
@@ -58,14 +58,6 @@ opt_check_script(const struct opt_ctx *c)
 		return opt_fail(c, &opt_table[OPT_SCRIPT], NULL, NULL,
 		    "cannot be used with --http2 (a script's requests are "
 		    "HTTP/1.1)");
-	if (c->given[OPT_SERVERS])
-		return opt_fail(c, &opt_table[OPT_SCRIPT], NULL, NULL,
-		    "cannot be used with --servers (a wrk script has one "
-		    "target: wrk.host and wrk.port)");
-	if (c->given[OPT_WSESSPAGE])
-		return opt_fail(c, &opt_table[OPT_SCRIPT], NULL, NULL,
-		    "cannot be used with --wsesspage (a page view's "
-		    "requests come from its pages)");
 	if ((c->given[OPT_PROXY] || c->given[OPT_PROXY_ENV]) && !o->ssl)
 		return opt_fail(c, &opt_table[OPT_SCRIPT], NULL, NULL,
 		    "through a proxy requires --ssl (a script's requests are "
